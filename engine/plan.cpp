@@ -1,0 +1,118 @@
+#include "oocfft/plan.hpp"
+
+#include <tbb/task_arena.h>
+
+#include <optional>
+#include <type_traits>
+
+#include "engine/axis_plans.hpp"
+#include "engine/backend_choice.hpp"
+#include "engine/host_backend.hpp"
+#include "engine/normalization.hpp"
+
+namespace oocfft {
+
+namespace {
+
+void validate_shape(const Shape& shape) {
+  if (shape.nz == 0 || shape.ny == 0 || shape.nx == 0)
+    throw Error(ErrorKind::invalid_argument, "shape " + shape.to_string() + " has an axis of length 0");
+  // Complex<double> is the larger element: refuse shapes whose byte count
+  // overflows in either precision.
+  (void)shape.bytes(sizeof(std::complex<double>));
+}
+
+template <class T>
+constexpr Precision precision_of() {
+  return std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
+}
+
+}  // namespace
+
+class Plan::Impl {
+ public:
+  Impl(Shape shape_in, Precision precision_in, const Options& options_in)
+      : shape(shape_in),
+        precision(precision_in),
+        options(options_in),
+        backend(engine::resolve_backend(options_in.backend)),
+        arena(options_in.threads == 0 ? tbb::task_arena::automatic : static_cast<int>(options_in.threads)) {
+    validate_shape(shape);
+    if (precision == Precision::single) {
+      single.emplace(shape);
+    } else {
+      twice.emplace(shape);
+    }
+  }
+
+  template <class T>
+  void execute(std::complex<T>* data, Direction direction) const {
+    if (data == nullptr) throw Error(ErrorKind::invalid_argument, "execute: data is a null pointer");
+    if (precision_of<T>() != precision)
+      throw Error(ErrorKind::invalid_argument, std::string("execute: the plan is ") + to_string(precision) +
+                                                   " precision but the array holds complex<" +
+                                                   (std::is_same_v<T, float> ? "float" : "double") + ">");
+    const T scale = static_cast<T>(engine::norm_scale(options.norm, direction, shape.elements()));
+    auto* values = reinterpret_cast<kernels::Complex<T>*>(data);
+    const bool inverse = direction == Direction::inverse;
+    const engine::AxisPlans<T>& plans = axis_plans<T>();
+    arena.execute([&] { engine::transform_volume_host(plans, values, shape, inverse, scale); });
+  }
+
+  template <class T>
+  const engine::AxisPlans<T>& axis_plans() const {
+    if constexpr (std::is_same_v<T, float>) {
+      return *single;
+    } else {
+      return *twice;
+    }
+  }
+
+  std::string describe() const {
+    std::string s = "oocfft plan: shape " + shape.to_string() + ", complex " + to_string(precision) +
+                    ", backend " + to_string(backend) + ", norm " + to_string(options.norm) + ", strategy in_core, threads " +
+                    (options.threads == 0 ? std::string("all") : std::to_string(options.threads)) + "\n";
+    s += precision == Precision::single ? single->describe() : twice->describe();
+    s += "  volume: " + std::to_string(shape.bytes(element_bytes())) + " bytes\n";
+    return s;
+  }
+
+  std::size_t element_bytes() const {
+    return precision == Precision::single ? sizeof(std::complex<float>) : sizeof(std::complex<double>);
+  }
+
+  Shape shape;
+  Precision precision;
+  Options options;
+  Backend backend;
+  std::optional<engine::AxisPlans<float>> single;
+  std::optional<engine::AxisPlans<double>> twice;
+  // Limits the host threads to options.threads; task_arena::execute is not
+  // const, and running work in it does not change the plan.
+  mutable tbb::task_arena arena;
+};
+
+Plan::Plan(Shape shape, Precision precision, const Options& options)
+    : impl_(std::make_unique<Impl>(shape, precision, options)) {}
+Plan::~Plan() = default;
+Plan::Plan(Plan&&) noexcept = default;
+Plan& Plan::operator=(Plan&&) noexcept = default;
+
+void Plan::execute(std::complex<float>* data, Direction direction) const { impl_->execute(data, direction); }
+void Plan::execute(std::complex<double>* data, Direction direction) const { impl_->execute(data, direction); }
+Shape Plan::shape() const { return impl_->shape; }
+Precision Plan::precision() const { return impl_->precision; }
+Backend Plan::backend() const { return impl_->backend; }
+std::string Plan::describe() const { return impl_->describe(); }
+
+void fft3d(std::complex<float>* data, Shape shape, Direction direction, const Options& options) {
+  if (data == nullptr) throw Error(ErrorKind::invalid_argument, "fft3d: data is a null pointer");
+  Plan(shape, Precision::single, options).execute(data, direction);
+}
+
+void fft3d(std::complex<double>* data, Shape shape, Direction direction, const Options& options) {
+  if (data == nullptr) throw Error(ErrorKind::invalid_argument, "fft3d: data is a null pointer");
+  Plan(shape, Precision::double_precision, options).execute(data, direction);
+}
+
+}  // namespace oocfft

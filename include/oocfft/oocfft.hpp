@@ -1,0 +1,6 @@
+#pragma once
+// oocfft: 3D FFTs of volumes larger than GPU memory. The one header to include.
+#include "oocfft/error.hpp"
+#include "oocfft/options.hpp"
+#include "oocfft/plan.hpp"
+#include "oocfft/shape.hpp"

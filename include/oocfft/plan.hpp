@@ -1,0 +1,50 @@
+#pragma once
+// oocfft::Plan: a reusable, immutable 3D FFT plan. Building it chooses the
+// backend and factorises every axis (radix passes or Bluestein) and computes
+// the twiddle tables once; execute() then transforms any array of the plan's
+// shape and precision in place. fft3d() is the one-shot form.
+#include <complex>
+#include <memory>
+#include <string>
+
+#include "oocfft/error.hpp"
+#include "oocfft/options.hpp"
+#include "oocfft/shape.hpp"
+
+namespace oocfft {
+
+class Plan {
+ public:
+  Plan(Shape shape, Precision precision, const Options& options = {});
+  ~Plan();
+  Plan(Plan&&) noexcept;
+  Plan& operator=(Plan&&) noexcept;
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+
+  // In-place transform of `data` (shape(), C order). The element type must
+  // match precision(): complex<float> for single, complex<double> for double.
+  void execute(std::complex<float>* data, Direction direction) const;
+  void execute(std::complex<double>* data, Direction direction) const;
+
+  Shape shape() const;
+  Precision precision() const;
+  Backend backend() const;  // the resolved backend, never automatic
+  // Human-readable explanation: backend, per-axis algorithm and radices,
+  // Bluestein lengths, normalisation, memory.
+  std::string describe() const;
+
+  class Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// One-shot in-place 3D transform. Throws oocfft::Error on bad input.
+void fft3d(std::complex<float>* data, Shape shape, Direction direction, const Options& options = {});
+void fft3d(std::complex<double>* data, Shape shape, Direction direction, const Options& options = {});
+
+// True when this build has the CUDA backend and a CUDA device is usable.
+bool cuda_available() noexcept;
+
+}  // namespace oocfft

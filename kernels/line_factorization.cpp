@@ -1,0 +1,130 @@
+#include "kernels/line_factorization.hpp"
+
+#include <cstdio>
+#include <limits>
+
+namespace oocfft::kernels {
+
+const char* to_string(LineAlgorithm a) noexcept {
+  switch (a) {
+    case LineAlgorithm::stockham: return "stockham";
+    case LineAlgorithm::bluestein: return "bluestein";
+  }
+  return "?";
+}
+
+std::vector<int> stockham_radices(std::size_t n) {
+  std::vector<int> radices;
+  if (n <= 1) return radices;
+  int twos = 0;
+  while (n % 2 == 0) {
+    n /= 2;
+    ++twos;
+  }
+  // Powers of two: as many 16s as possible; a leftover single factor 2 is
+  // merged with one 16 into 8 x 4, since a radix-2 pass costs a full trip
+  // through memory for little arithmetic.
+  int sixteens = twos / 4;
+  const int rest = twos % 4;
+  if (rest == 1 && sixteens > 0) {
+    --sixteens;
+    radices.insert(radices.end(), sixteens, 16);
+    radices.push_back(8);
+    radices.push_back(4);
+  } else {
+    radices.insert(radices.end(), sixteens, 16);
+    if (rest == 1) radices.push_back(2);
+    if (rest == 2) radices.push_back(4);
+    if (rest == 3) radices.push_back(8);
+  }
+  for (int p : {3, 5, 7, 11, 13}) {
+    while (n % static_cast<std::size_t>(p) == 0) {
+      n /= static_cast<std::size_t>(p);
+      radices.push_back(p);
+    }
+  }
+  if (n != 1) radices.clear();  // a prime factor above 13 remains
+  return radices;
+}
+
+namespace {
+// Real operations per point of one butterfly of radix r (counted from
+// butterfly.hpp): adds and multiplies divided by r.
+double butterfly_ops_per_point(int r) {
+  switch (r) {
+    case 2: return 2.0;
+    case 4: return 4.0;
+    case 8: return 6.5;
+    case 16: return 9.0;
+    default: {
+      // dft_odd_prime: ((r-1)/2)^2 pairs of 4 real multiply-adds, plus sums.
+      const double h = (r - 1) / 2.0;
+      return (8.0 * h * h + 4.0 * r) / r;
+    }
+  }
+}
+// Per point and pass: one complex twiddle multiply (6 real ops) and one
+// load plus one store, which on every machine we target cost more than the
+// arithmetic; 8 is a rough weight for the memory trip.
+constexpr double twiddle_ops = 6.0;
+constexpr double memory_trip = 8.0;
+// Bluestein does two transforms of length M, three pointwise complex
+// multiplies and more memory traffic than its operation count says;
+// pocketfft weighs it by 1.5 for the same reason.
+constexpr double bluestein_overhead = 1.5;
+}  // namespace
+
+double stockham_cost(std::size_t n, const std::vector<int>& radices) {
+  double per_point = 0.0;
+  for (int r : radices) per_point += butterfly_ops_per_point(r) + twiddle_ops + memory_trip;
+  return static_cast<double>(n) * per_point;
+}
+
+std::size_t next_smooth_length(std::size_t minimum) {
+  if (minimum <= 1) return 1;
+  std::size_t best = std::numeric_limits<std::size_t>::max();
+  // Enumerate 2^a 3^b 5^c 7^d >= minimum; at most a few thousand candidates.
+  for (std::size_t f7 = 1; f7 < best && f7 < 2 * minimum; f7 *= 7)
+    for (std::size_t f5 = f7; f5 < best && f5 < 2 * minimum; f5 *= 5)
+      for (std::size_t f3 = f5; f3 < best && f3 < 2 * minimum; f3 *= 3) {
+        std::size_t m = f3;
+        while (m < minimum) m *= 2;
+        if (m < best) best = m;
+      }
+  return best;
+}
+
+LineFactorization choose_line_algorithm(std::size_t n) {
+  LineFactorization f;
+  f.length = n;
+  if (n <= 1) {
+    f.reason = "length 1: identity";
+    return f;
+  }
+  const std::vector<int> direct = stockham_radices(n);
+  const std::size_t m = next_smooth_length(2 * n - 1);
+  const std::vector<int> conv_radices = stockham_radices(m);
+  const double bluestein = bluestein_overhead * (2.0 * stockham_cost(m, conv_radices) +
+                                                 3.0 * (twiddle_ops + memory_trip) * static_cast<double>(m));
+  char text[200];
+  if (!direct.empty()) {
+    const double stockham = stockham_cost(n, direct);
+    if (stockham <= bluestein) {
+      f.radices = direct;
+      std::snprintf(text, sizeof text, "stockham cost %.3g <= bluestein(M=%zu) cost %.3g", stockham, m,
+                    bluestein);
+      f.reason = text;
+      return f;
+    }
+    std::snprintf(text, sizeof text, "bluestein(M=%zu) cost %.3g < stockham cost %.3g", m, bluestein,
+                  stockham);
+  } else {
+    std::snprintf(text, sizeof text, "prime factor above 13: bluestein with M=%zu", m);
+  }
+  f.algorithm = LineAlgorithm::bluestein;
+  f.convolution_length = m;
+  f.reason = text;
+  return f;
+}
+
+}  // namespace oocfft::kernels

@@ -1,0 +1,83 @@
+// Accuracy of 1D transforms against long-double references: every length
+// 1..256 (naive DFT), primes, and every 7-smooth length up to 2^20 (FFTW's
+// long-double fftwl), in both precisions and both directions. Relative L2
+// error on seeded random inputs must stay under C * eps * sqrt(log2 N).
+#include <gtest/gtest.h>
+
+#include <oocfft/oocfft.hpp>
+
+#include "kernels/line_factorization.hpp"
+#include "tests/reference.hpp"
+
+namespace oocfft::test {
+namespace {
+
+// C for the tolerance rule. Stockham with exact twiddle tables lands near
+// 0.3-1 eps sqrt(log2 N); Bluestein does three transforms' worth of
+// rounding plus the chirp products, so it gets a larger constant.
+constexpr double c_stockham = 4.0;
+constexpr double c_bluestein = 12.0;
+
+double c_for(std::size_t n) {
+  return kernels::choose_line_algorithm(n).algorithm == kernels::LineAlgorithm::bluestein ? c_bluestein
+                                                                                            : c_stockham;
+}
+
+template <class T>
+void check_length(std::size_t n, const std::vector<LongComplex>& x, const std::vector<LongComplex>& forward_ref,
+                  const std::vector<LongComplex>& inverse_ref) {
+  const Shape shape{1, 1, n};
+  const double tol = tolerance<T>(c_for(n), n);
+  std::vector<std::complex<T>> y = to_precision<T>(x);
+  fft3d(y.data(), shape, Direction::forward);
+  const double forward_err = relative_l2_error(y, forward_ref);
+  EXPECT_LE(forward_err, tol) << "forward n=" << n << " (" << sizeof(T) * 8 << "-bit)";
+  y = to_precision<T>(x);
+  // Norm::forward leaves the inverse unscaled, so it compares with the raw sum.
+  Options unscaled_inverse;
+  unscaled_inverse.norm = Norm::forward;
+  fft3d(y.data(), shape, Direction::inverse, unscaled_inverse);
+  const double inverse_err = relative_l2_error(y, inverse_ref);
+  EXPECT_LE(inverse_err, tol) << "inverse n=" << n << " (" << sizeof(T) * 8 << "-bit)";
+}
+
+void check_both_precisions(std::size_t n, bool use_fftwl) {
+  const auto x = random_signal(n, 1000 + n);
+  const int dims[] = {static_cast<int>(n)};
+  const auto fwd = use_fftwl ? fftwl_dft(x, {dims[0]}, FFTW_FORWARD) : naive_dft(x, -1);
+  const auto inv = use_fftwl ? fftwl_dft(x, {dims[0]}, FFTW_BACKWARD) : naive_dft(x, +1);
+  check_length<float>(n, x, fwd, inv);
+  check_length<double>(n, x, fwd, inv);
+}
+
+bool is_7_smooth(std::size_t n) {
+  for (std::size_t p : {2, 3, 5, 7})
+    while (n % p == 0) n /= p;
+  return n == 1;
+}
+
+TEST(LineAccuracy, EveryLengthUpTo256AgainstNaiveDft) {
+  for (std::size_t n = 1; n <= 256; ++n) check_both_precisions(n, false);
+}
+
+TEST(LineAccuracy, PrimesAgainstFftwLongDouble) {
+  for (std::size_t n : {257, 1009, 4099, 65537}) check_both_precisions(n, true);
+}
+
+TEST(LineAccuracy, LargePrimeFactorsAgainstFftwLongDouble) {
+  // Bluestein lengths that mix a large prime with smooth factors.
+  for (std::size_t n : {2 * 257, 17 * 64, 3 * 5 * 4099, 1021 * 1024}) check_both_precisions(n, true);
+}
+
+TEST(LineAccuracy, SmoothLengthsUpTo2To20AgainstFftwLongDouble) {
+  std::size_t checked = 0;
+  for (std::size_t n = 257; n <= (std::size_t{1} << 20); ++n) {
+    if (!is_7_smooth(n)) continue;
+    check_both_precisions(n, true);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 1209u);  // all 7-smooth lengths in [257, 2^20]
+}
+
+}  // namespace
+}  // namespace oocfft::test
