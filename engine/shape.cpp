@@ -15,7 +15,7 @@ bool multiply_overflows(std::size_t a, std::size_t b, std::size_t& product) {
 std::size_t Shape::elements() const {
   std::size_t yz = 0, all = 0;
   if (multiply_overflows(nz, ny, yz) || multiply_overflows(yz, nx, all))
-    throw Error(ErrorKind::invalid_argument, "shape " + to_string() + " has more elements than size_t can count");
+    throw Error(ErrorKind::invalid_argument, "shape " + to_string() + " overflows size_t: more elements than it can count");
   return all;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/butterfly.hpp"
+#include "kernels/lane_pack.hpp"
 
 namespace oocfft::kernels {
 namespace {
@@ -26,11 +27,17 @@ struct LaneScratch {
   }
 };
 
-// One Stockham pass over `lanes` lines at once (see StockhamPass).
+// Lines transformed together, as one LanePack: a compile-time width lets
+// the butterflies run on whole vector registers; blocks with fewer real
+// lines are padded with zero lanes.
+constexpr std::size_t block_lanes = 8;
+
+// One Stockham pass over block_lanes lines at once (see StockhamPass).
 template <class T, int R, bool Inverse>
 void radix_pass(const T* __restrict in_re, const T* __restrict in_im, T* __restrict out_re,
-                T* __restrict out_im, std::size_t n, const StockhamPass& pass, const Complex<T>* twiddles,
-                std::size_t lanes) {
+                T* __restrict out_im, std::size_t n, const StockhamPass& pass, const Complex<T>* twiddles) {
+  using Pack = LanePack<T, block_lanes>;
+  constexpr std::size_t lanes = block_lanes;
   const std::size_t quarter = n / R;  // distance between a butterfly's inputs
   const std::size_t span = pass.span;
   const Complex<T>* tw = twiddles + pass.twiddle_offset;
@@ -38,22 +45,22 @@ void radix_pass(const T* __restrict in_re, const T* __restrict in_im, T* __restr
     for (std::size_t k = 0; k < span; ++k) {
       const std::size_t j = j0 + k;
       const std::size_t dst = j0 * R + k;
-      Complex<T> w[R];
-      w[0] = {T(1), T(0)};
-      for (int r = 1; r < R; ++r) w[r] = tw[k * (R - 1) + (r - 1)];
-      for (std::size_t b = 0; b < lanes; ++b) {
-        Complex<T> v[R];
-        for (int r = 0; r < R; ++r) {
-          const std::size_t at = (j + r * quarter) * lanes + b;
-          v[r] = {in_re[at], in_im[at]};
+      Complex<Pack> v[R];
+      for (int r = 0; r < R; ++r) {
+        const std::size_t at = (j + r * quarter) * lanes;
+        v[r] = {Pack::load(in_re + at), Pack::load(in_im + at)};
+      }
+      if (span > 1) {  // the first pass has span 1 and unit twiddles
+        for (int r = 1; r < R; ++r) {
+          const Complex<T> w = tw[k * (R - 1) + (r - 1)];
+          v[r] = twiddle<Inverse>(v[r], Complex<Pack>{Pack::broadcast(w.re), Pack::broadcast(w.im)});
         }
-        for (int r = 1; r < R; ++r) v[r] = twiddle<Inverse>(v[r], w[r]);
-        radix_butterfly<R, Inverse>(v);
-        for (int r = 0; r < R; ++r) {
-          const std::size_t at = (dst + r * span) * lanes + b;
-          out_re[at] = v[r].re;
-          out_im[at] = v[r].im;
-        }
+      }
+      radix_butterfly<R, Inverse>(v);
+      for (int r = 0; r < R; ++r) {
+        const std::size_t at = (dst + r * span) * lanes;
+        v[r].re.store(out_re + at);
+        v[r].im.store(out_im + at);
       }
     }
   }
@@ -61,17 +68,17 @@ void radix_pass(const T* __restrict in_re, const T* __restrict in_im, T* __restr
 
 template <class T, bool Inverse>
 void dispatch_pass(int radix, const T* in_re, const T* in_im, T* out_re, T* out_im, std::size_t n,
-                   const StockhamPass& pass, const Complex<T>* tw, std::size_t lanes) {
+                   const StockhamPass& pass, const Complex<T>* tw) {
   switch (radix) {
-    case 2: return radix_pass<T, 2, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw, lanes);
-    case 3: return radix_pass<T, 3, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw, lanes);
-    case 4: return radix_pass<T, 4, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw, lanes);
-    case 5: return radix_pass<T, 5, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw, lanes);
-    case 7: return radix_pass<T, 7, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw, lanes);
-    case 8: return radix_pass<T, 8, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw, lanes);
-    case 11: return radix_pass<T, 11, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw, lanes);
-    case 13: return radix_pass<T, 13, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw, lanes);
-    case 16: return radix_pass<T, 16, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw, lanes);
+    case 2: return radix_pass<T, 2, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw);
+    case 3: return radix_pass<T, 3, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw);
+    case 4: return radix_pass<T, 4, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw);
+    case 5: return radix_pass<T, 5, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw);
+    case 7: return radix_pass<T, 7, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw);
+    case 8: return radix_pass<T, 8, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw);
+    case 11: return radix_pass<T, 11, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw);
+    case 13: return radix_pass<T, 13, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw);
+    case 16: return radix_pass<T, 16, Inverse>(in_re, in_im, out_re, out_im, n, pass, tw);
     default: std::abort();  // the factorisation only emits supported radices
   }
 }
@@ -79,34 +86,39 @@ void dispatch_pass(int radix, const T* in_re, const T* in_im, T* out_re, T* out_
 // Runs the Stockham passes on scratch buffer 0; returns which buffer holds
 // the result (Stockham ping-pongs between the two).
 template <class T>
-int run_stockham(const LinePlan<T>& plan, LaneScratch<T>& s, std::size_t lanes, bool inverse) {
+int run_stockham(const LinePlan<T>& plan, LaneScratch<T>& s, bool inverse) {
   int src = 0;
   const std::size_t n = plan.length();
   for (const StockhamPass& pass : plan.passes) {
     const int dst = 1 - src;
     if (inverse) {
       dispatch_pass<T, true>(pass.radix, s.re[src].data(), s.im[src].data(), s.re[dst].data(), s.im[dst].data(),
-                             n, pass, plan.twiddles.data(), lanes);
+                             n, pass, plan.twiddles.data());
     } else {
       dispatch_pass<T, false>(pass.radix, s.re[src].data(), s.im[src].data(), s.re[dst].data(), s.im[dst].data(),
-                              n, pass, plan.twiddles.data(), lanes);
+                              n, pass, plan.twiddles.data());
     }
     src = dst;
   }
   return src;
 }
 
-// Copies `count` points of `lanes` lines into scratch [point][lane]. The loop
-// order follows the smaller stride so reads stay sequential.
+// Copies `count` points of `lanes` lines into scratch [point][block_lanes],
+// zero in the padding lanes. The loop order follows the smaller stride so
+// reads stay sequential.
 template <class T>
 void gather(const Complex<T>* base, const LineBatch& batch, std::size_t count, std::size_t lanes, T* re, T* im) {
+  if (lanes < block_lanes) {
+    std::fill(re, re + count * block_lanes, T(0));
+    std::fill(im, im + count * block_lanes, T(0));
+  }
   if (std::abs(batch.lane_distance) <= std::abs(batch.point_stride)) {
     for (std::size_t i = 0; i < count; ++i) {
       const Complex<T>* p = base + static_cast<std::ptrdiff_t>(i) * batch.point_stride;
       for (std::size_t b = 0; b < lanes; ++b) {
         const Complex<T> z = p[static_cast<std::ptrdiff_t>(b) * batch.lane_distance];
-        re[i * lanes + b] = z.re;
-        im[i * lanes + b] = z.im;
+        re[i * block_lanes + b] = z.re;
+        im[i * block_lanes + b] = z.im;
       }
     }
   } else {
@@ -114,8 +126,8 @@ void gather(const Complex<T>* base, const LineBatch& batch, std::size_t count, s
       const Complex<T>* p = base + static_cast<std::ptrdiff_t>(b) * batch.lane_distance;
       for (std::size_t i = 0; i < count; ++i) {
         const Complex<T> z = p[static_cast<std::ptrdiff_t>(i) * batch.point_stride];
-        re[i * lanes + b] = z.re;
-        im[i * lanes + b] = z.im;
+        re[i * block_lanes + b] = z.re;
+        im[i * block_lanes + b] = z.im;
       }
     }
   }
@@ -128,15 +140,15 @@ void scatter(Complex<T>* base, const LineBatch& batch, std::size_t lanes, const 
     for (std::size_t i = 0; i < count; ++i) {
       Complex<T>* p = base + static_cast<std::ptrdiff_t>(i) * batch.point_stride;
       for (std::size_t b = 0; b < lanes; ++b)
-        p[static_cast<std::ptrdiff_t>(b) * batch.lane_distance] = {scale * re[i * lanes + b],
-                                                                   scale * im[i * lanes + b]};
+        p[static_cast<std::ptrdiff_t>(b) * batch.lane_distance] = {scale * re[i * block_lanes + b],
+                                                                   scale * im[i * block_lanes + b]};
     }
   } else {
     for (std::size_t b = 0; b < lanes; ++b) {
       Complex<T>* p = base + static_cast<std::ptrdiff_t>(b) * batch.lane_distance;
       for (std::size_t i = 0; i < count; ++i)
-        p[static_cast<std::ptrdiff_t>(i) * batch.point_stride] = {scale * re[i * lanes + b],
-                                                                  scale * im[i * lanes + b]};
+        p[static_cast<std::ptrdiff_t>(i) * batch.point_stride] = {scale * re[i * block_lanes + b],
+                                                                  scale * im[i * block_lanes + b]};
     }
   }
 }
@@ -144,30 +156,18 @@ void scatter(Complex<T>* base, const LineBatch& batch, std::size_t lanes, const 
 // Multiplies point i of every lane by factor[i], conjugating the data first
 // when `conjugate_input` (Bluestein's inverse: conj(forward(conj(x)))).
 template <class T>
-void chirp_multiply(T* re, T* im, std::size_t count, std::size_t lanes, const Complex<T>* factor,
+void chirp_multiply(T* re, T* im, std::size_t count, const Complex<T>* factor,
                     bool conjugate_input) {
   const T sign = conjugate_input ? T(-1) : T(1);
   for (std::size_t i = 0; i < count; ++i) {
     const Complex<T> f = factor[i];
-    for (std::size_t b = 0; b < lanes; ++b) {
-      const Complex<T> z = {re[i * lanes + b], sign * im[i * lanes + b]};
+    for (std::size_t b = 0; b < block_lanes; ++b) {
+      const Complex<T> z = {re[i * block_lanes + b], sign * im[i * block_lanes + b]};
       const Complex<T> p = z * f;
-      re[i * lanes + b] = p.re;
-      im[i * lanes + b] = p.im;
+      re[i * block_lanes + b] = p.re;
+      im[i * block_lanes + b] = p.im;
     }
   }
-}
-
-// Lines per block: enough lanes for the vector units, few enough that the
-// two ping-pong buffers stay in a core's L2 (about 1 MiB here).
-template <class T>
-std::size_t lanes_per_block(const LinePlan<T>& plan, std::size_t available) {
-  const std::size_t work_length = plan.factorization.algorithm == LineAlgorithm::bluestein
-                                      ? plan.factorization.convolution_length
-                                      : plan.length();
-  const std::size_t bytes_per_lane = 4 * sizeof(T) * std::max<std::size_t>(work_length, 1);
-  const std::size_t fit = std::max<std::size_t>(1, (std::size_t{1} << 20) / bytes_per_lane);
-  return std::min({available, fit, std::size_t{16}});
 }
 
 template <class T>
@@ -175,9 +175,9 @@ void transform_block(const LinePlan<T>& plan, Complex<T>* base, const LineBatch&
                      bool inverse, T scale, LaneScratch<T>& s) {
   const std::size_t n = plan.length();
   if (plan.factorization.algorithm == LineAlgorithm::stockham) {
-    s.reserve(n * lanes);
+    s.reserve(n * block_lanes);
     gather(base, batch, n, lanes, s.re[0].data(), s.im[0].data());
-    const int result = run_stockham(plan, s, lanes, inverse);
+    const int result = run_stockham(plan, s, inverse);
     scatter(base, batch, lanes, s.re[result].data(), s.im[result].data(), scale);
     return;
   }
@@ -185,21 +185,21 @@ void transform_block(const LinePlan<T>& plan, Complex<T>* base, const LineBatch&
   // the two chirp multiplies.
   const LinePlan<T>& conv = *plan.convolution;
   const std::size_t m = conv.length();
-  s.reserve(m * lanes);
+  s.reserve(m * block_lanes);
   gather(base, batch, n, lanes, s.re[0].data(), s.im[0].data());
-  chirp_multiply(s.re[0].data(), s.im[0].data(), n, lanes, plan.chirp.data(), inverse);
-  std::fill(s.re[0].begin() + static_cast<std::ptrdiff_t>(n * lanes), s.re[0].begin() + static_cast<std::ptrdiff_t>(m * lanes), T(0));
-  std::fill(s.im[0].begin() + static_cast<std::ptrdiff_t>(n * lanes), s.im[0].begin() + static_cast<std::ptrdiff_t>(m * lanes), T(0));
-  int at = run_stockham(conv, s, lanes, false);
-  chirp_multiply(s.re[at].data(), s.im[at].data(), m, lanes, plan.kernel_spectrum.data(), false);
+  chirp_multiply(s.re[0].data(), s.im[0].data(), n, plan.chirp.data(), inverse);
+  std::fill(s.re[0].data() + n * block_lanes, s.re[0].data() + m * block_lanes, T(0));
+  std::fill(s.im[0].data() + n * block_lanes, s.im[0].data() + m * block_lanes, T(0));
+  int at = run_stockham(conv, s, false);
+  chirp_multiply(s.re[at].data(), s.im[at].data(), m, plan.kernel_spectrum.data(), false);
   if (at != 0) {
     std::swap(s.re[0], s.re[1]);
     std::swap(s.im[0], s.im[1]);
   }
-  at = run_stockham(conv, s, lanes, true);
-  chirp_multiply(s.re[at].data(), s.im[at].data(), n, lanes, plan.chirp.data(), false);
+  at = run_stockham(conv, s, true);
+  chirp_multiply(s.re[at].data(), s.im[at].data(), n, plan.chirp.data(), false);
   if (inverse) {
-    for (std::size_t i = 0; i < n * lanes; ++i) s.im[at][i] = -s.im[at][i];
+    for (std::size_t i = 0; i < n * block_lanes; ++i) s.im[at][i] = -s.im[at][i];
   }
   scatter(base, batch, lanes, s.re[at].data(), s.im[at].data(), scale);
 }
@@ -209,7 +209,7 @@ void transform_block(const LinePlan<T>& plan, Complex<T>* base, const LineBatch&
 template <class T>
 void execute_lines_host(const LinePlan<T>& plan, Complex<T>* data, const LineBatch& batch, bool inverse, T scale) {
   if (batch.lines() == 0) return;
-  const std::size_t block = lanes_per_block(plan, batch.lanes);
+  const std::size_t block = block_lanes;
   const std::size_t blocks_per_group = (batch.lanes + block - 1) / block;
   const std::size_t tasks = blocks_per_group * batch.groups;
   tbb::enumerable_thread_specific<LaneScratch<T>> scratch;

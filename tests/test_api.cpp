@@ -1,0 +1,153 @@
+// The public API: round trips, numpy's norm modes, plans reused on new
+// arrays, strided line batches of the executor, and the documented errors.
+#include <gtest/gtest.h>
+
+#include <oocfft/oocfft.hpp>
+
+#include <limits>
+
+#include "kernels/host_executor.hpp"
+#include "tests/reference.hpp"
+
+namespace oocfft::test {
+namespace {
+
+template <class T>
+class ApiTyped : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(ApiTyped, Precisions);
+
+Options host_options(Norm norm = Norm::backward) {
+  Options o;
+  o.backend = Backend::host;
+  o.norm = norm;
+  return o;
+}
+
+TYPED_TEST(ApiTyped, RoundTripRestoresInput) {
+  using T = TypeParam;
+  for (const Shape& s : {Shape{16, 24, 30}, Shape{7, 13, 17}, Shape{1, 1, 1000}, Shape{1, 97, 1}}) {
+    const auto x = to_precision<T>(random_signal(s.elements(), 3));
+    auto y = x;
+    fft3d(y.data(), s, Direction::forward, host_options());
+    fft3d(y.data(), s, Direction::inverse, host_options());
+    std::vector<LongComplex> ref(x.begin(), x.end());
+    EXPECT_LE(relative_l2_error(y, ref), tolerance<T>(8.0, s.elements())) << s.to_string();
+  }
+}
+
+// numpy: backward = (1, 1/N), ortho = (1/sqrt N, 1/sqrt N), forward = (1/N, 1).
+TYPED_TEST(ApiTyped, NormModesScaleLikeNumpy) {
+  using T = TypeParam;
+  const Shape s{6, 10, 9};
+  const std::size_t n = s.elements();
+  const auto x = random_signal(n, 9);
+  const std::vector<int> dims = {6, 10, 9};
+  const auto fwd = fftwl_dft(x, dims, FFTW_FORWARD);
+  const auto inv = fftwl_dft(x, dims, FFTW_BACKWARD);
+  const long double ln = static_cast<long double>(n);
+  struct Expect {
+    Norm norm;
+    long double forward_scale, inverse_scale;
+  };
+  for (const Expect& e : {Expect{Norm::backward, 1.0L, 1.0L / ln}, Expect{Norm::ortho, 1.0L / std::sqrt(ln), 1.0L / std::sqrt(ln)},
+                          Expect{Norm::forward, 1.0L / ln, 1.0L}}) {
+    auto y = to_precision<T>(x);
+    fft3d(y.data(), s, Direction::forward, host_options(e.norm));
+    EXPECT_LE(relative_l2_error(y, fwd, e.forward_scale), tolerance<T>(6.0, n)) << to_string(e.norm);
+    y = to_precision<T>(x);
+    fft3d(y.data(), s, Direction::inverse, host_options(e.norm));
+    EXPECT_LE(relative_l2_error(y, inv, e.inverse_scale), tolerance<T>(6.0, n)) << to_string(e.norm);
+  }
+}
+
+TYPED_TEST(ApiTyped, PlanIsReusableAndMatchesOneShot) {
+  using T = TypeParam;
+  const Shape s{12, 5, 34};  // 34 = 2 x 17: Bluestein on x
+  const Precision p = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
+  const Plan plan(s, p, host_options());
+  EXPECT_EQ(plan.backend(), Backend::host);
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    const auto x = to_precision<T>(random_signal(s.elements(), seed));
+    auto a = x, b = x;
+    plan.execute(a.data(), Direction::forward);
+    fft3d(b.data(), s, Direction::forward, host_options());
+    EXPECT_EQ(a, b) << "seed " << seed;  // same plan, same arithmetic: bit-identical
+  }
+  EXPECT_NE(plan.describe().find("12 x 5 x 34"), std::string::npos);
+  EXPECT_NE(plan.describe().find("bluestein"), std::string::npos);
+}
+
+// Executor on an interleaved batch: lines with point stride 3 and lanes 2
+// apart, some elements between lines untouched.
+TEST(HostExecutor, StridedBatchLeavesOtherElementsAlone) {
+  using T = double;
+  const std::size_t n = 45, lanes = 2, groups = 4;
+  const std::ptrdiff_t point_stride = 3, lane_distance = 1, group_distance = static_cast<std::ptrdiff_t>(3 * n + 5);
+  const std::size_t total = static_cast<std::size_t>(group_distance) * groups;
+  const auto data = random_signal(total, 17);
+  auto y = to_precision<T>(data);
+  const auto plan = kernels::make_line_plan<T>(n);
+  const kernels::LineBatch batch{n, point_stride, lanes, lane_distance, groups, group_distance};
+  kernels::execute_lines_host(*plan, reinterpret_cast<kernels::Complex<T>*>(y.data()), batch, false, T(1));
+  std::vector<bool> touched(total, false);
+  for (std::size_t g = 0; g < groups; ++g)
+    for (std::size_t l = 0; l < lanes; ++l) {
+      std::vector<LongComplex> line(n);
+      std::vector<std::complex<T>> got(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t at = g * group_distance + l * lane_distance + i * point_stride;
+        line[i] = data[at];
+        got[i] = y[at];
+        touched[at] = true;
+      }
+      EXPECT_LE(relative_l2_error(got, naive_dft(line, -1)), tolerance<T>(4.0, n));
+    }
+  for (std::size_t i = 0; i < total; ++i)
+    if (!touched[i]) {
+      EXPECT_EQ(y[i], std::complex<T>(static_cast<T>(data[i].real()), static_cast<T>(data[i].imag())));
+    }
+}
+
+void expect_error(ErrorKind kind, const std::string& fragment, const std::function<void()>& call) {
+  try {
+    call();
+    ADD_FAILURE() << "no oocfft::Error thrown; expected " << to_string(kind);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), kind) << e.what();
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(ApiErrors, BadInputsGiveTheDocumentedError) {
+  std::vector<std::complex<float>> data(8, {1.0f, 2.0f});
+  const auto before = data;
+  expect_error(ErrorKind::invalid_argument, "axis of length 0",
+               [&] { fft3d(data.data(), Shape{2, 0, 4}, Direction::forward); });
+  expect_error(ErrorKind::invalid_argument, "null pointer",
+               [&] { fft3d(static_cast<std::complex<float>*>(nullptr), Shape{2, 2, 2}, Direction::forward); });
+  const std::size_t huge = std::size_t{1} << 40;
+  expect_error(ErrorKind::invalid_argument, "overflows",
+               [&] { fft3d(data.data(), Shape{huge, huge, 2}, Direction::forward); });
+  expect_error(ErrorKind::invalid_argument, "overflows",
+               [&] { fft3d(data.data(), Shape{huge, 1u << 20, 2}, Direction::forward); });
+  expect_error(ErrorKind::invalid_argument, "complex<double>", [&] {
+    std::vector<std::complex<double>> d(8);
+    Plan(Shape{2, 2, 2}, Precision::single, host_options()).execute(d.data(), Direction::forward);
+  });
+  EXPECT_EQ(data, before);  // refused before anything was written
+  if (!cuda_available()) {
+    Options cuda;
+    cuda.backend = Backend::cuda;
+    expect_error(ErrorKind::unsupported, "Backend::cuda", [&] { fft3d(data.data(), Shape{2, 2, 2}, Direction::forward, cuda); });
+  }
+}
+
+TEST(ApiErrors, AutomaticBackendFallsBackToHostWithoutCuda) {
+  if (cuda_available()) GTEST_SKIP() << "a CUDA device is present; this checks the no-GPU fallback";
+  const Plan plan(Shape{4, 4, 4}, Precision::single);
+  EXPECT_EQ(plan.backend(), Backend::host);
+}
+
+}  // namespace
+}  // namespace oocfft::test
