@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages oocfft builds and tests with, when missing
+# (apt-get update once, then one install; through sudo when not root), then
+# configures and builds the release preset. Sourced by demo.sh and test.sh.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+packages=(g++ make cmake pkg-config libtbb-dev libhdf5-dev libgtest-dev libfftw3-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "oocfft: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+jobs=$(nproc)
+cmake --preset release
+cmake --build --preset release -j"$jobs"
