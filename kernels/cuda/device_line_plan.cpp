@@ -1,0 +1,425 @@
+#include "kernels/cuda/device_line_plan.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+
+#include "kernels/roots_of_unity.hpp"
+
+namespace oocfft::kernels::cuda {
+
+const char* to_string(LineKernel k) noexcept {
+  switch (k) {
+    case LineKernel::shared_memory: return "shared-memory";
+    case LineKernel::four_step: return "four-step";
+    case LineKernel::bluestein_shared_memory: return "bluestein shared-memory";
+    case LineKernel::bluestein_four_step: return "bluestein four-step";
+  }
+  return "?";
+}
+
+namespace {
+
+// Tile sizes aimed at: about 4096 complex<float> or 2048 complex<double>
+// (32 KB of shared memory) per block, so that several blocks share an SM.
+template <class T>
+constexpr int target_tile_points() {
+  return sizeof(T) == 4 ? 4096 : 2048;
+}
+// Lanes that make one 128-byte row segment when lanes are contiguous.
+template <class T>
+constexpr int coalescing_lanes() {
+  return static_cast<int>(128 / (2 * sizeof(T)));
+}
+
+// Scratch for the four-step kernel and Bluestein's long convolution is
+// allocated in chunks of lines of at most this many bytes.
+constexpr std::size_t chunk_budget_bytes = std::size_t{256} << 20;
+
+int capacity_of(const std::vector<int>& radices) {
+  int capacity = values_per_thread;
+  for (int r : radices) capacity = std::min(capacity, r * (values_per_thread / r));
+  return capacity;
+}
+
+int round_threads(std::int64_t needed) {
+  const std::int64_t t = std::max<std::int64_t>(32, (needed + 31) / 32 * 32);
+  return static_cast<int>(std::min<std::int64_t>(t, std::numeric_limits<int>::max()));
+}
+
+template <class T>
+bool tile_fits(std::size_t n, const std::vector<int>& radices, std::int64_t lanes, const DeviceLimits& limits) {
+  const std::int64_t points = static_cast<std::int64_t>(n) * lanes;
+  if (points > (std::int64_t{1} << 24)) return false;
+  const int threads = round_threads((points + capacity_of(radices) - 1) / capacity_of(radices));
+  return threads <= max_tile_threads &&
+         tile_shared_bytes<T>(static_cast<std::size_t>(points)) <= limits.shared_per_block_optin;
+}
+
+template <class T>
+DeviceBuffer upload(const std::vector<Complex<T>>& values, const char* what) {
+  DeviceBuffer buffer(values.size() * sizeof(Complex<T>), what);
+  if (!values.empty())
+    check_cuda(cudaMemcpy(buffer.get(), values.data(), buffer.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
+  return buffer;
+}
+
+int log2_exact(std::int64_t v) {
+  int l = 0;
+  while ((std::int64_t{1} << l) < v) ++l;
+  return l;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- TileStockham
+
+template <class T>
+TileStockham<T>::TileStockham(std::shared_ptr<const LinePlan<T>> plan, const DeviceLimits& limits)
+    : plan_(std::move(plan)), limits_(limits), n_(static_cast<int>(plan_->length())) {
+  capacity_ = capacity_of(plan_->factorization.radices);
+  if (plan_->passes.size() > static_cast<std::size_t>(max_tile_passes))
+    throw Error(ErrorKind::unsupported, "line length " + std::to_string(n_) + " needs too many radix passes");
+  for (const StockhamPass& p : plan_->passes)
+    passes_.push_back({p.radix, static_cast<int>(p.span), static_cast<int>(p.twiddle_offset)});
+  twiddles_ = upload(plan_->twiddles, "twiddle table");
+}
+
+template <class T>
+int TileStockham<T>::threads_for(int lanes) const {
+  const std::int64_t points = static_cast<std::int64_t>(n_) * lanes;
+  return round_threads((points + capacity_ - 1) / capacity_);
+}
+
+template <class T>
+bool TileStockham<T>::fits(int lanes) const {
+  return tile_fits<T>(static_cast<std::size_t>(n_), plan_->factorization.radices, lanes, limits_);
+}
+
+template <class T>
+int TileStockham<T>::choose_log_lanes(std::int64_t lane_count, bool lanes_fast) const {
+  std::int64_t useful = 1;
+  while (useful < lane_count && useful < (1 << 16)) useful *= 2;
+  int lanes = 1;
+  while (static_cast<std::int64_t>(lanes) * 2 * n_ <= target_tile_points<T>() && lanes * 2 <= useful) lanes *= 2;
+  // Lanes contiguous in memory: take at least a 128-byte row per point, the
+  // FftShMemCol arrangement (SC08 IV-B), even past the target tile size.
+  if (lanes_fast)
+    while (lanes < coalescing_lanes<T>() && lanes * 2 <= useful) lanes *= 2;
+  while (lanes > 1 && !fits(lanes)) lanes /= 2;
+  return fits(lanes) ? log2_exact(lanes) : -1;
+}
+
+template <class T>
+void TileStockham<T>::fill(TileJob<T>& job, int log_lanes) const {
+  job.n = n_;
+  job.log_lanes = log_lanes;
+  job.threads = threads_for(1 << log_lanes);
+  job.pass_count = static_cast<int>(passes_.size());
+  std::copy(passes_.begin(), passes_.end(), job.passes);
+  job.twiddles = twiddles_.template as<const Complex<T>>();
+}
+
+// ---------------------------------------------------------------- four-step
+
+namespace {
+
+// n = n1 * n2. Step A: n2-point transforms over points n1 apart, times
+// w_n^(n1 k2); step B: n1-point transforms, stored transposed so that X[k2 +
+// n2 k1] lands in natural order (Bailey, "FFTs in external or hierarchical
+// memory", 1990; SC08 section IV-C).
+template <class T>
+struct FourStep {
+  std::size_t n = 0, n1 = 0, n2 = 0;
+  std::optional<TileStockham<T>> a, b;
+  DeviceBuffer low, high;
+  int log_block = 0;
+};
+
+// Chooses the most balanced split whose two factors are Stockham lengths that
+// fit one tile, so each step's tiles can hold several lanes.
+template <class T>
+FourStep<T> make_four_step(std::size_t n, const DeviceLimits& limits) {
+  std::size_t best1 = 0, best2 = 0;
+  for (std::size_t d = 2; d * d <= n; ++d) {
+    if (n % d != 0) continue;
+    for (const auto& [n1, n2] : {std::pair{n / d, d}, std::pair{d, n / d}}) {
+      const LineFactorization f1 = choose_line_algorithm(n1), f2 = choose_line_algorithm(n2);
+      if (f1.algorithm != LineAlgorithm::stockham || f2.algorithm != LineAlgorithm::stockham) continue;
+      if (!tile_fits<T>(n1, f1.radices, 1, limits) || !tile_fits<T>(n2, f2.radices, 1, limits)) continue;
+      if (best1 == 0 || std::max(n1, n2) < std::max(best1, best2)) {
+        best1 = n1;
+        best2 = n2;
+      }
+    }
+  }
+  if (best1 == 0)
+    throw Error(ErrorKind::unsupported, "line length " + std::to_string(n) +
+                                            " has no split into two factors that fit the device's shared memory");
+  FourStep<T> f;
+  f.n = n;
+  f.n1 = best1;
+  f.n2 = best2;
+  f.b.emplace(make_line_plan<T>(best1), limits);
+  f.a.emplace(make_line_plan<T>(best2), limits);
+  // w_n^e = low[e mod B] * high[e div B] with B = 2^k >= sqrt(n): two tables
+  // of exact long-double roots, one rounding each, one product in T.
+  f.log_block = 0;
+  while ((std::size_t{1} << (2 * f.log_block)) < n) ++f.log_block;
+  const std::size_t block = std::size_t{1} << f.log_block;
+  const RootsOfUnity roots(n);
+  std::vector<Complex<T>> low(block), high((n + block - 1) / block);
+  for (std::size_t e = 0; e < low.size(); ++e) {
+    const auto w = roots(e);
+    low[e] = {static_cast<T>(w.real()), static_cast<T>(w.imag())};
+  }
+  for (std::size_t e = 0; e < high.size(); ++e) {
+    const auto w = roots(e * block);
+    high[e] = {static_cast<T>(w.real()), static_cast<T>(w.imag())};
+  }
+  f.low = upload(low, "four-step twiddle table");
+  f.high = upload(high, "four-step twiddle table");
+  return f;
+}
+
+template <class T>
+std::int64_t chunk_lines(std::size_t n, std::int64_t lines) {
+  const std::int64_t per_line = static_cast<std::int64_t>(n * sizeof(Complex<T>));
+  const std::int64_t budget = std::max<std::int64_t>(1, static_cast<std::int64_t>(chunk_budget_bytes) / per_line);
+  return std::clamp<std::int64_t>(budget, 1, std::max<std::int64_t>(lines, 1));
+}
+
+// Transforms `lines` of `data` in place through `work` (chunk_lines * n
+// values). `spectrum`, when given, multiplies the forward result (Bluestein's
+// kernel spectrum, fused into step B's stores).
+template <class T>
+void run_four_step(const FourStep<T>& f, Complex<T>* data, const StridedLines& lines, Complex<T>* work,
+                   bool inverse, T scale, const Complex<T>* spectrum, cudaStream_t stream) {
+  const std::int64_t n = static_cast<std::int64_t>(f.n), n1 = static_cast<std::int64_t>(f.n1),
+                     n2 = static_cast<std::int64_t>(f.n2);
+  const std::int64_t chunk = chunk_lines<T>(f.n, lines.lines());
+  const bool contiguous = lines.point_stride == 1;
+  const std::int64_t ps = lines.point_stride, sl = lines.lane_stride;
+  for (std::int64_t g = 0; g < lines.group_count; ++g) {
+    for (std::int64_t l0 = 0; l0 < lines.lane_count; l0 += chunk) {
+      const std::int64_t c = std::min(chunk, lines.lane_count - l0);
+      Complex<T>* base = data + g * lines.group_stride + l0 * sl;
+      TileJob<T> a, b;
+      a.in = base;
+      a.out = work;
+      b.in = work;
+      b.out = base;
+      a.post_low = f.low.template as<const Complex<T>>();
+      a.post_high = f.high.template as<const Complex<T>>();
+      a.post_log_block = f.log_block;
+      b.scale = scale;
+      if (contiguous) {
+        // A: lanes = n1 (contiguous), points n2 (stride n1), groups = lines.
+        a.point_in = a.point_out = n1;
+        a.lane = {n1, 1, 1};
+        a.group = {c, sl, n};
+        a.lanes_fast_in = a.lanes_fast_out = true;
+        a.post = TilePost::twiddle_by_lane;
+        f.a->fill(a, f.a->choose_log_lanes(n1, true));
+        // B: points n1 (contiguous in work), stored n2 apart; lanes = k2.
+        b.point_in = 1;
+        b.point_out = n2;
+        b.lane = {n2, n1, 1};
+        b.group = {c, n, sl};
+        b.lanes_fast_in = false;
+        b.lanes_fast_out = true;
+        if (spectrum != nullptr) {
+          b.post = TilePost::table;
+          b.post_table = spectrum;
+          b.table_point = n2;
+          b.table_lane = 1;
+        }
+        f.b->fill(b, f.b->choose_log_lanes(n2, true));
+      } else {
+        // Strided lines: lanes stay the contiguous x positions; work is
+        // [point][lane] for the chunk of c lanes.
+        const bool lanes_fast = std::abs(sl) <= std::abs(ps);
+        a.point_in = n1 * ps;
+        a.point_out = n1 * c;
+        a.lane = {c, sl, 1};
+        a.group = {n1, ps, c};
+        a.lanes_fast_in = lanes_fast;
+        a.lanes_fast_out = true;
+        a.post = TilePost::twiddle_by_group;
+        f.a->fill(a, f.a->choose_log_lanes(c, true));
+        b.point_in = c;
+        b.point_out = n2 * ps;
+        b.lane = {c, 1, sl};
+        b.group = {n2, n1 * c, ps};
+        b.lanes_fast_in = true;
+        b.lanes_fast_out = lanes_fast;
+        if (spectrum != nullptr)
+          throw Error(ErrorKind::invalid_argument, "four-step: spectrum multiply needs contiguous lines");
+        f.b->fill(b, f.b->choose_log_lanes(c, true));
+      }
+      launch_stockham_tiles(a, inverse, stream);
+      launch_stockham_tiles(b, inverse, stream);
+    }
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- DeviceLinePlan
+
+template <class T>
+struct DeviceLinePlan<T>::State {
+  std::size_t n = 1;
+  LineKernel kernel = LineKernel::shared_memory;
+  std::shared_ptr<const LinePlan<T>> host;
+  std::optional<TileStockham<T>> tile;  // the line, or Bluestein's M, in one tile
+  std::optional<FourStep<T>> four;      // the line, or Bluestein's M, in four steps
+  DeviceBuffer chirp, spectrum;
+  std::size_t m = 0;  // Bluestein convolution length
+};
+
+template <class T>
+DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits) : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.n = n;
+  s.host = make_line_plan<T>(n);
+  const LineFactorization& f = s.host->factorization;
+  if (f.algorithm == LineAlgorithm::stockham) {
+    if (tile_fits<T>(n, f.radices, 1, limits)) {
+      s.kernel = LineKernel::shared_memory;
+      s.tile.emplace(s.host, limits);
+    } else {
+      s.kernel = LineKernel::four_step;
+      s.four.emplace(make_four_step<T>(n, limits));
+    }
+    return;
+  }
+  s.m = f.convolution_length;
+  s.chirp = upload(s.host->chirp, "Bluestein chirp");
+  s.spectrum = upload(s.host->kernel_spectrum, "Bluestein kernel spectrum");
+  const LinePlan<T>& conv = *s.host->convolution;
+  if (tile_fits<T>(s.m, conv.factorization.radices, 1, limits)) {
+    s.kernel = LineKernel::bluestein_shared_memory;
+    s.tile.emplace(s.host->convolution, limits);
+  } else {
+    s.kernel = LineKernel::bluestein_four_step;
+    s.four.emplace(make_four_step<T>(s.m, limits));
+  }
+}
+
+template <class T>
+DeviceLinePlan<T>::~DeviceLinePlan() = default;
+template <class T>
+DeviceLinePlan<T>::DeviceLinePlan(DeviceLinePlan&&) noexcept = default;
+template <class T>
+DeviceLinePlan<T>& DeviceLinePlan<T>::operator=(DeviceLinePlan&&) noexcept = default;
+
+template <class T>
+std::size_t DeviceLinePlan<T>::length() const {
+  return state_->n;
+}
+template <class T>
+LineKernel DeviceLinePlan<T>::kernel() const {
+  return state_->kernel;
+}
+
+template <class T>
+std::size_t DeviceLinePlan<T>::workspace_bytes(const StridedLines& lines) const {
+  const State& s = *state_;
+  switch (s.kernel) {
+    case LineKernel::shared_memory:
+    case LineKernel::bluestein_shared_memory: return 0;
+    case LineKernel::four_step:
+      return static_cast<std::size_t>(chunk_lines<T>(s.n, lines.lines())) * s.n * sizeof(Complex<T>);
+    case LineKernel::bluestein_four_step:
+      // The padded rows, and the four-step scratch beside them.
+      return 2 * static_cast<std::size_t>(chunk_lines<T>(s.m, lines.lines())) * s.m * sizeof(Complex<T>);
+  }
+  return 0;
+}
+
+template <class T>
+std::size_t DeviceLinePlan<T>::table_bytes() const {
+  const State& s = *state_;
+  std::size_t bytes = s.chirp.bytes() + s.spectrum.bytes();
+  if (s.tile) bytes += s.tile->table_bytes();
+  if (s.four) bytes += s.four->a->table_bytes() + s.four->b->table_bytes() + s.four->low.bytes() + s.four->high.bytes();
+  return bytes;
+}
+
+template <class T>
+void DeviceLinePlan<T>::execute(Complex<T>* data, const StridedLines& lines, void* workspace, bool inverse, T scale,
+                                cudaStream_t stream) const {
+  const State& s = *state_;
+  if (lines.length != s.n)
+    throw Error(ErrorKind::invalid_argument, "device line plan of length " + std::to_string(s.n) +
+                                                 " given lines of length " + std::to_string(lines.length));
+  if (lines.lines() == 0) return;
+  // Lanes are the contiguous dimension unless the points are.
+  const bool lanes_fast = lines.point_stride != 1 && std::abs(lines.lane_stride) <= std::abs(lines.point_stride);
+  auto* work = static_cast<Complex<T>*>(workspace);
+  switch (s.kernel) {
+    case LineKernel::shared_memory:
+    case LineKernel::bluestein_shared_memory: {
+      TileJob<T> job;
+      job.in = data;
+      job.out = data;
+      job.point_in = job.point_out = lines.point_stride;
+      job.lane = {lines.lane_count, lines.lane_stride, lines.lane_stride};
+      job.group = {lines.group_count, lines.group_stride, lines.group_stride};
+      job.lanes_fast_in = job.lanes_fast_out = lanes_fast;
+      job.scale = scale;
+      s.tile->fill(job, s.tile->choose_log_lanes(lines.lane_count, lanes_fast));
+      if (s.kernel == LineKernel::shared_memory) {
+        launch_stockham_tiles(job, inverse, stream);
+      } else {
+        job.valid = static_cast<int>(s.n);
+        job.chirp = s.chirp.template as<const Complex<T>>();
+        job.spectrum = s.spectrum.template as<const Complex<T>>();
+        job.conjugate = inverse;
+        launch_bluestein_tiles(job, stream);
+      }
+      return;
+    }
+    case LineKernel::four_step:
+      if (work == nullptr) throw Error(ErrorKind::invalid_argument, "four-step transform needs a workspace");
+      run_four_step(*s.four, data, lines, work, inverse, scale, static_cast<const Complex<T>*>(nullptr), stream);
+      return;
+    case LineKernel::bluestein_four_step: {
+      if (work == nullptr) throw Error(ErrorKind::invalid_argument, "Bluestein transform needs a workspace");
+      const std::int64_t m = static_cast<std::int64_t>(s.m);
+      const std::int64_t total = lines.lines();
+      const std::int64_t chunk = chunk_lines<T>(s.m, total);
+      Complex<T>* rows = work;
+      Complex<T>* scratch = work + chunk * m;
+      const LineSet set{static_cast<std::int64_t>(s.n), lines.point_stride, lines.lane_count,
+                        lines.lane_stride,             lines.group_count,  lines.group_stride};
+      const auto* chirp = s.chirp.template as<const Complex<T>>();
+      for (std::int64_t first = 0; first < total; first += chunk) {
+        const std::int64_t count = std::min(chunk, total - first);
+        launch_chirp_pad(data, set, first, count, chirp, inverse, rows, m, stream);
+        const StridedLines padded{s.m, 1, count, m, 1, 0};
+        run_four_step(*s.four, rows, padded, scratch, false, T(1), s.spectrum.template as<const Complex<T>>(), stream);
+        run_four_step(*s.four, rows, padded, scratch, true, T(1), static_cast<const Complex<T>*>(nullptr), stream);
+        launch_chirp_unpad(rows, m, chirp, inverse, scale, data, set, first, count, stream);
+      }
+      return;
+    }
+  }
+}
+
+template <class T>
+std::string DeviceLinePlan<T>::describe() const {
+  const State& s = *state_;
+  std::string d = std::string(to_string(s.kernel)) + " n=" + std::to_string(s.n) + " (" + s.host->summary() + ")";
+  if (s.four) d += ", four-step " + std::to_string(s.four->n1) + " x " + std::to_string(s.four->n2);
+  return d;
+}
+
+template class TileStockham<float>;
+template class TileStockham<double>;
+template class DeviceLinePlan<float>;
+template class DeviceLinePlan<double>;
+
+}  // namespace oocfft::kernels::cuda

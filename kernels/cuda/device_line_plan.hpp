@@ -1,0 +1,103 @@
+#pragma once
+// DeviceLinePlan<T>: a 1D transform of length n on the device, for any
+// batch of lines laid out with strides in a device buffer. It picks one of
+// four kernels (choose_device_line_kernel, the one place that decides):
+//   shared_memory            the line (times a few lanes) fits one tile;
+//   four_step                n = n1*n2, both fit: step A does n2-point
+//                            transforms strided by n1 and twiddles, step B
+//                            does n1-point transforms and stores transposed
+//                            (Bailey's four-step; SC08 section IV-C's
+//                            hierarchical FFT); workspace: one copy of a
+//                            chunk of lines;
+//   bluestein_shared_memory  Bluestein with M fitting a tile: one kernel;
+//   bluestein_four_step      Bluestein with M done by four_step.
+// Twiddle and chirp tables come from LinePlan<T> (long double on the host)
+// and are uploaded once.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/complex.hpp"
+#include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/device_limits.hpp"
+#include "kernels/cuda/tile_job.hpp"
+#include "kernels/line_plan.hpp"
+
+namespace oocfft::kernels::cuda {
+
+enum class LineKernel { identity, shared_memory, four_step, bluestein_shared_memory, bluestein_four_step };
+
+const char* to_string(LineKernel) noexcept;
+
+// Where the lines of one axis lie in a buffer: line (lane, group) starts at
+// lane*lane_stride + group*group_stride, its points point_stride apart.
+// Neighbouring lanes are transformed together: for y and z lines of a
+// [z][y][x] brick the lanes are x positions (stride 1), so tiles read rows.
+struct StridedLines {
+  std::size_t length = 1;
+  std::int64_t point_stride = 1;
+  std::int64_t lane_count = 1;
+  std::int64_t lane_stride = 0;
+  std::int64_t group_count = 1;
+  std::int64_t group_stride = 0;
+  std::int64_t lines() const { return lane_count * group_count; }
+};
+
+// A Stockham plan whose lines fit a tile: passes and device twiddles.
+template <class T>
+class TileStockham {
+ public:
+  TileStockham(std::shared_ptr<const LinePlan<T>> plan, const DeviceLimits& limits);
+  int length() const { return n_; }
+  // log2 of the lanes per tile for this batch shape, or -1 when not even
+  // one line fits. lanes_fast: lanes are the contiguous dimension.
+  int choose_log_lanes(std::int64_t lane_count, bool lanes_fast) const;
+  // Fills length, passes, twiddles, threads for 2^log_lanes lanes.
+  void fill(TileJob<T>& job, int log_lanes) const;
+  std::size_t table_bytes() const { return twiddles_.bytes(); }
+  const LinePlan<T>& host_plan() const { return *plan_; }
+
+ private:
+  bool fits(int lanes) const;
+  int threads_for(int lanes) const;
+  std::shared_ptr<const LinePlan<T>> plan_;
+  DeviceLimits limits_;
+  int n_ = 1;
+  int capacity_ = values_per_thread;  // fewest values a thread covers in any pass
+  std::vector<TilePass> passes_;
+  DeviceBuffer twiddles_;
+};
+
+template <class T>
+class DeviceLinePlan {
+ public:
+  DeviceLinePlan(std::size_t n, const DeviceLimits& limits);
+  ~DeviceLinePlan();
+  DeviceLinePlan(DeviceLinePlan&&) noexcept;
+  DeviceLinePlan& operator=(DeviceLinePlan&&) noexcept;
+
+  std::size_t length() const;
+  LineKernel kernel() const;
+  std::size_t workspace_bytes(const StridedLines& lines) const;
+  std::size_t table_bytes() const;
+  // Transforms every line in place, times `scale`. Asynchronous on `stream`.
+  void execute(Complex<T>* data, const StridedLines& lines, void* workspace, bool inverse, T scale,
+               cudaStream_t stream) const;
+  std::string describe() const;
+
+  struct State;
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
+extern template class TileStockham<float>;
+extern template class TileStockham<double>;
+extern template class DeviceLinePlan<float>;
+extern template class DeviceLinePlan<double>;
+
+}  // namespace oocfft::kernels::cuda

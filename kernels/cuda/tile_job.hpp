@@ -1,0 +1,136 @@
+#pragma once
+// TileJob<T>: one launch of the shared-memory Stockham kernel. A block loads
+// a tile of `lanes_per_tile` neighbouring lines of length n into shared
+// memory (coalesced along whichever of points or lanes is contiguous), runs
+// every radix pass there (each thread holding up to 16 values in registers
+// between two barriers), and writes the tile back, possibly to another
+// buffer with other strides. That one kernel serves as:
+//   - the batched kernel for contiguous lines (x lines);
+//   - the strided-axis kernel for y and z lines, where a tile holds lines at
+//     neighbouring x positions so loads run along x (SC08 FftShMemCol);
+//   - both steps of the four-step kernel for long lines, the twiddle of
+//     step A and the transpose of step B fused into the stores;
+//   - Bluestein's whole convolution when M fits (bluestein launcher).
+// Host-visible (no device code): device_line_plan.cpp fills it.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "kernels/complex.hpp"
+
+namespace oocfft::kernels::cuda {
+
+// Each thread holds at most this many complex values of a pass in registers:
+// one radix-16 butterfly, two radix-8 ones, five radix-3 ones, ...
+inline constexpr int values_per_thread = 16;
+// Block size cap. With 512 threads the compiler may give a thread 128
+// registers, enough for 16 complex<double> values without spilling.
+inline constexpr int max_tile_threads = 512;
+inline constexpr int max_tile_passes = 24;
+
+// One dimension of the tile grid: how many, and the element distance between
+// neighbours in the input and in the output buffer.
+struct TileDim {
+  std::int64_t count = 1;
+  std::int64_t in = 0;
+  std::int64_t out = 0;
+};
+
+struct TilePass {
+  int radix = 1;
+  int span = 1;
+  int twiddle_offset = 0;
+};
+
+// What multiplies each output value before the store (besides `scale`).
+enum class TilePost : int {
+  none,
+  // Four-step twiddle w_N^(point * lane) or w_N^(point * group), N = the
+  // whole line; w_N^e = post_low[e mod 2^post_log_block] * post_high[e >>
+  // post_log_block] (two short tables, as FFTW's kernel/trig.c).
+  twiddle_by_lane,
+  twiddle_by_group,
+  // post_table[point * table_point + lane * table_lane + group * table_group]
+  // (Bluestein's kernel spectrum, at the output position of step B).
+  table,
+};
+
+template <class T>
+struct TileJob {
+  const Complex<T>* in = nullptr;
+  Complex<T>* out = nullptr;
+  int n = 1;                // transform length held in shared memory
+  int log_lanes = 0;        // lanes per tile = 1 << log_lanes
+  int threads = 32;         // block size
+  bool lanes_fast_in = false;   // load mapping: lanes (true) or points contiguous
+  bool lanes_fast_out = false;  // store mapping
+  std::int64_t point_in = 1;
+  std::int64_t point_out = 1;
+  TileDim lane;
+  TileDim group;
+  int pass_count = 0;
+  TilePass passes[max_tile_passes];
+  const Complex<T>* twiddles = nullptr;
+
+  TilePost post = TilePost::none;
+  const Complex<T>* post_low = nullptr;
+  const Complex<T>* post_high = nullptr;
+  int post_log_block = 0;
+  const Complex<T>* post_table = nullptr;
+  std::int64_t table_point = 0, table_lane = 0, table_group = 0;
+  T scale = T(1);
+
+  // Bluestein only: points [0, valid) are read (times chirp, conjugated
+  // first for the inverse) and written (times chirp, conjugated after for
+  // the inverse); points [valid, n) are zero on load.
+  int valid = 0;
+  const Complex<T>* chirp = nullptr;
+  const Complex<T>* spectrum = nullptr;
+  bool conjugate = false;
+
+  int lanes_per_tile() const { return 1 << log_lanes; }
+};
+
+// Shared memory bytes of a tile of `points` values: split real and
+// imaginary arrays, skewed by one word every 32 banks (see tile_kernels.cuh).
+template <class T>
+constexpr std::size_t tile_shared_bytes(std::size_t points) {
+  const std::size_t shift = sizeof(T) == 4 ? 5 : 4;
+  return 2 * sizeof(T) * (points + (points >> shift) + 1);
+}
+
+// Launchers: check the job, raise the dynamic shared-memory limit where
+// needed, launch on `stream`, check the launch. Throw Error(cuda).
+template <class T>
+void launch_stockham_tiles(const TileJob<T>& job, bool inverse, cudaStream_t stream);
+template <class T>
+void launch_bluestein_tiles(const TileJob<T>& job, cudaStream_t stream);
+
+// Lines for the element-wise kernels: line q = lane + lanes.count * group
+// starts at lane * lane_stride + group * group_stride, points point_stride
+// apart.
+struct LineSet {
+  std::int64_t length = 1;
+  std::int64_t point_stride = 1;
+  std::int64_t lane_count = 1, lane_stride = 0;
+  std::int64_t group_count = 1, group_stride = 0;
+};
+
+// Bluestein's first step when M does not fit a tile: lines [first,
+// first+count) of `lines` in `data`, times chirp (conjugated first for the
+// inverse), into `work` as contiguous rows of m points, zero-padded.
+template <class T>
+void launch_chirp_pad(const Complex<T>* data, const LineSet& lines, std::int64_t first, std::int64_t count,
+                      const Complex<T>* chirp, bool conjugate, Complex<T>* work, std::int64_t m,
+                      cudaStream_t stream);
+// And its last: the first `length` points of each row, times chirp,
+// conjugated for the inverse, times scale, back into `data`.
+template <class T>
+void launch_chirp_unpad(const Complex<T>* work, std::int64_t m, const Complex<T>* chirp, bool conjugate, T scale,
+                        Complex<T>* data, const LineSet& lines, std::int64_t first, std::int64_t count,
+                        cudaStream_t stream);
+// data[i] *= scale for i < count.
+template <class T>
+void launch_scale(Complex<T>* data, std::int64_t count, T scale, cudaStream_t stream);
+
+}  // namespace oocfft::kernels::cuda

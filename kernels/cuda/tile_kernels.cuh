@@ -1,0 +1,334 @@
+#pragma once
+// Device code of the tile kernels (see tile_job.hpp). Included by the .cu
+// files that instantiate it for one element type each.
+//
+// Stockham formulation: Govindaraju et al., "High Performance Discrete
+// Fourier Transforms on Graphics Processors", SC08, Fig. 2 (the pass
+// indexing) and section IV-B (the shared-memory kernel, FftShMem; the
+// strided-axis kernel, FftShMemCol). Each pass: butterfly j of a line reads
+// points j + r n/R, multiplies point r by w_{Ns R}^{(j mod Ns) r} and writes
+// points (j div Ns) Ns R + (j mod Ns) + r Ns.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "kernels/butterfly.hpp"
+#include "kernels/cuda/tile_job.hpp"
+
+#ifndef OOCFFT_TILE_BOUNDS
+#define OOCFFT_TILE_BOUNDS max_tile_threads, 1
+#endif
+
+namespace oocfft::kernels::cuda::detail {
+
+// Shared memory holds real and imaginary parts in separate arrays of T, and
+// index i lives at i + (i >> shift): one spare word every 32 banks (float) or
+// every 16 double words. A pass's stores stride by R (a power of two) across
+// the warp; the skew spreads them over all banks (for R = 16 and float, lane
+// t hits bank (16t + t/2) mod 32: 32 distinct banks).
+template <class T>
+__device__ __forceinline__ int skew(int i) {
+  constexpr int shift = sizeof(T) == 4 ? 5 : 4;
+  return i + (i >> shift);
+}
+
+template <class T>
+struct Vec2;
+template <>
+struct Vec2<float> {
+  using type = float2;
+};
+template <>
+struct Vec2<double> {
+  using type = double2;
+};
+
+// One 8- or 16-byte access per complex value (std::complex and cudaMalloc
+// keep them aligned).
+template <class T>
+__device__ __forceinline__ Complex<T> load(const Complex<T>* p) {
+  const auto v = *reinterpret_cast<const typename Vec2<T>::type*>(p);
+  return {v.x, v.y};
+}
+template <class T>
+__device__ __forceinline__ Complex<T> load_table(const Complex<T>* p) {
+  const auto v = __ldg(reinterpret_cast<const typename Vec2<T>::type*>(p));
+  return {v.x, v.y};
+}
+template <class T>
+__device__ __forceinline__ void store(Complex<T>* p, Complex<T> z) {
+  typename Vec2<T>::type v;
+  v.x = z.re;
+  v.y = z.im;
+  *reinterpret_cast<typename Vec2<T>::type*>(p) = v;
+}
+
+// Where a tile's values sit in shared memory. Lane-major (l*n + p) when
+// points are contiguous in the input, point-major (p*L + l) when lanes are,
+// so that the load, the heaviest access, is conflict-free.
+struct TileLayout {
+  int n;
+  int log_lanes;
+  bool point_major;
+  __device__ __forceinline__ int position(int lane, int point) const {
+    return point_major ? (point << log_lanes) + lane : lane * n + point;
+  }
+  // Butterfly `item` of a pass with q = n/R butterflies per line: which lane
+  // and which butterfly j. Consecutive threads take consecutive positions.
+  __device__ __forceinline__ void decode(int item, int q, int& lane, int& j) const {
+    if (point_major) {
+      lane = item & ((1 << log_lanes) - 1);
+      j = item >> log_lanes;
+    } else {
+      j = item % q;
+      lane = item / q;
+    }
+  }
+};
+
+template <class T, int R, bool Inverse>
+__device__ __noinline__ void stockham_pass(T* re, T* im, const TileLayout layout, int span,
+                                              const Complex<T>* twiddles) {
+  constexpr int K = values_per_thread / R;  // butterflies per thread
+  const int q = layout.n / R;
+  const int count = q << layout.log_lanes;
+  const int threads = blockDim.x;
+  Complex<T> v[K][R];
+  int lane[K], j[K];
+OOCFFT_UNROLL
+  for (int k = 0; k < K; ++k) {
+    const int item = threadIdx.x + k * threads;
+    if (item < count) {
+      layout.decode(item, q, lane[k], j[k]);
+OOCFFT_UNROLL
+      for (int r = 0; r < R; ++r) {
+        const int at = skew<T>(layout.position(lane[k], j[k] + r * q));
+        v[k][r] = {re[at], im[at]};
+      }
+    }
+  }
+  __syncthreads();
+OOCFFT_UNROLL
+  for (int k = 0; k < K; ++k) {
+    const int item = threadIdx.x + k * threads;
+    if (item < count) {
+      const int within = j[k] % span;
+      if (span > 1) {
+        const Complex<T>* w = twiddles + within * (R - 1);
+OOCFFT_UNROLL
+        for (int r = 1; r < R; ++r) v[k][r] = twiddle<Inverse>(v[k][r], load_table(w + (r - 1)));
+      }
+      radix_butterfly<R, Inverse>(v[k]);
+      const int first = (j[k] - within) * R + within;
+OOCFFT_UNROLL
+      for (int r = 0; r < R; ++r) {
+        const int at = skew<T>(layout.position(lane[k], first + r * span));
+        re[at] = v[k][r].re;
+        im[at] = v[k][r].im;
+      }
+    }
+  }
+  __syncthreads();
+}
+
+template <class T, bool Inverse>
+__device__ void run_passes(T* re, T* im, const TileLayout& layout, const TileJob<T>& job) {
+  for (int p = 0; p < job.pass_count; ++p) {
+    const TilePass pass = job.passes[p];
+    const Complex<T>* tw = job.twiddles + pass.twiddle_offset;
+    switch (pass.radix) {
+      case 2: stockham_pass<T, 2, Inverse>(re, im, layout, pass.span, tw); break;
+      case 3: stockham_pass<T, 3, Inverse>(re, im, layout, pass.span, tw); break;
+      case 4: stockham_pass<T, 4, Inverse>(re, im, layout, pass.span, tw); break;
+      case 5: stockham_pass<T, 5, Inverse>(re, im, layout, pass.span, tw); break;
+      case 7: stockham_pass<T, 7, Inverse>(re, im, layout, pass.span, tw); break;
+      case 8: stockham_pass<T, 8, Inverse>(re, im, layout, pass.span, tw); break;
+      case 11: stockham_pass<T, 11, Inverse>(re, im, layout, pass.span, tw); break;
+      case 13: stockham_pass<T, 13, Inverse>(re, im, layout, pass.span, tw); break;
+      case 16: stockham_pass<T, 16, Inverse>(re, im, layout, pass.span, tw); break;
+      default: __trap();  // the host only emits the radices above
+    }
+  }
+}
+
+// Which tile a block works on: lane tile, group.
+struct TileCoordinates {
+  std::int64_t first_lane;
+  std::int64_t group;
+  int lanes_here;
+};
+
+template <class T>
+__device__ __forceinline__ TileCoordinates tile_coordinates(const TileJob<T>& job, std::int64_t tile,
+                                                            std::int64_t lane_tiles) {
+  TileCoordinates c;
+  c.group = tile / lane_tiles;
+  c.first_lane = (tile - c.group * lane_tiles) << job.log_lanes;
+  const std::int64_t left = job.lane.count - c.first_lane;
+  c.lanes_here = left < (std::int64_t{1} << job.log_lanes) ? static_cast<int>(left) : (1 << job.log_lanes);
+  return c;
+}
+
+// Element e of the tile in load/store order: consecutive threads take
+// consecutive lanes (lanes_fast) or consecutive points.
+__device__ __forceinline__ void element_of(int e, bool lanes_fast, int n, int log_lanes, int& lane, int& point) {
+  if (lanes_fast) {
+    lane = e & ((1 << log_lanes) - 1);
+    point = e >> log_lanes;
+  } else {
+    point = e % n;
+    lane = e / n;
+  }
+}
+
+// Loads the tile; points at or past `valid` (Bluestein's zero padding) and
+// lanes past the end read as zero. Bluestein multiplies by the chirp here.
+template <class T, bool Chirp>
+__device__ __forceinline__ void load_tile(T* re, T* im, const TileLayout& layout, const TileJob<T>& job,
+                                          const TileCoordinates& c, int valid) {
+  const int total = job.n << job.log_lanes;
+  const Complex<T>* base = job.in + c.first_lane * job.lane.in + c.group * job.group.in;
+  for (int e = threadIdx.x; e < total; e += blockDim.x) {
+    int lane, point;
+    element_of(e, job.lanes_fast_in, job.n, job.log_lanes, lane, point);
+    Complex<T> z = {T(0), T(0)};
+    if (lane < c.lanes_here && point < valid) {
+      z = load(base + lane * job.lane.in + point * job.point_in);
+      if constexpr (Chirp) {
+        if (job.conjugate) z = conj(z);
+        z = z * load_table(job.chirp + point);
+      }
+    }
+    const int at = skew<T>(layout.position(lane, point));
+    re[at] = z.re;
+    im[at] = z.im;
+  }
+  __syncthreads();
+}
+
+template <class T, bool Inverse, bool Chirp>
+__device__ __forceinline__ void store_tile(const T* re, const T* im, const TileLayout& layout,
+                                           const TileJob<T>& job, const TileCoordinates& c, int valid) {
+  const int total = job.n << job.log_lanes;
+  Complex<T>* base = job.out + c.first_lane * job.lane.out + c.group * job.group.out;
+  for (int e = threadIdx.x; e < total; e += blockDim.x) {
+    int lane, point;
+    element_of(e, job.lanes_fast_out, job.n, job.log_lanes, lane, point);
+    if (lane >= c.lanes_here || point >= valid) continue;
+    const int at = skew<T>(layout.position(lane, point));
+    Complex<T> z = {re[at], im[at]};
+    if constexpr (Chirp) {
+      z = z * load_table(job.chirp + point);
+      if (job.conjugate) z = conj(z);
+    } else if (job.post == TilePost::twiddle_by_lane || job.post == TilePost::twiddle_by_group) {
+      const std::int64_t index = job.post == TilePost::twiddle_by_lane ? c.first_lane + lane : c.group;
+      const std::int64_t e_full = index * point;  // < N, the four-step length
+      const std::int64_t mask = (std::int64_t{1} << job.post_log_block) - 1;
+      const Complex<T> w =
+          load_table(job.post_low + (e_full & mask)) * load_table(job.post_high + (e_full >> job.post_log_block));
+      z = twiddle<Inverse>(z, w);
+    } else if (job.post == TilePost::table) {
+      z = z * load_table(job.post_table + point * job.table_point + (c.first_lane + lane) * job.table_lane +
+                         c.group * job.table_group);
+    }
+    store(base + lane * job.lane.out + point * job.point_out, job.scale * z);
+  }
+}
+
+template <class T, bool Inverse>
+__global__ void __launch_bounds__(OOCFFT_TILE_BOUNDS) stockham_tile_kernel(const __grid_constant__ TileJob<T> job) {
+  extern __shared__ unsigned char shared_raw[];
+  const int total = job.n << job.log_lanes;
+  T* re = reinterpret_cast<T*>(shared_raw);
+  T* im = re + skew<T>(total) + 1;
+  const TileLayout layout{job.n, job.log_lanes, job.lanes_fast_in};
+  const std::int64_t lane_tiles = (job.lane.count + (1 << job.log_lanes) - 1) >> job.log_lanes;
+  const std::int64_t tiles = lane_tiles * job.group.count;
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const TileCoordinates c = tile_coordinates(job, tile, lane_tiles);
+    load_tile<T, false>(re, im, layout, job, c, job.n);
+    run_passes<T, Inverse>(re, im, layout, job);
+    store_tile<T, Inverse, false>(re, im, layout, job, c, job.n);
+    __syncthreads();  // the next tile's loads overwrite what the stores read
+  }
+}
+
+// Bluestein (SC08 section IV-E) in one kernel when M fits a tile: chirp and
+// zero padding on load, forward FFT_M, times FFT_M(b)/M, inverse FFT_M,
+// chirp on store. The inverse transform is conj(forward(conj x)), folded
+// into the two chirp multiplies.
+template <class T>
+__global__ void __launch_bounds__(OOCFFT_TILE_BOUNDS) bluestein_tile_kernel(const __grid_constant__ TileJob<T> job) {
+  extern __shared__ unsigned char shared_raw[];
+  const int total = job.n << job.log_lanes;
+  T* re = reinterpret_cast<T*>(shared_raw);
+  T* im = re + skew<T>(total) + 1;
+  const TileLayout layout{job.n, job.log_lanes, job.lanes_fast_in};
+  const std::int64_t lane_tiles = (job.lane.count + (1 << job.log_lanes) - 1) >> job.log_lanes;
+  const std::int64_t tiles = lane_tiles * job.group.count;
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const TileCoordinates c = tile_coordinates(job, tile, lane_tiles);
+    load_tile<T, true>(re, im, layout, job, c, job.valid);
+    run_passes<T, false>(re, im, layout, job);
+    for (int e = threadIdx.x; e < total; e += blockDim.x) {
+      int lane, point;
+      element_of(e, layout.point_major, job.n, job.log_lanes, lane, point);
+      const int at = skew<T>(layout.position(lane, point));
+      const Complex<T> z = Complex<T>{re[at], im[at]} * load_table(job.spectrum + point);
+      re[at] = z.re;
+      im[at] = z.im;
+    }
+    __syncthreads();
+    run_passes<T, true>(re, im, layout, job);
+    store_tile<T, false, true>(re, im, layout, job, c, job.valid);
+    __syncthreads();
+  }
+}
+
+template <class T>
+__global__ void chirp_pad_kernel(const Complex<T>* data, LineSet lines, std::int64_t first, std::int64_t count,
+                                 const Complex<T>* chirp, bool conjugate, Complex<T>* work, std::int64_t m) {
+  const std::int64_t total = count * m;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < total;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    const std::int64_t row = i / m;
+    const std::int64_t point = i - row * m;
+    Complex<T> z = {T(0), T(0)};
+    if (point < lines.length) {
+      const std::int64_t q = first + row;
+      const std::int64_t group = q / lines.lane_count;
+      const std::int64_t lane = q - group * lines.lane_count;
+      z = load(data + lane * lines.lane_stride + group * lines.group_stride + point * lines.point_stride);
+      if (conjugate) z = conj(z);
+      z = z * load_table(chirp + point);
+    }
+    store(work + i, z);
+  }
+}
+
+template <class T>
+__global__ void chirp_unpad_kernel(const Complex<T>* work, std::int64_t m, const Complex<T>* chirp, bool conjugate,
+                                   T scale, Complex<T>* data, LineSet lines, std::int64_t first,
+                                   std::int64_t count) {
+  const std::int64_t total = count * lines.length;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < total;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    const std::int64_t row = i / lines.length;
+    const std::int64_t point = i - row * lines.length;
+    Complex<T> z = load(work + row * m + point) * load_table(chirp + point);
+    if (conjugate) z = conj(z);
+    const std::int64_t q = first + row;
+    const std::int64_t group = q / lines.lane_count;
+    const std::int64_t lane = q - group * lines.lane_count;
+    store(data + lane * lines.lane_stride + group * lines.group_stride + point * lines.point_stride, scale * z);
+  }
+}
+
+template <class T>
+__global__ void scale_kernel(Complex<T>* data, std::int64_t count, T scale) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::int64_t{gridDim.x} * blockDim.x)
+    store(data + i, scale * load(data + i));
+}
+
+}  // namespace oocfft::kernels::cuda::detail

@@ -1,0 +1,109 @@
+#pragma once
+// Launchers of the tile and element-wise kernels (declared in tile_job.hpp).
+// Included by one .cu file per element type, which instantiates them.
+#include <algorithm>
+#include <string>
+
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/tile_kernels.cuh"
+
+namespace oocfft::kernels::cuda {
+namespace detail {
+
+// The default dynamic shared memory limit is 48 KB; a larger tile must raise
+// the kernel's own limit first (the device's opt-in maximum was checked when
+// the plan chose the tile).
+template <class Kernel>
+void allow_shared(Kernel kernel, std::size_t bytes) {
+  if (bytes > 48 * 1024)
+    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+               "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+}
+
+template <class T>
+void check_job(const TileJob<T>& job) {
+  if (job.threads < 32 || job.threads > max_tile_threads || job.threads % 32 != 0 || job.n < 1 ||
+      job.pass_count > max_tile_passes || job.lane.count < 1 || job.group.count < 1)
+    throw Error(ErrorKind::invalid_argument,
+                "tile kernel: bad geometry (n=" + std::to_string(job.n) + ", threads=" + std::to_string(job.threads) +
+                    ")");
+}
+
+// One block per tile up to the grid limit (x only: 2^31-1; y and z stay 1);
+// the kernels loop over the remaining tiles.
+template <class T>
+unsigned grid_for(const TileJob<T>& job) {
+  const std::int64_t lane_tiles = (job.lane.count + job.lanes_per_tile() - 1) >> job.log_lanes;
+  const std::int64_t tiles = lane_tiles * job.group.count;
+  return static_cast<unsigned>(std::min<std::int64_t>(tiles, 0x7fffffff));
+}
+
+inline unsigned elementwise_grid(std::int64_t count, unsigned threads) {
+  const std::int64_t blocks = (count + threads - 1) / threads;
+  return static_cast<unsigned>(std::clamp<std::int64_t>(blocks, 1, 1 << 20));
+}
+
+}  // namespace detail
+
+template <class T>
+void launch_stockham_tiles(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
+  detail::check_job(job);
+  const std::size_t bytes = tile_shared_bytes<T>(static_cast<std::size_t>(job.n) << job.log_lanes);
+  const unsigned grid = detail::grid_for(job);
+  if (inverse) {
+    detail::allow_shared(detail::stockham_tile_kernel<T, true>, bytes);
+    detail::stockham_tile_kernel<T, true><<<grid, job.threads, bytes, stream>>>(job);
+  } else {
+    detail::allow_shared(detail::stockham_tile_kernel<T, false>, bytes);
+    detail::stockham_tile_kernel<T, false><<<grid, job.threads, bytes, stream>>>(job);
+  }
+  check_launch("stockham_tile_kernel");
+}
+
+template <class T>
+void launch_bluestein_tiles(const TileJob<T>& job, cudaStream_t stream) {
+  detail::check_job(job);
+  const std::size_t bytes = tile_shared_bytes<T>(static_cast<std::size_t>(job.n) << job.log_lanes);
+  detail::allow_shared(detail::bluestein_tile_kernel<T>, bytes);
+  detail::bluestein_tile_kernel<T><<<detail::grid_for(job), job.threads, bytes, stream>>>(job);
+  check_launch("bluestein_tile_kernel");
+}
+
+template <class T>
+void launch_chirp_pad(const Complex<T>* data, const LineSet& lines, std::int64_t first, std::int64_t count,
+                      const Complex<T>* chirp, bool conjugate, Complex<T>* work, std::int64_t m,
+                      cudaStream_t stream) {
+  detail::chirp_pad_kernel<T><<<detail::elementwise_grid(count * m, 256), 256, 0, stream>>>(
+      data, lines, first, count, chirp, conjugate, work, m);
+  check_launch("chirp_pad_kernel");
+}
+
+template <class T>
+void launch_chirp_unpad(const Complex<T>* work, std::int64_t m, const Complex<T>* chirp, bool conjugate, T scale,
+                        Complex<T>* data, const LineSet& lines, std::int64_t first, std::int64_t count,
+                        cudaStream_t stream) {
+  detail::chirp_unpad_kernel<T><<<detail::elementwise_grid(count * lines.length, 256), 256, 0, stream>>>(
+      work, m, chirp, conjugate, scale, data, lines, first, count);
+  check_launch("chirp_unpad_kernel");
+}
+
+template <class T>
+void launch_scale(Complex<T>* data, std::int64_t count, T scale, cudaStream_t stream) {
+  if (count <= 0) return;
+  detail::scale_kernel<T><<<detail::elementwise_grid(count, 256), 256, 0, stream>>>(data, count, scale);
+  check_launch("scale_kernel");
+}
+
+}  // namespace oocfft::kernels::cuda
+
+// Explicit instantiation of every launcher for one element type.
+#define OOCFFT_INSTANTIATE_TILE_LAUNCHERS(T)                                                                    \
+  template void oocfft::kernels::cuda::launch_stockham_tiles<T>(const TileJob<T>&, bool, cudaStream_t);       \
+  template void oocfft::kernels::cuda::launch_bluestein_tiles<T>(const TileJob<T>&, cudaStream_t);            \
+  template void oocfft::kernels::cuda::launch_chirp_pad<T>(const Complex<T>*, const LineSet&, std::int64_t,   \
+                                                           std::int64_t, const Complex<T>*, bool, Complex<T>*, \
+                                                           std::int64_t, cudaStream_t);                        \
+  template void oocfft::kernels::cuda::launch_chirp_unpad<T>(const Complex<T>*, std::int64_t, const Complex<T>*, \
+                                                             bool, T, Complex<T>*, const LineSet&, std::int64_t, \
+                                                             std::int64_t, cudaStream_t);                      \
+  template void oocfft::kernels::cuda::launch_scale<T>(Complex<T>*, std::int64_t, T, cudaStream_t);
