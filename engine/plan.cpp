@@ -9,6 +9,7 @@
 #include "engine/backend_choice.hpp"
 #include "engine/host_backend.hpp"
 #include "engine/normalization.hpp"
+#include "engine/streaming_engine.hpp"
 
 namespace oocfft {
 
@@ -43,10 +44,13 @@ class Plan::Impl {
     } else {
       twice.emplace(shape);
     }
+    // Chooses the strategy and builds the device kernels; refuses bad
+    // options before any data is seen.
+    streaming = std::make_unique<engine::StreamingEngine>(shape, precision, options, backend);
   }
 
   template <class T>
-  void execute(std::complex<T>* data, Direction direction) const {
+  void execute(std::complex<T>* data, Direction direction, RunReport* report = nullptr) const {
     if (data == nullptr) throw Error(ErrorKind::invalid_argument, "execute: data is a null pointer");
     if (precision_of<T>() != precision)
       throw Error(ErrorKind::invalid_argument, std::string("execute: the plan is ") + to_string(precision) +
@@ -56,7 +60,21 @@ class Plan::Impl {
     auto* values = reinterpret_cast<kernels::Complex<T>*>(data);
     const bool inverse = direction == Direction::inverse;
     const engine::AxisPlans<T>& plans = axis_plans<T>();
+    if (!streaming->host_in_place()) {
+      streaming->execute(plans, values, inverse, scale, arena, report);
+      return;
+    }
+    const auto start = engine::Clock::now();
     arena.execute([&] { engine::transform_volume_host(plans, values, shape, inverse, scale); });
+    if (report != nullptr) {
+      const bool record = report->record_timeline;
+      *report = RunReport{};
+      report->record_timeline = record;
+      report->backend = backend;
+      report->passes = 1;
+      report->streams = 1;
+      report->seconds = engine::seconds_since(start);
+    }
   }
 
   template <class T>
@@ -70,10 +88,11 @@ class Plan::Impl {
 
   std::string describe() const {
     std::string s = "oocfft plan: shape " + shape.to_string() + ", complex " + to_string(precision) +
-                    ", backend " + to_string(backend) + ", norm " + to_string(options.norm) + ", strategy in_core, threads " +
+                    ", backend " + to_string(backend) + ", norm " + to_string(options.norm) + ", threads " +
                     (options.threads == 0 ? std::string("all") : std::to_string(options.threads)) + "\n";
     s += precision == Precision::single ? single->describe() : twice->describe();
     s += "  volume: " + std::to_string(shape.bytes(element_bytes())) + " bytes\n";
+    s += streaming->describe();
     return s;
   }
 
@@ -90,6 +109,7 @@ class Plan::Impl {
   // Limits the host threads to options.threads; task_arena::execute is not
   // const, and running work in it does not change the plan.
   mutable tbb::task_arena arena;
+  std::unique_ptr<engine::StreamingEngine> streaming;
 };
 
 Plan::Plan(Shape shape, Precision precision, const Options& options)
@@ -100,6 +120,12 @@ Plan& Plan::operator=(Plan&&) noexcept = default;
 
 void Plan::execute(std::complex<float>* data, Direction direction) const { impl_->execute(data, direction); }
 void Plan::execute(std::complex<double>* data, Direction direction) const { impl_->execute(data, direction); }
+void Plan::execute(std::complex<float>* data, Direction direction, RunReport* report) const {
+  impl_->execute(data, direction, report);
+}
+void Plan::execute(std::complex<double>* data, Direction direction, RunReport* report) const {
+  impl_->execute(data, direction, report);
+}
 Shape Plan::shape() const { return impl_->shape; }
 Precision Plan::precision() const { return impl_->precision; }
 Backend Plan::backend() const { return impl_->backend; }

@@ -1,6 +1,9 @@
 #pragma once
-// Transform options: backend, normalisation (numpy's `norm=`) and threads.
+// Transform options: backend, normalisation (numpy's `norm=`), threads, and
+// the out-of-core streaming engine's budgets, strategy, progress and
+// cancellation.
 #include <cstddef>
+#include <functional>
 
 namespace oocfft {
 
@@ -16,16 +19,61 @@ enum class Backend { automatic, host, cuda };
 
 enum class Precision { single, double_precision };
 
+// How a volume is streamed through the device (DESIGN.md, "The algorithm").
+// automatic = the fewest passes that fit the budgets.
+enum class Strategy { automatic, in_core, two_pass, three_pass, line_transpose };
+
+// Whether the CUDA backend page-locks the caller's array with
+// cudaHostRegister and DMAs bricks straight from it (no staging copies).
+// automatic: only when the array is already page-locked (see
+// engine/pass_planner.hpp for the measured reason).
+enum class HostRegistration { automatic, on, off };
+
+// What the progress callback is told after each brick.
+struct Progress {
+  std::size_t bricks_done = 0;
+  std::size_t bricks_total = 0;  // over all passes
+  std::size_t bytes_moved = 0;   // bytes read from plus written to the volume
+  unsigned pass = 0;             // 0-based pass of the brick just finished
+  unsigned passes = 0;
+};
+
 struct Options {
   Backend backend = Backend::automatic;
   Norm norm = Norm::backward;
   // Host threads for the host backend and for host-side copies; 0 = all cores.
   unsigned threads = 0;
+
+  // Device bytes the plan may use (bricks, workspace, tables). 0 = the free
+  // device memory minus a safety margin. On the host backend it bounds the
+  // per-stream brick buffers the same way, so a small budget runs the
+  // out-of-core strategies without a GPU.
+  std::size_t device_memory_budget = 0;
+  // Host bytes for all streams' staging buffers together. 0 = as large as
+  // the device bricks need.
+  std::size_t host_staging_budget = 0;
+  // Bricks in flight (CUDA streams, each with its own staging and device
+  // buffers). 1..64.
+  unsigned streams = 4;
+  Strategy strategy = Strategy::automatic;
+  HostRegistration register_host_memory = HostRegistration::automatic;
+  // Called after every brick, from the engine's stream threads, one call at a
+  // time. May be empty.
+  std::function<void(const Progress&)> progress;
+  // Polled before each brick; when it returns true the engine finishes the
+  // bricks in flight, then throws Error(cancelled). An in-place array is then
+  // left with the passes before the current one complete and the current
+  // pass applied to some bricks only: its contents are not a transform of
+  // anything and must be restored from a copy. A cancel seen before the first
+  // brick leaves the array untouched. May be empty.
+  std::function<bool()> cancel;
 };
 
 const char* to_string(Direction) noexcept;
 const char* to_string(Norm) noexcept;
 const char* to_string(Backend) noexcept;
 const char* to_string(Precision) noexcept;
+const char* to_string(Strategy) noexcept;
+const char* to_string(HostRegistration) noexcept;
 
 }  // namespace oocfft

@@ -9,6 +9,7 @@
 
 #include "oocfft/error.hpp"
 #include "oocfft/options.hpp"
+#include "oocfft/run_report.hpp"
 #include "oocfft/shape.hpp"
 
 namespace oocfft {
@@ -26,6 +27,9 @@ class Plan {
   // match precision(): complex<float> for single, complex<double> for double.
   void execute(std::complex<float>* data, Direction direction) const;
   void execute(std::complex<double>* data, Direction direction) const;
+  // The same, filling `report` (may be null) with what the run did.
+  void execute(std::complex<float>* data, Direction direction, RunReport* report) const;
+  void execute(std::complex<double>* data, Direction direction, RunReport* report) const;
 
   Shape shape() const;
   Precision precision() const;

@@ -1,0 +1,60 @@
+#pragma once
+// The streaming pipeline shared by every backend: for each pass, the bricks
+// of the pass are handed out in order to one thread per stream; each stream
+// (a BrickLane) takes its brick through gather -> upload -> transform ->
+// download -> scatter and asks for the next. Host copies of one stream
+// therefore overlap the transfers and kernels of the others, as in oneTBB's
+// parallel_pipeline with one token per staging buffer. A pass ends when all
+// its bricks are written back (the next pass reads what it wrote).
+// Progress is reported after each brick, one call at a time; cancellation
+// is polled before each brick; the first error stops every stream after its
+// brick in flight and is rethrown.
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "engine/pass_planner.hpp"
+#include "oocfft/options.hpp"
+#include "oocfft/run_report.hpp"
+
+namespace oocfft::engine {
+
+using Clock = std::chrono::steady_clock;
+
+inline double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+struct BrickJob {
+  unsigned pass = 0;
+  std::size_t index = 0;  // brick within the pass
+  Box box;
+  const PassSpec* spec = nullptr;
+  bool last_pass = false;  // the pass that applies the normalisation
+};
+
+// One stream's resources. process() runs a whole brick and returns when the
+// brick is back in the volume; it fills the stages of `timing` it performs.
+class BrickLane {
+ public:
+  virtual ~BrickLane() = default;
+  virtual void process(const BrickJob& job, BrickTiming& timing) = 0;
+};
+
+struct PipelineHooks {
+  const std::function<void(const Progress&)>* progress = nullptr;
+  const std::function<bool()>* cancel = nullptr;
+  std::vector<BrickTiming>* timeline = nullptr;  // null: not recorded
+};
+
+struct PipelineTotals {
+  std::size_t bricks = 0;
+  std::size_t bytes_moved = 0;
+};
+
+// Throws Error(cancelled) when the cancel hook asked to stop.
+PipelineTotals run_pipeline(const PassPlan& plan, const BrickShape& volume, const std::vector<BrickLane*>& lanes,
+                            const PipelineHooks& hooks);
+
+}  // namespace oocfft::engine

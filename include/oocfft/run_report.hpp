@@ -1,0 +1,45 @@
+#pragma once
+// RunReport: what one execution of a plan did, for benchmarks and tools:
+// the strategy that ran, memory held, bytes moved, and optionally a
+// per-brick timeline of the streaming pipeline.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "oocfft/options.hpp"
+
+namespace oocfft {
+
+// One brick's trip through the pipeline. Times are seconds since the start
+// of the execution; a stage that did not happen (no staging copy when the
+// array is registered; no H2D/D2H on the host backend) has start == end == 0.
+struct BrickTiming {
+  unsigned pass = 0;
+  std::size_t brick = 0;
+  unsigned stream = 0;
+  std::size_t bytes = 0;
+  double gather_start = 0, gather_end = 0;    // host copy volume -> staging
+  double h2d_start = 0, h2d_end = 0;          // host -> device
+  double kernel_start = 0, kernel_end = 0;    // transform
+  double d2h_start = 0, d2h_end = 0;          // device -> host
+  double scatter_start = 0, scatter_end = 0;  // host copy staging -> volume
+};
+
+struct RunReport {
+  Strategy strategy = Strategy::in_core;
+  Backend backend = Backend::host;
+  unsigned passes = 0;
+  unsigned streams = 0;
+  bool registered = false;  // bricks DMA'd straight from the caller's array
+  std::size_t bricks = 0;
+  std::size_t bytes_moved = 0;         // volume bytes read plus written
+  std::size_t staging_bytes = 0;       // pinned (or host) staging held
+  std::size_t device_bytes = 0;        // device memory held by the engine
+  double seconds = 0;                  // wall time of the execution
+  double register_seconds = 0;         // cudaHostRegister + unregister
+  // Filled only when the caller sets `record_timeline` before executing.
+  bool record_timeline = false;
+  std::vector<BrickTiming> timeline;
+};
+
+}  // namespace oocfft
