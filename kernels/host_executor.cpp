@@ -14,9 +14,12 @@
 namespace oocfft::kernels {
 namespace {
 
-// Lines in one LanePack: a compile-time width lets the butterflies run on
-// whole vector registers.
-constexpr std::size_t pack_lanes = 8;
+// Lines in one LanePack: 32 bytes, a compile-time width that lets the
+// butterflies run on whole vector registers (8 floats or 4 doubles; wider
+// double packs spilled registers in radix-16 passes and ran c128 volumes
+// at half the speed).
+template <class T>
+constexpr std::size_t pack_lanes = 32 / sizeof(T);
 // A block holds up to this many packs side by side: longer contiguous runs
 // for the gathers of strided axes, and one twiddle load serves every pack.
 constexpr std::size_t max_packs = 4;
@@ -44,7 +47,7 @@ template <class T, int R, bool Inverse>
 void radix_pass(const T* __restrict in_re, const T* __restrict in_im, T* __restrict out_re,
                 T* __restrict out_im, std::size_t n, std::size_t width, const StockhamPass& pass,
                 const Complex<T>* twiddles) {
-  using Pack = LanePack<T, pack_lanes>;
+  using Pack = LanePack<T, pack_lanes<T>>;
   const std::size_t quarter = n / R;  // distance between a butterfly's inputs
   const std::size_t span = pass.span;
   const Complex<T>* tw = twiddles + pass.twiddle_offset;
@@ -59,7 +62,7 @@ void radix_pass(const T* __restrict in_re, const T* __restrict in_im, T* __restr
           w[r] = {Pack::broadcast(t.re), Pack::broadcast(t.im)};
         }
       }
-      for (std::size_t lane = 0; lane < width; lane += pack_lanes) {
+      for (std::size_t lane = 0; lane < width; lane += pack_lanes<T>) {
         Complex<Pack> v[R];
         for (int r = 0; r < R; ++r) {
           const std::size_t at = (j + r * quarter) * width + lane;
@@ -230,9 +233,9 @@ std::size_t packs_per_block(const LinePlan<T>& plan, std::size_t lanes) {
   const std::size_t work_length = plan.factorization.algorithm == LineAlgorithm::bluestein
                                       ? plan.factorization.convolution_length
                                       : plan.length();
-  const std::size_t pack_bytes = 4 * sizeof(T) * pack_lanes * std::max<std::size_t>(work_length, 1);
+  const std::size_t pack_bytes = 4 * sizeof(T) * pack_lanes<T> * std::max<std::size_t>(work_length, 1);
   const std::size_t fit = std::max<std::size_t>(1, block_scratch_bytes / pack_bytes);
-  const std::size_t needed = (lanes + pack_lanes - 1) / pack_lanes;
+  const std::size_t needed = (lanes + pack_lanes<T> - 1) / pack_lanes<T>;
   return std::min({fit, needed, max_packs});
 }
 
@@ -241,7 +244,7 @@ std::size_t packs_per_block(const LinePlan<T>& plan, std::size_t lanes) {
 template <class T>
 void execute_lines_host(const LinePlan<T>& plan, Complex<T>* data, const LineBatch& batch, bool inverse, T scale) {
   if (batch.lines() == 0) return;
-  const std::size_t width = packs_per_block(plan, batch.lanes) * pack_lanes;
+  const std::size_t width = packs_per_block(plan, batch.lanes) * pack_lanes<T>;
   const std::size_t blocks_per_group = (batch.lanes + width - 1) / width;
   const std::size_t tasks = blocks_per_group * batch.groups;
   tbb::enumerable_thread_specific<LaneScratch<T>> scratch;
