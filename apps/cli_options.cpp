@@ -1,6 +1,8 @@
 #include "apps/cli_options.hpp"
 
+#include <initializer_list>
 #include <sstream>
+#include <utility>
 
 namespace oocfft::apps {
 
@@ -16,6 +18,17 @@ std::size_t parse_count(const std::string& text, const std::string& what) {
   if (used != text.size() || text.empty() || text[0] == '-')
     throw Error(ErrorKind::invalid_argument, what + ": '" + text + "' is not a non-negative integer");
   return static_cast<std::size_t>(v);
+}
+// The value named `text` among `choices`, or an error listing them.
+template <class E>
+E parse_choice(const std::string& flag, const std::string& text,
+               std::initializer_list<std::pair<const char*, E>> choices) {
+  std::string names;
+  for (const auto& [name, value] : choices) {
+    if (text == name) return value;
+    names += (names.empty() ? "" : ", ") + std::string(name);
+  }
+  throw Error(ErrorKind::invalid_argument, flag + ": '" + text + "' is not one of " + names);
 }
 }  // namespace
 
@@ -54,36 +67,14 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
     if (flag == "--shape") {
       o.shape = parse_shape(value(flag));
     } else if (flag == "--precision") {
-      const std::string& p = value(flag);
-      if (p == "single") {
-        o.precision = Precision::single;
-      } else if (p == "double") {
-        o.precision = Precision::double_precision;
-      } else {
-        throw Error(ErrorKind::invalid_argument, "--precision: '" + p + "' is not single or double");
-      }
+      o.precision = parse_choice<Precision>(flag, value(flag),
+                                            {{"single", Precision::single}, {"double", Precision::double_precision}});
     } else if (flag == "--backend") {
-      const std::string& b = value(flag);
-      if (b == "auto") {
-        o.options.backend = Backend::automatic;
-      } else if (b == "host") {
-        o.options.backend = Backend::host;
-      } else if (b == "cuda") {
-        o.options.backend = Backend::cuda;
-      } else {
-        throw Error(ErrorKind::invalid_argument, "--backend: '" + b + "' is not auto, host or cuda");
-      }
+      o.options.backend = parse_choice<Backend>(
+          flag, value(flag), {{"auto", Backend::automatic}, {"host", Backend::host}, {"cuda", Backend::cuda}});
     } else if (flag == "--norm") {
-      const std::string& n = value(flag);
-      if (n == "backward") {
-        o.options.norm = Norm::backward;
-      } else if (n == "ortho") {
-        o.options.norm = Norm::ortho;
-      } else if (n == "forward") {
-        o.options.norm = Norm::forward;
-      } else {
-        throw Error(ErrorKind::invalid_argument, "--norm: '" + n + "' is not backward, ortho or forward");
-      }
+      o.options.norm = parse_choice<Norm>(
+          flag, value(flag), {{"backward", Norm::backward}, {"ortho", Norm::ortho}, {"forward", Norm::forward}});
     } else if (flag == "--threads") {
       o.options.threads = static_cast<unsigned>(parse_count(value(flag), flag));
     } else if (flag == "--bins") {
