@@ -45,23 +45,27 @@ int capacity_of(const std::vector<int>& radices) {
 
 int round_threads(std::int64_t needed) {
   const std::int64_t t = std::max<std::int64_t>(32, (needed + 31) / 32 * 32);
-  return static_cast<int>(std::min<std::int64_t>(t, std::numeric_limits<int>::max()));
+  return static_cast<int>(std::min<std::int64_t>(t, max_tile_threads));
 }
 
 template <class T>
 bool tile_fits(std::size_t n, const std::vector<int>& radices, std::int64_t lanes, const DeviceLimits& limits) {
+  (void)radices;
   const std::int64_t points = static_cast<std::int64_t>(n) * lanes;
   if (points > (std::int64_t{1} << 24)) return false;
-  const int threads = round_threads((points + capacity_of(radices) - 1) / capacity_of(radices));
-  return threads <= max_tile_threads &&
-         tile_shared_bytes<T>(static_cast<std::size_t>(points)) <= limits.shared_per_block_optin;
+  return tile_shared_bytes<T>(static_cast<std::size_t>(points)) <= limits.shared_per_block_optin;
 }
 
 template <class T>
 DeviceBuffer upload(const std::vector<Complex<T>>& values, const char* what) {
   DeviceBuffer buffer(values.size() * sizeof(Complex<T>), what);
-  if (!values.empty())
+  if (!values.empty()) {
     check_cuda(cudaMemcpy(buffer.get(), values.data(), buffer.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
+    // A copy from pageable memory may return before its DMA lands, and the
+    // kernels run on the caller's (non-blocking) stream, which does not wait
+    // for the legacy default stream: wait here, once per plan.
+    check_cuda(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize");
+  }
   return buffer;
 }
 

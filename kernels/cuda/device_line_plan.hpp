@@ -29,7 +29,7 @@
 
 namespace oocfft::kernels::cuda {
 
-enum class LineKernel { identity, shared_memory, four_step, bluestein_shared_memory, bluestein_four_step };
+enum class LineKernel { shared_memory, four_step, bluestein_shared_memory, bluestein_four_step };
 
 const char* to_string(LineKernel) noexcept;
 

@@ -2,9 +2,10 @@
 // TileJob<T>: one launch of the shared-memory Stockham kernel. A block loads
 // a tile of `lanes_per_tile` neighbouring lines of length n into shared
 // memory (coalesced along whichever of points or lanes is contiguous), runs
-// every radix pass there (each thread holding up to 16 values in registers
-// between two barriers), and writes the tile back, possibly to another
-// buffer with other strides. That one kernel serves as:
+// every radix pass there (a thread holds one butterfly's R values in
+// registers; passes ping-pong between two shared buffers, one barrier each),
+// and writes the tile back, possibly to another buffer with other strides.
+// That one kernel serves as:
 //   - the batched kernel for contiguous lines (x lines);
 //   - the strided-axis kernel for y and z lines, where a tile holds lines at
 //     neighbouring x positions so loads run along x (SC08 FftShMemCol);
@@ -20,11 +21,12 @@
 
 namespace oocfft::kernels::cuda {
 
-// Each thread holds at most this many complex values of a pass in registers:
-// one radix-16 butterfly, two radix-8 ones, five radix-3 ones, ...
+// Block size: about one thread per this many points of a tile (a thread
+// does one radix-16 butterfly, two radix-8 ones, five radix-3 ones ... per
+// pass), capped at max_tile_threads; the pass loops cover any remainder.
 inline constexpr int values_per_thread = 16;
-// Block size cap. With 512 threads the compiler may give a thread 128
-// registers, enough for 16 complex<double> values without spilling.
+// With 512 threads the compiler may give a thread 128 registers, enough for
+// a radix-16 butterfly of complex<double> and its twiddles without spilling.
 inline constexpr int max_tile_threads = 512;
 inline constexpr int max_tile_passes = 24;
 
@@ -91,12 +93,13 @@ struct TileJob {
   int lanes_per_tile() const { return 1 << log_lanes; }
 };
 
-// Shared memory bytes of a tile of `points` values: split real and
-// imaginary arrays, skewed by one word every 32 banks (see tile_kernels.cuh).
+// Shared memory bytes of a tile of `points` values: two buffers (Stockham
+// ping-pong) of split real and imaginary arrays, each skewed by one word
+// every 32 banks (see tile_kernels.cuh).
 template <class T>
 constexpr std::size_t tile_shared_bytes(std::size_t points) {
   const std::size_t shift = sizeof(T) == 4 ? 5 : 4;
-  return 2 * sizeof(T) * (points + (points >> shift) + 1);
+  return 4 * sizeof(T) * (points + (points >> shift) + 1);
 }
 
 // Launchers: check the job, raise the dynamic shared-memory limit where

@@ -87,68 +87,65 @@ struct TileLayout {
 };
 
 template <class T, int R, bool Inverse>
-__device__ __noinline__ void stockham_pass(T* re, T* im, const TileLayout layout, int span,
-                                              const Complex<T>* twiddles) {
-  constexpr int K = values_per_thread / R;  // butterflies per thread
+__device__ __forceinline__ void stockham_pass(const T* __restrict__ src_re, const T* __restrict__ src_im,
+                                              T* __restrict__ dst_re, T* __restrict__ dst_im,
+                                              const TileLayout layout, int span, const Complex<T>* twiddles) {
   const int q = layout.n / R;
   const int count = q << layout.log_lanes;
-  const int threads = blockDim.x;
-  Complex<T> v[K][R];
-  int lane[K], j[K];
+  for (int item = threadIdx.x; item < count; item += blockDim.x) {
+    int lane, j;
+    layout.decode(item, q, lane, j);
+    Complex<T> v[R];
 OOCFFT_UNROLL
-  for (int k = 0; k < K; ++k) {
-    const int item = threadIdx.x + k * threads;
-    if (item < count) {
-      layout.decode(item, q, lane[k], j[k]);
-OOCFFT_UNROLL
-      for (int r = 0; r < R; ++r) {
-        const int at = skew<T>(layout.position(lane[k], j[k] + r * q));
-        v[k][r] = {re[at], im[at]};
-      }
+    for (int r = 0; r < R; ++r) {
+      const int at = skew<T>(layout.position(lane, j + r * q));
+      v[r] = {src_re[at], src_im[at]};
     }
-  }
-  __syncthreads();
+    const int within = j % span;
+    if (span > 1) {
+      const Complex<T>* w = twiddles + within * (R - 1);
 OOCFFT_UNROLL
-  for (int k = 0; k < K; ++k) {
-    const int item = threadIdx.x + k * threads;
-    if (item < count) {
-      const int within = j[k] % span;
-      if (span > 1) {
-        const Complex<T>* w = twiddles + within * (R - 1);
+      for (int r = 1; r < R; ++r) v[r] = twiddle<Inverse>(v[r], load_table(w + (r - 1)));
+    }
+    radix_butterfly<R, Inverse>(v);
+    const int first = (j - within) * R + within;
 OOCFFT_UNROLL
-        for (int r = 1; r < R; ++r) v[k][r] = twiddle<Inverse>(v[k][r], load_table(w + (r - 1)));
-      }
-      radix_butterfly<R, Inverse>(v[k]);
-      const int first = (j[k] - within) * R + within;
-OOCFFT_UNROLL
-      for (int r = 0; r < R; ++r) {
-        const int at = skew<T>(layout.position(lane[k], first + r * span));
-        re[at] = v[k][r].re;
-        im[at] = v[k][r].im;
-      }
+    for (int r = 0; r < R; ++r) {
+      const int at = skew<T>(layout.position(lane, first + r * span));
+      dst_re[at] = v[r].re;
+      dst_im[at] = v[r].im;
     }
   }
   __syncthreads();
 }
 
+// Runs the passes between the two halves of the tile buffer; returns the
+// half that holds the result.
 template <class T, bool Inverse>
-__device__ void run_passes(T* re, T* im, const TileLayout& layout, const TileJob<T>& job) {
+__device__ int run_passes(T* re, T* im, int half, int start, const TileLayout& layout, const TileJob<T>& job) {
+  int at = start;
   for (int p = 0; p < job.pass_count; ++p) {
     const TilePass pass = job.passes[p];
     const Complex<T>* tw = job.twiddles + pass.twiddle_offset;
+    const T* sr = re + at * half;
+    const T* si = im + at * half;
+    T* dr = re + (1 - at) * half;
+    T* di = im + (1 - at) * half;
     switch (pass.radix) {
-      case 2: stockham_pass<T, 2, Inverse>(re, im, layout, pass.span, tw); break;
-      case 3: stockham_pass<T, 3, Inverse>(re, im, layout, pass.span, tw); break;
-      case 4: stockham_pass<T, 4, Inverse>(re, im, layout, pass.span, tw); break;
-      case 5: stockham_pass<T, 5, Inverse>(re, im, layout, pass.span, tw); break;
-      case 7: stockham_pass<T, 7, Inverse>(re, im, layout, pass.span, tw); break;
-      case 8: stockham_pass<T, 8, Inverse>(re, im, layout, pass.span, tw); break;
-      case 11: stockham_pass<T, 11, Inverse>(re, im, layout, pass.span, tw); break;
-      case 13: stockham_pass<T, 13, Inverse>(re, im, layout, pass.span, tw); break;
-      case 16: stockham_pass<T, 16, Inverse>(re, im, layout, pass.span, tw); break;
-      default: __trap();  // the host only emits the radices above
+      case 2: stockham_pass<T, 2, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
+      case 3: stockham_pass<T, 3, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
+      case 4: stockham_pass<T, 4, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
+      case 5: stockham_pass<T, 5, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
+      case 7: stockham_pass<T, 7, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
+      case 8: stockham_pass<T, 8, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
+      case 11: stockham_pass<T, 11, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
+      case 13: stockham_pass<T, 13, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
+      case 16: stockham_pass<T, 16, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
+      default: __trap();
     }
+    at = 1 - at;
   }
+  return at;
 }
 
 // Which tile a block works on: lane tile, group.
@@ -239,16 +236,18 @@ template <class T, bool Inverse>
 __global__ void __launch_bounds__(OOCFFT_TILE_BOUNDS) stockham_tile_kernel(const __grid_constant__ TileJob<T> job) {
   extern __shared__ unsigned char shared_raw[];
   const int total = job.n << job.log_lanes;
+  // Two halves (Stockham ping-pong) of real parts, then two of imaginary.
+  const int half = skew<T>(total) + 1;
   T* re = reinterpret_cast<T*>(shared_raw);
-  T* im = re + skew<T>(total) + 1;
+  T* im = re + 2 * half;
   const TileLayout layout{job.n, job.log_lanes, job.lanes_fast_in};
   const std::int64_t lane_tiles = (job.lane.count + (1 << job.log_lanes) - 1) >> job.log_lanes;
   const std::int64_t tiles = lane_tiles * job.group.count;
   for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const TileCoordinates c = tile_coordinates(job, tile, lane_tiles);
     load_tile<T, false>(re, im, layout, job, c, job.n);
-    run_passes<T, Inverse>(re, im, layout, job);
-    store_tile<T, Inverse, false>(re, im, layout, job, c, job.n);
+    const int at = run_passes<T, Inverse>(re, im, half, 0, layout, job);
+    store_tile<T, Inverse, false>(re + at * half, im + at * half, layout, job, c, job.n);
     __syncthreads();  // the next tile's loads overwrite what the stores read
   }
 }
@@ -261,26 +260,29 @@ template <class T>
 __global__ void __launch_bounds__(OOCFFT_TILE_BOUNDS) bluestein_tile_kernel(const __grid_constant__ TileJob<T> job) {
   extern __shared__ unsigned char shared_raw[];
   const int total = job.n << job.log_lanes;
+  const int half = skew<T>(total) + 1;
   T* re = reinterpret_cast<T*>(shared_raw);
-  T* im = re + skew<T>(total) + 1;
+  T* im = re + 2 * half;
   const TileLayout layout{job.n, job.log_lanes, job.lanes_fast_in};
   const std::int64_t lane_tiles = (job.lane.count + (1 << job.log_lanes) - 1) >> job.log_lanes;
   const std::int64_t tiles = lane_tiles * job.group.count;
   for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const TileCoordinates c = tile_coordinates(job, tile, lane_tiles);
     load_tile<T, true>(re, im, layout, job, c, job.valid);
-    run_passes<T, false>(re, im, layout, job);
+    int at = run_passes<T, false>(re, im, half, 0, layout, job);
+    T* hr = re + at * half;
+    T* hi = im + at * half;
     for (int e = threadIdx.x; e < total; e += blockDim.x) {
       int lane, point;
       element_of(e, layout.point_major, job.n, job.log_lanes, lane, point);
-      const int at = skew<T>(layout.position(lane, point));
-      const Complex<T> z = Complex<T>{re[at], im[at]} * load_table(job.spectrum + point);
-      re[at] = z.re;
-      im[at] = z.im;
+      const int k = skew<T>(layout.position(lane, point));
+      const Complex<T> z = Complex<T>{hr[k], hi[k]} * load_table(job.spectrum + point);
+      hr[k] = z.re;
+      hi[k] = z.im;
     }
     __syncthreads();
-    run_passes<T, true>(re, im, layout, job);
-    store_tile<T, false, true>(re, im, layout, job, c, job.valid);
+    at = run_passes<T, true>(re, im, half, at, layout, job);
+    store_tile<T, false, true>(re + at * half, im + at * half, layout, job, c, job.valid);
     __syncthreads();
   }
 }

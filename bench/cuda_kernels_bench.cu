@@ -1,0 +1,365 @@
+// oocfft_cuda_bench: the in-house CUDA kernels against cuFFT, in-core on one
+// GPU, one line per case. cuFFT is a peer measured in the same run; the
+// library never links it.
+//
+// Per case: our time and cuFFT's (CUDA events around one in-place
+// transform, after a warm-up; median of several repetitions), the ratio
+// cuFFT time / our time (>= 1 means we are faster), our bandwidth counting
+// one read and one write of the data, and that as a fraction of the measured
+// device-to-device copy bandwidth (read + write), and both relative L2
+// errors against a reference in higher precision: FFTW long double on a
+// sample of lines for 1D cases, cuFFT double (Z2Z on the same input) for 3D
+// complex<float>; none for 3D complex<double>.
+//
+//   oocfft_cuda_bench [--quick]
+#include <cuda_runtime.h>
+#include <cufft.h>
+#include <fftw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/device_brick_plan.hpp"
+#include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/stream.hpp"
+
+namespace {
+
+namespace kc = oocfft::kernels::cuda;
+using oocfft::kernels::AxisSet;
+using oocfft::kernels::BrickShape;
+using oocfft::kernels::Complex;
+
+void check_cufft(cufftResult r, const char* call) {
+  if (r != CUFFT_SUCCESS) throw std::runtime_error(std::string(call) + " failed with cufftResult " + std::to_string(r));
+}
+
+// Uniform values in [-0.5, 0.5) from a hash of the index: the same float
+// values in both precisions, never zeros.
+template <class T>
+__global__ void fill_random(Complex<T>* x, std::int64_t n, std::uint32_t seed) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    std::uint64_t h = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull + seed;
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 29;
+    const float re = static_cast<float>(h & 0xffffff) / 16777216.0f - 0.5f;
+    const float im = static_cast<float>((h >> 24) & 0xffffff) / 16777216.0f - 0.5f;
+    x[i] = {static_cast<T>(re), static_cast<T>(im)};
+  }
+}
+
+template <class T>
+__global__ void widen(const Complex<T>* x, Complex<double>* y, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x)
+    y[i] = {static_cast<double>(x[i].re), static_cast<double>(x[i].im)};
+}
+
+// sums[0] += |y - ref|^2, sums[1] += |ref|^2
+template <class T>
+__global__ void error_sums(const Complex<T>* y, const Complex<double>* ref, std::int64_t n, double* sums) {
+  double num = 0, den = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    const double dr = static_cast<double>(y[i].re) - ref[i].re, di = static_cast<double>(y[i].im) - ref[i].im;
+    num += dr * dr + di * di;
+    den += ref[i].re * ref[i].re + ref[i].im * ref[i].im;
+  }
+  for (int o = 16; o > 0; o /= 2) {
+    num += __shfl_down_sync(0xffffffffu, num, o);
+    den += __shfl_down_sync(0xffffffffu, den, o);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicAdd(sums, num);
+    atomicAdd(sums + 1, den);
+  }
+}
+
+constexpr unsigned grid_of(std::int64_t n) { return static_cast<unsigned>(std::min<std::int64_t>((n + 255) / 256, 65536)); }
+
+template <class T>
+double device_error(const Complex<T>* y, const Complex<double>* ref, std::int64_t n) {
+  kc::DeviceBuffer sums(2 * sizeof(double), "error sums");
+  kc::check_cuda(cudaMemset(sums.get(), 0, sums.bytes()), "cudaMemset");
+  error_sums<T><<<grid_of(n), 256>>>(y, ref, n, sums.as<double>());
+  kc::check_launch("error_sums");
+  double h[2];
+  kc::check_cuda(cudaMemcpy(h, sums.get(), sizeof h, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  return std::sqrt(h[0] / h[1]);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Milliseconds of one call of `f` on `stream`: warm-up, then the median of
+// `reps` timed calls.
+double time_ms(const std::function<void()>& f, cudaStream_t stream, int reps) {
+  const kc::Event start, stop;
+  f();
+  f();
+  kc::check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    start.record(stream);
+    f();
+    stop.record(stream);
+    stop.synchronize();
+    t.push_back(stop.elapsed_ms_since(start));
+  }
+  return median(t);
+}
+
+double copy_bandwidth_gbs() {
+  const std::size_t bytes = std::size_t{1} << 30;
+  const kc::DeviceBuffer a(bytes), b(bytes);
+  const kc::Stream s;
+  kc::check_cuda(cudaMemsetAsync(a.get(), 1, bytes, s.get()), "cudaMemsetAsync");
+  const double ms = time_ms(
+      [&] { kc::check_cuda(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, s.get()), "cudaMemcpyAsync"); },
+      s.get(), 10);
+  return 2.0 * bytes / (ms * 1e6);
+}
+
+// Where the lines of a case lie, for sampling: line i starts at start(i),
+// points `stride` apart.
+struct LineSample {
+  std::size_t length = 0;
+  std::size_t stride = 1;
+  std::vector<std::size_t> starts;
+};
+
+// Relative L2 error of the sampled lines of `y` against fftwl of the same
+// lines of `x` (both device arrays).
+template <class T>
+double sampled_error(const Complex<T>* x_dev, const Complex<T>* y_dev, const LineSample& s) {
+  const std::size_t n = s.length;
+  long double num = 0, den = 0;
+  std::vector<Complex<T>> x(n), y(n);
+  std::vector<std::complex<long double>> in(n), out(n);
+  fftwl_plan p = fftwl_plan_dft_1d(static_cast<int>(n), reinterpret_cast<fftwl_complex*>(in.data()),
+                                   reinterpret_cast<fftwl_complex*>(out.data()), FFTW_FORWARD, FFTW_ESTIMATE);
+  for (std::size_t start : s.starts) {
+    const std::size_t e = sizeof(Complex<T>);
+    kc::check_cuda(cudaMemcpy2D(x.data(), e, x_dev + start, s.stride * e, e, n, cudaMemcpyDeviceToHost), "cudaMemcpy2D");
+    kc::check_cuda(cudaMemcpy2D(y.data(), e, y_dev + start, s.stride * e, e, n, cudaMemcpyDeviceToHost), "cudaMemcpy2D");
+    for (std::size_t i = 0; i < n; ++i) in[i] = {x[i].re, x[i].im};
+    fftwl_execute(p);
+    for (std::size_t i = 0; i < n; ++i) {
+      num += std::norm(std::complex<long double>(y[i].re, y[i].im) - out[i]);
+      den += std::norm(out[i]);
+    }
+  }
+  fftwl_destroy_plan(p);
+  return static_cast<double>(std::sqrt(num / den));
+}
+
+struct Options {
+  bool quick = false;
+  int reps = 10;
+};
+
+template <class T>
+constexpr const char* type_name() {
+  return std::is_same_v<T, float> ? "c64" : "c128";
+}
+
+// One case: `shape` transformed along `axes` by us, and by the cuFFT plan
+// that `make_cufft` builds.
+template <class T>
+void run_case(const std::string& name, BrickShape shape, AxisSet axes, const std::function<cufftHandle()>& make_cufft,
+              const LineSample* sample, bool device_reference, double copy_gbs, const Options& opt) {
+  using CT = Complex<T>;
+  const std::int64_t n = static_cast<std::int64_t>(shape.elements());
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(CT);
+  const kc::Stream stream;
+  const kc::DeviceBuffer input(bytes, "bench input"), data(bytes, "bench data");
+  fill_random<T><<<grid_of(n), 256, 0, stream.get()>>>(input.as<CT>(), n, 12345u);
+  kc::check_launch("fill_random");
+
+  const kc::DeviceBrickPlan<T> ours(shape, axes);
+  const kc::DeviceBuffer work(ours.workspace_bytes(), "bench workspace");
+  cufftHandle handle = make_cufft();
+  check_cufft(cufftSetStream(handle, stream.get()), "cufftSetStream");
+  auto run_ours = [&] { ours.execute(data.as<CT>(), shape, work.get(), false, T(1), stream.get()); };
+  auto run_cufft = [&] {
+    if constexpr (std::is_same_v<T, float>) {
+      check_cufft(cufftExecC2C(handle, data.as<cufftComplex>(), data.as<cufftComplex>(), CUFFT_FORWARD), "cufftExecC2C");
+    } else {
+      check_cufft(cufftExecZ2Z(handle, data.as<cufftDoubleComplex>(), data.as<cufftDoubleComplex>(), CUFFT_FORWARD),
+                  "cufftExecZ2Z");
+    }
+  };
+  auto restore = [&] {
+    kc::check_cuda(cudaMemcpyAsync(data.get(), input.get(), bytes, cudaMemcpyDeviceToDevice, stream.get()),
+                   "cudaMemcpyAsync");
+  };
+
+  // Accuracy on a fresh copy of the input.
+  double err_ours = NAN, err_cufft = NAN;
+  if (sample != nullptr) {
+    restore();
+    run_ours();
+    stream.synchronize();
+    err_ours = sampled_error<T>(input.as<CT>(), data.as<CT>(), *sample);
+    restore();
+    run_cufft();
+    stream.synchronize();
+    err_cufft = sampled_error<T>(input.as<CT>(), data.as<CT>(), *sample);
+  } else if (device_reference && std::is_same_v<T, float>) {
+    const kc::DeviceBuffer ref(static_cast<std::size_t>(n) * sizeof(Complex<double>), "bench reference");
+    widen<T><<<grid_of(n), 256, 0, stream.get()>>>(input.as<CT>(), ref.as<Complex<double>>(), n);
+    kc::check_launch("widen");
+    cufftHandle z;
+    check_cufft(cufftPlan3d(&z, static_cast<int>(shape.nz), static_cast<int>(shape.ny), static_cast<int>(shape.nx), CUFFT_Z2Z),
+                "cufftPlan3d");
+    check_cufft(cufftSetStream(z, stream.get()), "cufftSetStream");
+    check_cufft(cufftExecZ2Z(z, ref.as<cufftDoubleComplex>(), ref.as<cufftDoubleComplex>(), CUFFT_FORWARD), "cufftExecZ2Z");
+    stream.synchronize();
+    cufftDestroy(z);
+    restore();
+    run_ours();
+    stream.synchronize();
+    err_ours = device_error<T>(data.as<CT>(), ref.as<Complex<double>>(), n);
+    restore();
+    run_cufft();
+    stream.synchronize();
+    err_cufft = device_error<T>(data.as<CT>(), ref.as<Complex<double>>(), n);
+  }
+
+  // Timing: repeated in-place forward transforms of the same buffer.
+  restore();
+  const double t_ours = time_ms(run_ours, stream.get(), opt.reps);
+  restore();
+  const double t_cufft = time_ms(run_cufft, stream.get(), opt.reps);
+  cufftDestroy(handle);
+  const double gbs = 2.0 * bytes / (t_ours * 1e6);
+  std::printf("%-22s %-5s %9.4f %9.4f %6.2f %8.0f %5.2f  %9.2e %9.2e\n", name.c_str(), type_name<T>(), t_ours, t_cufft,
+              t_cufft / t_ours, gbs, gbs / copy_gbs, err_ours, err_cufft);
+  std::fflush(stdout);
+}
+
+template <class T>
+constexpr cufftType c2c() {
+  return std::is_same_v<T, float> ? CUFFT_C2C : CUFFT_Z2Z;
+}
+
+template <class T>
+void batched_1d(std::size_t len, double copy_gbs, const Options& opt) {
+  const std::size_t total = (std::size_t{1} << 30) / sizeof(Complex<T>);
+  const std::size_t lines = total / len;
+  LineSample s;
+  s.length = len;
+  s.stride = 1;
+  for (std::size_t l : {std::size_t{0}, lines / 3, 2 * lines / 3, lines - 1}) s.starts.push_back(l * len);
+  run_case<T>("1d n=" + std::to_string(len), BrickShape{1, lines, len}, AxisSet{false, false, true},
+              [&] {
+                cufftHandle h;
+                int n[1] = {static_cast<int>(len)};
+                check_cufft(cufftPlanMany(&h, 1, n, nullptr, 1, static_cast<int>(len), nullptr, 1, static_cast<int>(len),
+                                          c2c<T>(), static_cast<int>(lines)),
+                            "cufftPlanMany");
+                return h;
+              },
+              &s, false, copy_gbs, opt);
+}
+
+template <class T>
+void strided_z(std::size_t edge, double copy_gbs, const Options& opt) {
+  const std::size_t plane = edge * edge;
+  LineSample s;
+  s.length = edge;
+  s.stride = plane;
+  for (std::size_t p : {std::size_t{0}, plane / 3 + 7, plane - 1}) s.starts.push_back(p);
+  run_case<T>("z lines " + std::to_string(edge) + "^3", BrickShape{edge, edge, edge}, AxisSet::only_z(),
+              [&] {
+                cufftHandle h;
+                int n[1] = {static_cast<int>(edge)};
+                int embed[1] = {static_cast<int>(edge)};
+                check_cufft(cufftPlanMany(&h, 1, n, embed, static_cast<int>(plane), 1, embed, static_cast<int>(plane), 1,
+                                          c2c<T>(), static_cast<int>(plane)),
+                            "cufftPlanMany");
+                return h;
+              },
+              &s, false, copy_gbs, opt);
+}
+
+template <class T>
+void volume_3d(BrickShape shape, double copy_gbs, const Options& opt) {
+  const std::string name = "3d " + std::to_string(shape.nz) + "x" + std::to_string(shape.ny) + "x" + std::to_string(shape.nx);
+  run_case<T>(name, shape, AxisSet::all(),
+              [&] {
+                cufftHandle h;
+                check_cufft(cufftPlan3d(&h, static_cast<int>(shape.nz), static_cast<int>(shape.ny), static_cast<int>(shape.nx),
+                                        c2c<T>()),
+                            "cufftPlan3d");
+                return h;
+              },
+              nullptr, true, copy_gbs, opt);
+}
+
+std::vector<std::size_t> powers(std::size_t base, std::size_t limit) {
+  std::vector<std::size_t> v;
+  for (std::size_t p = base * base; p <= limit; p *= base) v.push_back(p);
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options opt;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) {
+      opt.quick = true;
+      opt.reps = 5;
+    } else {
+      std::fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+      return 2;
+    }
+  }
+  try {
+    cudaDeviceProp prop{};
+    kc::check_cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+    const double copy_gbs = copy_bandwidth_gbs();
+    std::printf("device: %s, %d SMs; device copy (read + write): %.0f GB/s\n", prop.name, prop.multiProcessorCount, copy_gbs);
+    std::printf("ratio = cuFFT time / our time; GB/s counts one read + one write; errors: relative L2 vs a higher-precision reference\n");
+    std::printf("%-22s %-5s %9s %9s %6s %8s %5s  %9s %9s\n", "case", "type", "ours ms", "cuFFT ms", "ratio", "GB/s", "copy",
+                "err ours", "err cuFFT");
+    std::vector<std::size_t> lengths;
+    if (opt.quick) {
+      lengths = {16, 256, 4096, 65536, 6561, 15625, 46656, 16807, 127, 1009, 4099};
+    } else {
+      for (std::size_t p = 16; p <= 65536; p *= 2) lengths.push_back(p);
+      for (std::size_t b : {3, 5, 6, 7})
+        for (std::size_t p : powers(b, 65536)) lengths.push_back(p);
+      for (std::size_t p : {127, 1009, 4099}) lengths.push_back(p);
+    }
+    for (std::size_t len : lengths) {
+      batched_1d<float>(len, copy_gbs, opt);
+      batched_1d<double>(len, copy_gbs, opt);
+    }
+    strided_z<float>(512, copy_gbs, opt);
+    strided_z<double>(512, copy_gbs, opt);
+    std::vector<BrickShape> shapes = {{256, 256, 256}, {512, 512, 512}, {300, 320, 343}};
+    if (!opt.quick) shapes.push_back({1024, 1024, 1024});
+    for (const BrickShape& s : shapes) {
+      volume_3d<float>(s, copy_gbs, opt);
+      volume_3d<double>(s, copy_gbs, opt);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "oocfft_cuda_bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

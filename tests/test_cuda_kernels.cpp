@@ -1,0 +1,274 @@
+// The in-house CUDA kernels against long-double references (FFTW's fftwl)
+// and the host executor: every length 1..4096, primes up to 65537 (Bluestein
+// in one tile and in four steps), smooth lengths up to 2^24 (four-step),
+// 3D shapes with odd, prime and degenerate axes (strided-axis kernels, also
+// four-step and Bluestein along y and z), both precisions, both directions,
+// the norm modes, and the public in-core path. Relative L2 error must stay
+// under C * eps * sqrt(log2 N): C = 4 for Stockham (the host executor's
+// constant), 6 where the four-step twiddle (a product of two table entries)
+// adds a rounding, 12 for Bluestein. Workspaces and outputs are poisoned with
+// NaN before every run. Skipped, with the reason, where no GPU is present.
+#include <gtest/gtest.h>
+
+#include <oocfft/oocfft.hpp>
+
+#include <cstring>
+#include <limits>
+
+#include "engine/cuda_backend.hpp"
+#include "kernels/cuda/device_brick_plan.hpp"
+#include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/device_line_plan.hpp"
+#include "kernels/line_factorization.hpp"
+#include "kernels/cuda/stream.hpp"
+#include "tests/reference.hpp"
+
+namespace oocfft::test {
+namespace {
+
+namespace kc = kernels::cuda;
+using kernels::AxisSet;
+using kernels::BrickShape;
+
+#define SKIP_WITHOUT_CUDA() \
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device: the CUDA kernels are not exercised here"
+
+constexpr double c_stockham = 4.0;
+constexpr double c_four_step = 6.0;
+constexpr double c_bluestein = 12.0;
+
+// Stockham, four-step (lengths past one tile: above 4096 here) or Bluestein.
+double c_for_line(std::size_t n) {
+  if (kernels::choose_line_algorithm(n).algorithm == kernels::LineAlgorithm::bluestein) return c_bluestein;
+  return n > 4096 ? c_four_step : c_stockham;
+}
+
+// Device buffers and a stream reused across runs (allocation and the
+// synchronising cudaFree would otherwise dominate the many small cases).
+template <class T>
+class DeviceRunner {
+ public:
+  // Upload, execute, download, all on the runner's stream.
+  std::vector<std::complex<T>> run(const kc::DeviceBrickPlan<T>& plan, const std::vector<std::complex<T>>& x,
+                                   BrickShape shape, bool inverse, T scale) {
+    const std::size_t bytes = x.size() * sizeof(std::complex<T>);
+    if (data_.bytes() < bytes) data_ = kc::DeviceBuffer(bytes, "test volume");
+    if (work_.bytes() < plan.workspace_bytes()) work_ = kc::DeviceBuffer(plan.workspace_bytes(), "test workspace");
+    const cudaStream_t s = stream_.get();
+    // 0xff bytes are NaN in both precisions: a read of unwritten scratch shows.
+    kc::check_cuda(cudaMemsetAsync(work_.get(), 0xff, work_.bytes(), s), "cudaMemsetAsync");
+    kc::check_cuda(cudaMemcpyAsync(data_.get(), x.data(), bytes, cudaMemcpyHostToDevice, s), "cudaMemcpyAsync");
+    plan.execute(data_.as<kernels::Complex<T>>(), shape, work_.get(), inverse, scale, s);
+    std::vector<std::complex<T>> y(x.size());
+    poison(y);
+    kc::check_cuda(cudaMemcpyAsync(y.data(), data_.get(), bytes, cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync");
+    stream_.synchronize();
+    return y;
+  }
+
+ private:
+  kc::Stream stream_;
+  kc::DeviceBuffer data_, work_;
+};
+
+template <class T>
+std::vector<std::complex<T>> run_brick(const std::vector<std::complex<T>>& x, BrickShape shape, AxisSet axes,
+                                       bool inverse, T scale) {
+  DeviceRunner<T> runner;
+  return runner.run(kc::DeviceBrickPlan<T>(shape, axes), x, shape, inverse, scale);
+}
+
+// `lines` x lines of length n, forward and inverse, against fftwl.
+template <class T>
+void check_lines(DeviceRunner<T>& runner, std::size_t n, std::size_t lines, std::uint64_t seed,
+                 double* worst_ratio = nullptr) {
+  const auto x = random_signal(n * lines, seed);
+  std::vector<LongComplex> fwd(x.size()), inv(x.size());
+  for (std::size_t l = 0; l < lines; ++l) {
+    const std::vector<LongComplex> line(x.begin() + l * n, x.begin() + (l + 1) * n);
+    const auto f = fftwl_dft(line, {static_cast<int>(n)}, FFTW_FORWARD);
+    const auto b = fftwl_dft(line, {static_cast<int>(n)}, FFTW_BACKWARD);
+    std::copy(f.begin(), f.end(), fwd.begin() + l * n);
+    std::copy(b.begin(), b.end(), inv.begin() + l * n);
+  }
+  const double tol = tolerance<T>(c_for_line(n), n);
+  // x lines only: the lines are rows of a [1][lines][n] brick.
+  const BrickShape shape{1, lines, n};
+  const kc::DeviceBrickPlan<T> plan(shape, AxisSet{false, false, true});
+  const auto in = to_precision<T>(x);
+  const double ef = relative_l2_error(runner.run(plan, in, shape, false, T(1)), fwd);
+  // Inverse with the backward norm (1/n) against the scaled reference.
+  const double ei = relative_l2_error(runner.run(plan, in, shape, true, T(1) / T(n)), inv,
+                                      1.0L / static_cast<long double>(n));
+  EXPECT_LE(ef, tol) << "forward n=" << n << " (" << sizeof(T) * 8 << "-bit)";
+  EXPECT_LE(ei, tol) << "inverse n=" << n << " (" << sizeof(T) * 8 << "-bit)";
+  if (worst_ratio != nullptr) *worst_ratio = std::max({*worst_ratio, ef / tol, ei / tol});
+}
+
+TEST(CudaKernels, EveryLengthUpTo4096) {
+  SKIP_WITHOUT_CUDA();
+  double worst_f = 0, worst_d = 0;
+  DeviceRunner<float> single;
+  DeviceRunner<double> twice;
+  for (std::size_t n = 1; n <= 4096; ++n) {
+    const std::size_t lines = 1 + n % 3;  // batches of 1-3 lines, partial tiles too
+    check_lines(single, n, lines, 7000 + n, &worst_f);
+    check_lines(twice, n, lines, 7000 + n, &worst_d);
+  }
+  std::printf("[ info ] worst error / tolerance: float %.3f, double %.3f\n", worst_f, worst_d);
+}
+
+TEST(CudaKernels, PrimesUpTo65537) {
+  SKIP_WITHOUT_CUDA();
+  // One tile (M <= 8192 or so) and four-step Bluestein (M larger).
+  DeviceRunner<float> single;
+  DeviceRunner<double> twice;
+  for (std::size_t n : {4099, 8191, 10007, 32749, 65537, 2 * 257 * 64}) {
+    check_lines(single, n, 2, n);
+    check_lines(twice, n, 2, n);
+  }
+}
+
+TEST(CudaKernels, SmoothLengthsUpTo2To24) {
+  SKIP_WITHOUT_CUDA();
+  for (std::size_t n : {std::size_t{1} << 13, std::size_t{1} << 14, std::size_t{1} << 16, std::size_t{1} << 20,
+                        std::size_t{19683}, std::size_t{78125}, std::size_t{823543}, std::size_t{1679616},
+                        std::size_t{11 * 13 * 4096}, std::size_t{1} << 24}) {
+    const std::size_t lines = n <= (1u << 16) ? 3 : 1;
+    DeviceRunner<float> single;
+    DeviceRunner<double> twice;
+    check_lines(single, n, lines, n);
+    check_lines(twice, n, lines, n);
+  }
+}
+
+// 3D shapes against fftwl's 3D transform, all norm modes.
+template <class T>
+void check_volume(BrickShape s, Norm norm, std::uint64_t seed) {
+  const std::size_t total = s.elements();
+  const auto x = random_signal(total, seed);
+  const std::vector<int> dims = {static_cast<int>(s.nz), static_cast<int>(s.ny), static_cast<int>(s.nx)};
+  const auto fwd = fftwl_dft(x, dims, FFTW_FORWARD);
+  const auto inv = fftwl_dft(x, dims, FFTW_BACKWARD);
+  const long double nn = static_cast<long double>(total);
+  const long double f_scale = norm == Norm::forward ? 1.0L / nn : norm == Norm::ortho ? 1.0L / std::sqrt(nn) : 1.0L;
+  const long double i_scale = norm == Norm::backward ? 1.0L / nn : norm == Norm::ortho ? 1.0L / std::sqrt(nn) : 1.0L;
+  // Bluestein on any axis sets the constant.
+  double c = c_stockham;
+  for (std::size_t n : {s.nz, s.ny, s.nx}) c = std::max(c, c_for_line(n));
+  const double tol = tolerance<T>(c, total);
+  const auto in = to_precision<T>(x);
+  DeviceRunner<T> runner;
+  const kc::DeviceBrickPlan<T> plan(s, AxisSet::all());
+  const auto yf = runner.run(plan, in, s, false, static_cast<T>(f_scale));
+  const auto yi = runner.run(plan, in, s, true, static_cast<T>(i_scale));
+  const std::string what = std::to_string(s.nz) + "x" + std::to_string(s.ny) + "x" + std::to_string(s.nx) +
+                           " norm " + to_string(norm) + " (" + std::to_string(sizeof(T) * 8) + "-bit)";
+  EXPECT_LE(relative_l2_error(yf, fwd, f_scale), tol) << "forward " << what;
+  EXPECT_LE(relative_l2_error(yi, inv, i_scale), tol) << "inverse " << what;
+}
+
+const BrickShape volume_shapes[] = {
+    {16, 16, 16}, {5, 7, 11},   {17, 19, 23}, {64, 48, 40}, {3, 1, 200}, {1, 1, 1},
+    {8, 1, 9},    {100, 3, 1},  {1, 37, 1},   {30, 32, 34}, {7, 128, 3}, {61, 2, 2},
+};
+
+TEST(CudaKernels, VolumesAgainstFftwLongDouble) {
+  SKIP_WITHOUT_CUDA();
+  std::uint64_t seed = 1;
+  for (const BrickShape& s : volume_shapes) {
+    for (Norm norm : {Norm::backward, Norm::ortho, Norm::forward}) {
+      check_volume<float>(s, norm, ++seed);
+      check_volume<double>(s, norm, seed);
+    }
+  }
+}
+
+TEST(CudaKernels, StridedAxesLongerThanSharedMemory) {
+  SKIP_WITHOUT_CUDA();
+  // z and y lines past one tile: four-step with strided lanes; a prime z
+  // axis: Bluestein in four steps over strided lines.
+  for (const BrickShape& s : {BrickShape{9000, 2, 3}, BrickShape{2, 20000, 2}, BrickShape{10007, 1, 3}}) {
+    check_volume<float>(s, Norm::backward, s.elements());
+    check_volume<double>(s, Norm::backward, s.elements());
+  }
+}
+
+TEST(CudaKernels, PartialAxesAndSmallerBricks) {
+  SKIP_WITHOUT_CUDA();
+  // A plan for [8][12][10] along z only, run on a brick with fewer x and y:
+  // the engine's last brick of a pass.
+  const BrickShape max_shape{8, 12, 10}, brick{8, 5, 7};
+  const auto x = random_signal(brick.elements(), 99);
+  const auto in = to_precision<double>(x);
+  const kc::DeviceBrickPlan<double> plan(max_shape, AxisSet::only_z());
+  const kc::Stream stream;
+  const kc::DeviceBuffer data(in.size() * sizeof(in[0]), "test volume");
+  const kc::DeviceBuffer work(plan.workspace_bytes(), "test workspace");
+  kc::check_cuda(cudaMemcpyAsync(data.get(), in.data(), data.bytes(), cudaMemcpyHostToDevice, stream.get()),
+                 "cudaMemcpyAsync");
+  plan.execute(data.as<kernels::Complex<double>>(), brick, work.get(), false, 1.0, stream.get());
+  std::vector<std::complex<double>> y(in.size());
+  kc::check_cuda(cudaMemcpyAsync(y.data(), data.get(), data.bytes(), cudaMemcpyDeviceToHost, stream.get()),
+                 "cudaMemcpyAsync");
+  stream.synchronize();
+  // Reference: 1D fftwl along z for every (y, x).
+  std::vector<LongComplex> ref(x.size());
+  for (std::size_t p = 0; p < brick.ny * brick.nx; ++p) {
+    std::vector<LongComplex> line(brick.nz);
+    for (std::size_t z = 0; z < brick.nz; ++z) line[z] = x[z * brick.ny * brick.nx + p];
+    const auto f = fftwl_dft(line, {static_cast<int>(brick.nz)}, FFTW_FORWARD);
+    for (std::size_t z = 0; z < brick.nz; ++z) ref[z * brick.ny * brick.nx + p] = f[z];
+  }
+  EXPECT_LE(relative_l2_error(y, ref), tolerance<double>(c_stockham, brick.nz));
+  EXPECT_THROW(plan.execute(data.as<kernels::Complex<double>>(), BrickShape{9, 5, 7}, work.get(), false, 1.0,
+                            stream.get()),
+               Error);
+}
+
+TEST(CudaKernels, RepeatedRunsAreBitwiseEqual) {
+  SKIP_WITHOUT_CUDA();
+  // A race shows as results that move between runs on the same input.
+  for (const BrickShape& s : {BrickShape{32, 30, 64}, BrickShape{1, 4, 65536}, BrickShape{2, 2, 4099}}) {
+    const auto in = to_precision<float>(random_signal(s.elements(), 5));
+    const auto a = run_brick<float>(in, s, AxisSet::all(), false, 1.0f);
+    const auto b = run_brick<float>(in, s, AxisSet::all(), false, 1.0f);
+    EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])));
+  }
+}
+
+TEST(CudaKernels, InCoreTransformMatchesHostBackend) {
+  SKIP_WITHOUT_CUDA();
+  const Shape shape{24, 35, 41};
+  const auto x = random_signal(shape.elements(), 11);
+  for (Direction d : {Direction::forward, Direction::inverse}) {
+    auto device = to_precision<double>(x);
+    auto host = device;
+    const engine::CudaInCoreTransform<double> transform(shape);
+    const double scale = d == Direction::inverse ? 1.0 / static_cast<double>(shape.elements()) : 1.0;
+    transform.execute(reinterpret_cast<kernels::Complex<double>*>(device.data()), d == Direction::inverse, scale);
+    Options options;
+    options.backend = Backend::host;
+    Plan(shape, Precision::double_precision, options).execute(host.data(), d);
+    std::vector<LongComplex> host_long(host.begin(), host.end());
+    EXPECT_LE(relative_l2_error(device, host_long), tolerance<double>(2 * c_bluestein, shape.elements()))
+        << to_string(d);
+  }
+}
+
+TEST(CudaKernels, InCoreRefusesVolumesLargerThanTheDevice) {
+  SKIP_WITHOUT_CUDA();
+  // 4096^3 complex<double> is 1 TiB: planning works, execute must refuse
+  // with out_of_memory before touching the (here absent) data.
+  const engine::CudaInCoreTransform<double> transform(Shape{4096, 4096, 4096});
+  try {
+    kernels::Complex<double> dummy{0.0, 0.0};
+    transform.execute(&dummy, false, 1.0);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::out_of_memory) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace oocfft::test
