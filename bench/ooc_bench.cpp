@@ -1,0 +1,501 @@
+// Out-of-core benchmark: host volumes streamed through a device budget.
+// One line per case: shape, plan, time, effective GB/s over PCIe, fraction
+// of the PCIe floor, GFLOP/s (5 N log2 N / t), host peak RSS, device peak
+// and error; the ratios to FFTW3f (threads, in place) and to the
+// line-transpose method measured in the same run; a per-stream timeline
+// (gather / H2D / kernel / D2H / scatter per brick) as CSV, and a JSON
+// summary. bench/plot_timeline.py draws the timeline as a PNG.
+//
+//   oocfft_ooc_bench [--cases=quick,16g,96g] [--no-fftw] [--no-line]
+//                    [--threads=16] [--out=DIR] [--backend=host|cuda]
+// quick: 1 GiB (256x512x1024 c64), 256 MiB device budget.
+// 16g:   16 GiB (1024x1024x2048 c64), 4 GiB device budget; FFTW3f peer,
+//        line-transpose peer, registered variant; error against FFTW.
+// 96g:   96 GiB (2048x2048x3072 c64), larger than any single GPU's memory
+//        here; checked by a marginal self-test (the DFT of the volume's
+//        sums over two axes equals the transform's lines through the
+//        origin, for all three axes) and by the round trip.
+#include <fftw3.h>
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <oocfft/oocfft.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#if OOCFFT_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using c64 = std::complex<float>;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+struct Args {
+  std::vector<std::string> cases{"16g"};
+  bool fftw = true;
+  bool line = true;
+  unsigned threads = 16;
+  std::string out = ".";
+  oocfft::Backend backend = oocfft::Backend::automatic;
+};
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string s = argv[i];
+    auto value = [&](const char* key) { return s.substr(std::strlen(key)); };
+    if (s.rfind("--cases=", 0) == 0) {
+      a.cases.clear();
+      std::string list = value("--cases=");
+      for (std::size_t p = 0; p <= list.size();) {
+        const std::size_t q = std::min(list.find(',', p), list.size());
+        if (q > p) a.cases.push_back(list.substr(p, q - p));
+        p = q + 1;
+      }
+    } else if (s == "--no-fftw") {
+      a.fftw = false;
+    } else if (s == "--no-line") {
+      a.line = false;
+    } else if (s.rfind("--threads=", 0) == 0) {
+      a.threads = static_cast<unsigned>(std::stoul(value("--threads=")));
+    } else if (s.rfind("--out=", 0) == 0) {
+      a.out = value("--out=");
+    } else if (s == "--backend=host") {
+      a.backend = oocfft::Backend::host;
+    } else if (s == "--backend=cuda") {
+      a.backend = oocfft::Backend::cuda;
+    } else {
+      std::fprintf(stderr, "unknown argument %s\n", s.c_str());
+      std::exit(2);
+    }
+  }
+  return a;
+}
+
+// VmHWM: the process's peak resident set, in bytes.
+std::size_t peak_rss() {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  return 0;
+}
+
+double gib(double bytes) { return bytes / double(1ull << 30); }
+
+// Deterministic values in [-0.5, 0.5) from the index: no stored copy of a
+// 96 GiB input is needed to check its round trip.
+c64 hashed(std::size_t i, std::uint64_t seed) {
+  std::uint64_t h = (i + seed) * 0x9E3779B97F4A7C15ull;
+  h ^= h >> 31;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 29;
+  return {static_cast<float>(h & 0xFFFFFF) / 16777216.0f - 0.5f,
+          static_cast<float>((h >> 24) & 0xFFFFFF) / 16777216.0f - 0.5f};
+}
+
+void fill(c64* v, std::size_t n, std::uint64_t seed) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 16), [&](const auto& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) v[i] = hashed(i, seed);
+  });
+}
+
+void copy(c64* to, const c64* from, std::size_t n) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 20), [&](const auto& r) {
+    std::memcpy(to + r.begin(), from + r.begin(), (r.end() - r.begin()) * sizeof(c64));
+  });
+}
+
+double relative_l2(const c64* a, const c64* b, std::size_t n) {
+  using Pair = std::pair<double, double>;
+  const Pair s = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, n, 1 << 16), Pair{0, 0},
+      [&](const auto& r, Pair acc) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) {
+          acc.first += std::norm(std::complex<double>(a[i]) - std::complex<double>(b[i]));
+          acc.second += std::norm(std::complex<double>(b[i]));
+        }
+        return acc;
+      },
+      [](Pair x, Pair y) { return Pair{x.first + y.first, x.second + y.second}; });
+  return std::sqrt(s.first / s.second);
+}
+
+double round_trip_error(const c64* a, std::size_t n, std::uint64_t seed) {
+  using Pair = std::pair<double, double>;
+  const Pair s = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, n, 1 << 16), Pair{0, 0},
+      [&](const auto& r, Pair acc) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) {
+          const c64 x = hashed(i, seed);
+          acc.first += std::norm(std::complex<double>(a[i]) - std::complex<double>(x));
+          acc.second += std::norm(std::complex<double>(x));
+        }
+        return acc;
+      },
+      [](Pair x, Pair y) { return Pair{x.first + y.first, x.second + y.second}; });
+  return std::sqrt(s.first / s.second);
+}
+
+// Marginal self-test. Summing the input over y and z gives m_x[x]; its 1D
+// DFT equals the 3D transform's line X[0, 0, :]; likewise for y and z.
+struct Marginals {
+  std::vector<std::complex<double>> z, y, x;
+};
+
+Marginals marginals(const c64* a, const oocfft::Shape& s) {
+  struct Acc {
+    std::vector<std::complex<double>> z, y, x;
+  };
+  tbb::enumerable_thread_specific<Acc> local([&] { return Acc{std::vector<std::complex<double>>(s.nz), std::vector<std::complex<double>>(s.ny), std::vector<std::complex<double>>(s.nx)}; });
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, s.nz * s.ny, 16), [&](const auto& r) {
+    Acc& acc = local.local();
+    for (std::size_t row = r.begin(); row != r.end(); ++row) {
+      const std::size_t z = row / s.ny, y = row % s.ny;
+      const c64* p = a + row * s.nx;
+      std::complex<double> sum = 0;
+      for (std::size_t x = 0; x < s.nx; ++x) {
+        sum += std::complex<double>(p[x]);
+        acc.x[x] += std::complex<double>(p[x]);
+      }
+      acc.z[z] += sum;
+      acc.y[y] += sum;
+    }
+  });
+  Marginals m{std::vector<std::complex<double>>(s.nz), std::vector<std::complex<double>>(s.ny),
+              std::vector<std::complex<double>>(s.nx)};
+  for (const Acc& acc : local) {
+    for (std::size_t i = 0; i < s.nz; ++i) m.z[i] += acc.z[i];
+    for (std::size_t i = 0; i < s.ny; ++i) m.y[i] += acc.y[i];
+    for (std::size_t i = 0; i < s.nx; ++i) m.x[i] += acc.x[i];
+  }
+  return m;
+}
+
+// Naive DFT in double with exact angle reduction (j k mod n).
+std::vector<std::complex<double>> dft(const std::vector<std::complex<double>>& v) {
+  const std::size_t n = v.size();
+  std::vector<std::complex<double>> out(n);
+  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) {
+    std::complex<long double> s = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const long double angle = -2.0L * 3.141592653589793238462643383279502884L * static_cast<long double>((j * k) % n) / static_cast<long double>(n);
+      s += std::complex<long double>(v[j]) * std::complex<long double>(std::cos(angle), std::sin(angle));
+    }
+    out[k] = std::complex<double>(s);
+  });
+  return out;
+}
+
+double marginal_error(const c64* transformed, const oocfft::Shape& s, const Marginals& m) {
+  const auto fz = dft(m.z), fy = dft(m.y), fx = dft(m.x);
+  double num = 0, den = 0;
+  for (std::size_t k = 0; k < s.nz; ++k) {
+    num += std::norm(std::complex<double>(transformed[k * s.ny * s.nx]) - fz[k]);
+    den += std::norm(fz[k]);
+  }
+  for (std::size_t k = 0; k < s.ny; ++k) {
+    num += std::norm(std::complex<double>(transformed[k * s.nx]) - fy[k]);
+    den += std::norm(fy[k]);
+  }
+  for (std::size_t k = 0; k < s.nx; ++k) {
+    num += std::norm(std::complex<double>(transformed[k]) - fx[k]);
+    den += std::norm(fx[k]);
+  }
+  return std::sqrt(num / den);
+}
+
+struct PcieFigures {
+  double h2d = 0, d2h = 0, duplex = 0;  // GB/s; duplex is each way
+};
+
+PcieFigures measure_pcie() {
+  PcieFigures f;
+#if OOCFFT_HAVE_CUDA
+  const std::size_t bytes = std::size_t{1} << 30;
+  void *h_up = nullptr, *h_down = nullptr, *d_up = nullptr, *d_down = nullptr;
+  cudaStream_t s1 = nullptr, s2 = nullptr;
+  if (cudaHostAlloc(&h_up, bytes, 0) != cudaSuccess || cudaHostAlloc(&h_down, bytes, 0) != cudaSuccess ||
+      cudaMalloc(&d_up, bytes) != cudaSuccess || cudaMalloc(&d_down, bytes) != cudaSuccess ||
+      cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking) != cudaSuccess ||
+      cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking) != cudaSuccess) {
+    std::fprintf(stderr, "PCIe measurement: allocation failed\n");
+    return f;
+  }
+  std::memset(h_up, 1, bytes);
+  std::memset(h_down, 2, bytes);
+  auto timed = [&](bool up, bool down) {
+    double best = 1e30;
+    for (int rep = 0; rep < 3; ++rep) {
+      cudaDeviceSynchronize();
+      const auto t = Clock::now();
+      if (up) cudaMemcpyAsync(d_up, h_up, bytes, cudaMemcpyHostToDevice, s1);
+      if (down) cudaMemcpyAsync(h_down, d_down, bytes, cudaMemcpyDeviceToHost, s2);
+      cudaStreamSynchronize(s1);
+      cudaStreamSynchronize(s2);
+      best = std::min(best, seconds_since(t));
+    }
+    return double(bytes) / best / 1e9;
+  };
+  f.h2d = timed(true, false);
+  f.d2h = timed(false, true);
+  f.duplex = timed(true, true);
+  cudaStreamDestroy(s1);
+  cudaStreamDestroy(s2);
+  cudaFree(d_up);
+  cudaFree(d_down);
+  cudaFreeHost(h_up);
+  cudaFreeHost(h_down);
+#endif
+  return f;
+}
+
+std::size_t device_free() {
+#if OOCFFT_HAVE_CUDA
+  std::size_t free_bytes = 0, total = 0;
+  if (cudaMemGetInfo(&free_bytes, &total) == cudaSuccess) return free_bytes;
+#endif
+  return 0;
+}
+
+struct Result {
+  std::string name;
+  oocfft::Shape shape;
+  oocfft::RunReport report;
+  double seconds = 0;
+  double error = -1;
+  std::string error_kind;
+  std::size_t device_peak = 0;
+  std::size_t rss = 0;
+  double floor = 0;
+};
+
+std::vector<Result> results;
+std::string summary_notes;
+
+// Runs one streamed transform and prints its line.
+Result run_case(const std::string& name, c64* data, const oocfft::Shape& shape, oocfft::Direction dir,
+                oocfft::Options o, bool timeline, const PcieFigures& pcie) {
+  const std::size_t free_before = device_free();
+  std::atomic<std::size_t> min_free{free_before};
+  const bool on_device = free_before > 0;
+  o.progress = [&](const oocfft::Progress&) {
+    if (!on_device) return;
+    const std::size_t f = device_free();
+    std::size_t m = min_free.load();
+    while (f < m && !min_free.compare_exchange_weak(m, f)) {
+    }
+  };
+  oocfft::Plan plan(shape, oocfft::Precision::single, o);
+  Result r;
+  r.name = name;
+  r.shape = shape;
+  r.report.record_timeline = timeline;
+  const auto t = Clock::now();
+  plan.execute(data, dir, &r.report);
+  r.seconds = seconds_since(t);
+  r.device_peak = on_device ? free_before - std::min(free_before, min_free.load()) : 0;
+  r.rss = peak_rss();
+  const double bytes = double(shape.bytes(sizeof(c64)));
+  r.floor = double(r.report.passes) * bytes / (pcie.duplex > 0 ? pcie.duplex * 1e9 : 45.8e9);
+  const double n = double(shape.elements());
+  std::printf(
+      "%-28s %5zux%5zux%5zu c64 %-14s reg %-3s streams %u bricks %5zu  %8.3f s  %6.1f GB/s  floor %.3f s (%.0f%%)  "
+      "%6.1f GFLOP/s  RSS %.1f GiB  staging %.2f GiB  device %.2f GiB (engine %.2f GiB)%s\n",
+      name.c_str(), shape.nz, shape.ny, shape.nx, oocfft::to_string(r.report.strategy),
+      r.report.registered ? "yes" : "no", r.report.streams, r.report.bricks, r.seconds,
+      double(r.report.bytes_moved) / r.seconds / 1e9, r.floor, 100.0 * r.floor / r.seconds,
+      5.0 * n * std::log2(n) / r.seconds / 1e9, gib(double(r.rss)), gib(double(r.report.staging_bytes)),
+      gib(double(r.device_peak)), gib(double(r.report.device_bytes)),
+      r.report.register_seconds > 0
+          ? (" register+unregister " + std::to_string(r.report.register_seconds) + " s").c_str()
+          : "");
+  std::fflush(stdout);
+  return r;
+}
+
+void write_timeline(const std::string& path, const oocfft::RunReport& report) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) return;
+  std::fprintf(f, "pass,brick,stream,bytes,gather_start,gather_end,h2d_start,h2d_end,kernel_start,kernel_end,"
+                  "d2h_start,d2h_end,scatter_start,scatter_end\n");
+  for (const oocfft::BrickTiming& t : report.timeline)
+    std::fprintf(f, "%u,%zu,%u,%zu,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", t.pass, t.brick, t.stream,
+                 t.bytes, t.gather_start, t.gather_end, t.h2d_start, t.h2d_end, t.kernel_start, t.kernel_end,
+                 t.d2h_start, t.d2h_end, t.scatter_start, t.scatter_end);
+  std::fclose(f);
+  std::printf("timeline: %s (%zu bricks)\n", path.c_str(), report.timeline.size());
+}
+
+double fftw_in_place(c64* data, const oocfft::Shape& s, unsigned threads) {
+  fftwf_plan_with_nthreads(static_cast<int>(threads));
+  fftwf_plan p = fftwf_plan_dft_3d(static_cast<int>(s.nz), static_cast<int>(s.ny), static_cast<int>(s.nx),
+                                   reinterpret_cast<fftwf_complex*>(data), reinterpret_cast<fftwf_complex*>(data),
+                                   FFTW_FORWARD, FFTW_ESTIMATE);
+  const auto t = Clock::now();
+  fftwf_execute(p);
+  const double seconds = seconds_since(t);
+  fftwf_destroy_plan(p);
+  return seconds;
+}
+
+struct Volume {
+  std::unique_ptr<c64[]> data;
+  explicit Volume(std::size_t n) : data(new c64[n]) {}
+  c64* get() { return data.get(); }
+};
+
+void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape& shape, std::size_t budget,
+                    const PcieFigures& pcie) {
+  const std::size_t n = shape.elements();
+  std::printf("\n== %s: %s c64, %.1f GiB, device budget %.2f GiB ==\n", label.c_str(), shape.to_string().c_str(),
+              gib(double(shape.bytes(sizeof(c64)))), gib(double(budget)));
+  Volume x(n), y(n);
+  fill(x.get(), n, 1);
+  oocfft::Options o;
+  o.backend = a.backend;
+  o.threads = a.threads;
+  o.device_memory_budget = budget;
+  // Warm-up: page-locks the staging buffers and loads the kernels.
+  copy(y.get(), x.get(), n);
+  run_case(label + " warm-up", y.get(), shape, oocfft::Direction::forward, o, false, pcie);
+  copy(y.get(), x.get(), n);
+  Result main = run_case(label + " two_pass", y.get(), shape, oocfft::Direction::forward, o, true, pcie);
+  write_timeline(a.out + "/timeline_" + label + ".csv", main.report);
+
+  double reference_error = -1, fftw_seconds = 0;
+  if (a.fftw) {
+    Volume z(n);
+    copy(z.get(), x.get(), n);
+    fftw_seconds = fftw_in_place(z.get(), shape, a.threads);
+    reference_error = relative_l2(y.get(), z.get(), n);
+    main.error = reference_error;
+    main.error_kind = "vs FFTW3f";
+    std::printf("%-28s FFTW3f %u threads in place (FFTW_ESTIMATE): %.3f s; oocfft / FFTW time ratio %.3f "
+                "(speed-up %.2fx); oocfft error vs FFTW3f %.2e\n",
+                label.c_str(), a.threads, fftw_seconds, main.seconds / fftw_seconds, fftw_seconds / main.seconds,
+                reference_error);
+  }
+  results.push_back(main);
+
+  oocfft::Options reg = o;
+  reg.register_host_memory = oocfft::HostRegistration::on;
+  copy(y.get(), x.get(), n);
+  Result registered = run_case(label + " two_pass registered", y.get(), shape, oocfft::Direction::forward, reg, true,
+                               pcie);
+  write_timeline(a.out + "/timeline_" + label + "_registered.csv", registered.report);
+  results.push_back(registered);
+
+  if (a.line) {
+    oocfft::Options lt = o;
+    lt.strategy = oocfft::Strategy::line_transpose;
+    copy(y.get(), x.get(), n);
+    Result line = run_case(label + " line_transpose", y.get(), shape, oocfft::Direction::forward, lt, true, pcie);
+    write_timeline(a.out + "/timeline_" + label + "_line_transpose.csv", line.report);
+    std::printf("%-28s two_pass / line_transpose time ratio %.3f (speed-up %.2fx)\n", label.c_str(),
+                main.seconds / line.seconds, line.seconds / main.seconds);
+    results.push_back(line);
+  }
+}
+
+void case_beyond_gpu(const Args& a, const PcieFigures& pcie) {
+  const oocfft::Shape shape{2048, 2048, 3072};
+  const std::size_t n = shape.elements();
+  std::printf("\n== 96g: %s c64, %.1f GiB (larger than the GPU), staging budget 4 GiB ==\n",
+              shape.to_string().c_str(), gib(double(shape.bytes(sizeof(c64)))));
+  Volume x(n);
+  fill(x.get(), n, 5);
+  const auto t = Clock::now();
+  const Marginals m = marginals(x.get(), shape);
+  std::printf("marginal sums: %.2f s\n", seconds_since(t));
+  oocfft::Options o;
+  o.backend = a.backend;
+  o.threads = a.threads;
+  o.host_staging_budget = std::size_t{4} << 30;
+  o.device_memory_budget = std::size_t{16} << 30;
+  Result fwd = run_case("96g two_pass forward", x.get(), shape, oocfft::Direction::forward, o, true, pcie);
+  write_timeline(a.out + "/timeline_96g.csv", fwd.report);
+  fwd.error = marginal_error(x.get(), shape, m);
+  fwd.error_kind = "marginal self-test";
+  std::printf("96g marginal self-test (lines through the origin along z, y, x vs DFT of sums): error %.2e\n",
+              fwd.error);
+  results.push_back(fwd);
+  Result inv = run_case("96g two_pass inverse", x.get(), shape, oocfft::Direction::inverse, o, false, pcie);
+  inv.error = round_trip_error(x.get(), n, 5);
+  inv.error_kind = "round trip";
+  std::printf("96g round trip error %.2e\n", inv.error);
+  results.push_back(inv);
+}
+
+void write_json(const std::string& path, const PcieFigures& pcie) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) return;
+  std::fprintf(f, "{\n  \"pcie_gbps\": {\"h2d\": %.2f, \"d2h\": %.2f, \"duplex_each_way\": %.2f},\n  \"cases\": [\n",
+               pcie.h2d, pcie.d2h, pcie.duplex);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const Result& r = results[i];
+    std::fprintf(f,
+                 "    {\"name\": \"%s\", \"shape\": [%zu, %zu, %zu], \"strategy\": \"%s\", \"registered\": %s, "
+                 "\"streams\": %u, \"bricks\": %zu, \"seconds\": %.4f, \"bytes_moved\": %zu, \"pcie_floor_s\": %.4f, "
+                 "\"peak_rss_bytes\": %zu, \"staging_bytes\": %zu, \"device_peak_bytes\": %zu, "
+                 "\"engine_device_bytes\": %zu, \"register_seconds\": %.4f, \"error\": %.3e, \"error_kind\": \"%s\"}%s\n",
+                 r.name.c_str(), r.shape.nz, r.shape.ny, r.shape.nx, oocfft::to_string(r.report.strategy),
+                 r.report.registered ? "true" : "false", r.report.streams, r.report.bricks, r.seconds,
+                 r.report.bytes_moved, r.floor, r.rss, r.report.staging_bytes, r.device_peak, r.report.device_bytes,
+                 r.report.register_seconds, r.error, r.error_kind.c_str(), i + 1 < results.size() ? "," : "");
+  }
+  std::fprintf(f, "  ]\n}\n");
+  std::fclose(f);
+  std::printf("summary: %s\n", path.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Args a = parse(argc, argv);
+  tbb::global_control threads(tbb::global_control::max_allowed_parallelism, a.threads);
+  fftwf_init_threads();
+  std::printf("oocfft out-of-core benchmark: CUDA %s, host threads %u\n", oocfft::cuda_available() ? "yes" : "no",
+              a.threads);
+  const PcieFigures pcie = measure_pcie();
+  std::printf("PCIe (pinned, 1 GiB, best of 3): H2D %.1f GB/s, D2H %.1f GB/s, both at once %.1f GB/s each way\n",
+              pcie.h2d, pcie.d2h, pcie.duplex);
+  try {
+    for (const std::string& c : a.cases) {
+      if (c == "quick") {
+        case_gpu_sized(a, "quick", {256, 512, 1024}, std::size_t{256} << 20, pcie);
+      } else if (c == "16g") {
+        case_gpu_sized(a, "16g", {1024, 1024, 2048}, std::size_t{4} << 30, pcie);
+      } else if (c == "96g") {
+        case_beyond_gpu(a, pcie);
+      } else {
+        std::fprintf(stderr, "unknown case %s\n", c.c_str());
+        return 2;
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    write_json(a.out + "/ooc_bench.json", pcie);
+    return 1;
+  }
+  write_json(a.out + "/ooc_bench.json", pcie);
+  return 0;
+}

@@ -1,0 +1,70 @@
+#pragma once
+// CudaStreaming: the CUDA side of the streaming engine. It holds the device
+// kernels of each pass (one DeviceBrickPlan per pass, built for the pass's
+// largest brick and axes) and runs the pipeline with one CUDA stream per
+// BrickLane: gather into the lane's pinned staging buffer (TBB run copies),
+// cudaMemcpyAsync up, the kernels, cudaMemcpyAsync down, scatter, ordered
+// by the stream and timed with events, never by device-wide syncs. With a
+// page-locked array (register_host_memory) bricks DMA straight between the
+// caller's array and the device with cudaMemcpy2DAsync/3DAsync and no
+// staging copies.
+//
+// Registration policy (HostRegistration::automatic): DMA directly only when
+// the caller's array is already page-locked. cudaHostRegister costs about
+// 0.06-0.09 s per GiB (DESIGN.md, "Measured ceilings"), i.e. 1-1.5 s for a
+// 16 GiB volume, more than the whole two-pass PCIe floor (0.75 s); the
+// staging copies it would save run on the host while other streams' bricks
+// cross the bus, so they are mostly hidden. Registering pays off only when
+// the caller registers once and transforms many times, which it can do
+// itself (then automatic picks the direct path) or ask for with `on`.
+// Compiled only when the library is built with CUDA.
+#include <tbb/task_arena.h>
+
+#include <memory>
+#include <string>
+
+#include "engine/pass_planner.hpp"
+#include "kernels/complex.hpp"
+#include "oocfft/options.hpp"
+#include "oocfft/run_report.hpp"
+#include "transpose/staging_buffer.hpp"
+
+namespace oocfft::engine {
+
+// Free device memory minus a margin for the CUDA context's own allocations
+// and other users: max(512 MiB, 5% of the device).
+std::size_t default_device_budget();
+
+class CudaStreaming {
+ public:
+  // Builds the device kernels of every pass of `plan` on the current device.
+  CudaStreaming(const PassPlan& plan, Precision precision);
+  ~CudaStreaming();
+  CudaStreaming(const CudaStreaming&) = delete;
+  CudaStreaming& operator=(const CudaStreaming&) = delete;
+
+  std::size_t table_bytes() const;
+  std::size_t workspace_bytes() const;  // one stream's, the largest over the passes
+
+  template <class T>
+  void execute(const PassPlan& plan, kernels::Complex<T>* data, const BrickShape& volume, bool inverse, T scale,
+               tbb::task_arena& arena, transpose::StagingPool& pool, const Options& options,
+               RunReport* report) const;
+
+  std::string describe() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace oocfft::engine
+
+namespace oocfft::engine {
+extern template void CudaStreaming::execute<float>(const PassPlan&, kernels::Complex<float>*, const BrickShape&, bool,
+                                                   float, tbb::task_arena&, transpose::StagingPool&, const Options&,
+                                                   RunReport*) const;
+extern template void CudaStreaming::execute<double>(const PassPlan&, kernels::Complex<double>*, const BrickShape&,
+                                                    bool, double, tbb::task_arena&, transpose::StagingPool&,
+                                                    const Options&, RunReport*) const;
+}  // namespace oocfft::engine

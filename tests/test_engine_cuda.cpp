@@ -1,0 +1,193 @@
+// The streaming pipeline on the CUDA backend: every strategy, 1 to 4
+// streams, registered and staged host memory, small device budgets, against
+// the host backend's in-core result; then volumes of 1 GiB through a 64 MiB
+// budget against the GPU's own in-core result. Skips without a CUDA device.
+#include <gtest/gtest.h>
+#include <tbb/parallel_for.h>
+
+#include <oocfft/oocfft.hpp>
+
+#include <cmath>
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#include "kernels/cuda/device_buffer.hpp"
+#include "tests/engine_test_support.hpp"
+#include "tests/reference.hpp"
+
+namespace oocfft::test {
+namespace {
+
+constexpr double c_streamed = 6.0;
+
+#define SKIP_WITHOUT_CUDA() \
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device (or a build without the CUDA backend)"
+
+const Strategy all_strategies[] = {Strategy::in_core, Strategy::two_pass, Strategy::three_pass,
+                                   Strategy::line_transpose};
+
+template <class T>
+void check_small_matrix(Direction direction) {
+  constexpr std::size_t e = sizeof(std::complex<T>);
+  for (const Shape& shape : {Shape{40, 48, 64}, Shape{17, 30, 45}, Shape{9, 31, 1}}) {
+    const std::size_t n = shape.elements();
+    const auto x = to_precision<T>(random_signal(n, 500 + n));
+    const auto ref = widen(in_core_result(x, shape, direction));
+    for (Strategy strategy : all_strategies) {
+      for (unsigned streams = 1; streams <= 4; ++streams) {
+        for (HostRegistration reg : {HostRegistration::off, HostRegistration::on}) {
+          Options o;
+          o.backend = Backend::cuda;
+          o.strategy = strategy;
+          o.streams = streams;
+          o.register_host_memory = reg;
+          // 3 x the smallest brick plus the kernels' tables (a few KiB).
+          o.device_memory_budget =
+              strategy == Strategy::in_core ? 0 : budget_for(strategy, shape, e, streams, 3) + (1 << 20);
+          Plan plan(shape, sizeof(T) == 4 ? Precision::single : Precision::double_precision, o);
+          auto y = x;
+          RunReport report;
+          plan.execute(y.data(), direction, &report);
+          EXPECT_LE(relative_l2_error(y, ref), tolerance<T>(c_streamed, n))
+              << shape.to_string() << " " << to_string(strategy) << " streams " << streams << " register "
+              << to_string(reg) << "\n"
+              << plan.describe();
+          EXPECT_EQ(report.strategy, strategy);
+          EXPECT_EQ(report.registered, reg == HostRegistration::on && strategy != Strategy::line_transpose);
+        }
+      }
+    }
+  }
+}
+
+TEST(EngineCuda, EveryStrategyMatchesHostInCoreSingle) {
+  SKIP_WITHOUT_CUDA();
+  check_small_matrix<float>(Direction::forward);
+  check_small_matrix<float>(Direction::inverse);
+}
+
+TEST(EngineCuda, EveryStrategyMatchesHostInCoreDouble) {
+  SKIP_WITHOUT_CUDA();
+  check_small_matrix<double>(Direction::forward);
+}
+
+// Deterministic values in [-0.5, 0.5) from the index, filled in parallel,
+// so gigabyte inputs cost no random-number time and need no stored copy.
+template <class T>
+void fill_hashed(std::vector<std::complex<T>>& v, std::uint64_t seed) {
+  tbb::parallel_for(std::size_t{0}, v.size(), [&](std::size_t i) {
+    std::uint64_t h = (i + seed) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 29;
+    v[i] = {static_cast<T>(static_cast<float>(h & 0xFFFFFF) / 16777216.0f - 0.5f),
+            static_cast<T>(static_cast<float>((h >> 24) & 0xFFFFFF) / 16777216.0f - 0.5f)};
+  });
+}
+
+double relative_l2(const std::vector<std::complex<float>>& a, const std::vector<std::complex<float>>& b) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    num += std::norm(std::complex<double>(a[i]) - std::complex<double>(b[i]));
+    den += std::norm(std::complex<double>(b[i]));
+  }
+  return std::sqrt(num / den);
+}
+
+// 1 GiB of complex<float> through a 64 MiB device budget: the out-of-core
+// strategies, staged and registered, against the GPU in-core transform.
+TEST(EngineCuda, GigabyteVolumeThroughSixtyFourMebibytes) {
+  SKIP_WITHOUT_CUDA();
+  const Shape shape{256, 512, 1024};
+  const std::size_t n = shape.elements();
+  std::vector<std::complex<float>> x(n);
+  fill_hashed(x, 17);
+  std::vector<std::complex<float>> ref = x;
+  Options in_core;
+  in_core.backend = Backend::cuda;
+  RunReport report;
+  Plan(shape, Precision::single, in_core).execute(ref.data(), Direction::forward, &report);
+  ASSERT_EQ(report.strategy, Strategy::in_core);
+  struct Case {
+    Strategy strategy;
+    HostRegistration reg;
+  };
+  const Case cases[] = {{Strategy::automatic, HostRegistration::off},
+                        {Strategy::two_pass, HostRegistration::on},
+                        {Strategy::three_pass, HostRegistration::off},
+                        {Strategy::line_transpose, HostRegistration::off}};
+  std::vector<std::complex<float>> y(n);
+  for (const Case& c : cases) {
+    Options o;
+    o.backend = Backend::cuda;
+    o.strategy = c.strategy;
+    o.register_host_memory = c.reg;
+    o.device_memory_budget = std::size_t{64} << 20;
+    y = x;
+    Plan plan(shape, Precision::single, o);
+    plan.execute(y.data(), Direction::forward, &report);
+    const double err = relative_l2(y, ref);
+    std::printf("[ EngineCuda ] 1 GiB %s register %s: %.3f s, %zu bricks, error %.2e vs in-core\n",
+                to_string(report.strategy), report.registered ? "yes" : "no", report.seconds, report.bricks, err);
+    EXPECT_LE(err, tolerance<float>(c_streamed, n)) << plan.describe();
+    EXPECT_LE(report.device_bytes, o.device_memory_budget);
+    if (c.strategy == Strategy::automatic) EXPECT_EQ(report.strategy, Strategy::two_pass);
+  }
+  // And back: the round trip returns the input.
+  Options o;
+  o.backend = Backend::cuda;
+  o.device_memory_budget = std::size_t{64} << 20;
+  Plan(shape, Precision::single, o).execute(y.data(), Direction::inverse);
+  y = ref;
+  Plan(shape, Precision::single, o).execute(y.data(), Direction::inverse);
+  EXPECT_LE(relative_l2(y, x), tolerance<float>(2 * c_streamed, n));
+}
+
+// A budget the device cannot honour (the memory is taken by someone else)
+// must not crash: the allocation fails, the bricks shrink, and the result
+// is still right.
+TEST(EngineCuda, DeviceOutOfMemoryShrinksBricks) {
+  SKIP_WITHOUT_CUDA();
+  const Shape shape{64, 256, 256};  // 32 MiB
+  const std::size_t n = shape.elements();
+  std::vector<std::complex<float>> x(n);
+  fill_hashed(x, 3);
+  const auto ref = in_core_result(x, shape, Direction::forward);
+  Options o;
+  o.backend = Backend::cuda;
+  o.strategy = Strategy::two_pass;
+  o.streams = 2;
+  o.device_memory_budget = std::size_t{1} << 30;  // bricks of 8 MiB (two per stream and pass) + workspace
+  Plan plan(shape, Precision::single, o);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total_bytes), cudaSuccess);
+  // Leave 20 MiB: less than 2 streams x (8 MiB brick + 8 MiB workspace).
+  kernels::cuda::DeviceBuffer hog(free_bytes - (std::size_t{20} << 20), "test hog");
+  auto y = x;
+  RunReport report;
+  plan.execute(y.data(), Direction::forward, &report);
+  EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n));
+  EXPECT_LT(report.device_bytes, std::size_t{20} << 20);
+}
+
+TEST(EngineCuda, InCoreRequestOverBudgetIsRefused) {
+  SKIP_WITHOUT_CUDA();
+  Options o;
+  o.backend = Backend::cuda;
+  o.strategy = Strategy::in_core;
+  o.device_memory_budget = std::size_t{4} << 20;
+  const Shape shape{64, 64, 96};  // 3 MiB + 3 MiB of workspace > 4 MiB
+  std::vector<std::complex<float>> x(shape.elements(), {1.0f, 2.0f});
+  const auto before = x;
+  try {
+    fft3d(x.data(), shape, Direction::forward, o);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
+  }
+  EXPECT_EQ(x, before);
+}
+
+}  // namespace
+}  // namespace oocfft::test
