@@ -118,7 +118,7 @@ void fill(c64* v, std::size_t n, std::uint64_t seed) {
   });
 }
 
-void copy(c64* to, const c64* from, std::size_t n) {
+void copy_volume(c64* to, const c64* from, std::size_t n) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 20), [&](const auto& r) {
     std::memcpy(to + r.begin(), from + r.begin(), (r.end() - r.begin()) * sizeof(c64));
   });
@@ -375,16 +375,16 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
   o.threads = a.threads;
   o.device_memory_budget = budget;
   // Warm-up: page-locks the staging buffers and loads the kernels.
-  copy(y.get(), x.get(), n);
+  copy_volume(y.get(), x.get(), n);
   run_case(label + " warm-up", y.get(), shape, oocfft::Direction::forward, o, false, pcie);
-  copy(y.get(), x.get(), n);
+  copy_volume(y.get(), x.get(), n);
   Result main = run_case(label + " two_pass", y.get(), shape, oocfft::Direction::forward, o, true, pcie);
   write_timeline(a.out + "/timeline_" + label + ".csv", main.report);
 
   double reference_error = -1, fftw_seconds = 0;
   if (a.fftw) {
     Volume z(n);
-    copy(z.get(), x.get(), n);
+    copy_volume(z.get(), x.get(), n);
     fftw_seconds = fftw_in_place(z.get(), shape, a.threads);
     reference_error = relative_l2(y.get(), z.get(), n);
     main.error = reference_error;
@@ -398,7 +398,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
 
   oocfft::Options reg = o;
   reg.register_host_memory = oocfft::HostRegistration::on;
-  copy(y.get(), x.get(), n);
+  copy_volume(y.get(), x.get(), n);
   Result registered = run_case(label + " two_pass registered", y.get(), shape, oocfft::Direction::forward, reg, true,
                                pcie);
   write_timeline(a.out + "/timeline_" + label + "_registered.csv", registered.report);
@@ -407,7 +407,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
   if (a.line) {
     oocfft::Options lt = o;
     lt.strategy = oocfft::Strategy::line_transpose;
-    copy(y.get(), x.get(), n);
+    copy_volume(y.get(), x.get(), n);
     Result line = run_case(label + " line_transpose", y.get(), shape, oocfft::Direction::forward, lt, true, pcie);
     write_timeline(a.out + "/timeline_" + label + "_line_transpose.csv", line.report);
     std::printf("%-28s two_pass / line_transpose time ratio %.3f (speed-up %.2fx)\n", label.c_str(),
