@@ -43,9 +43,10 @@ int capacity_of(const std::vector<int>& radices) {
   return capacity;
 }
 
+template <class T>
 int round_threads(std::int64_t needed) {
   const std::int64_t t = std::max<std::int64_t>(32, (needed + 31) / 32 * 32);
-  return static_cast<int>(std::min<std::int64_t>(t, max_tile_threads));
+  return static_cast<int>(std::min<std::int64_t>(t, max_tile_threads<T>));
 }
 
 template <class T>
@@ -85,15 +86,22 @@ TileStockham<T>::TileStockham(std::shared_ptr<const LinePlan<T>> plan, const Dev
   capacity_ = capacity_of(plan_->factorization.radices);
   if (plan_->passes.size() > static_cast<std::size_t>(max_tile_passes))
     throw Error(ErrorKind::unsupported, "line length " + std::to_string(n_) + " needs too many radix passes");
-  for (const StockhamPass& p : plan_->passes)
-    passes_.push_back({p.radix, static_cast<int>(p.span), static_cast<int>(p.twiddle_offset)});
+  for (const StockhamPass& p : plan_->passes) {
+    TilePass t;
+    t.radix = p.radix;
+    t.span = static_cast<int>(p.span);
+    t.twiddle_offset = static_cast<int>(p.twiddle_offset);
+    t.span_divisor = FastDivisor(static_cast<std::uint32_t>(p.span));
+    t.quarter_divisor = FastDivisor(static_cast<std::uint32_t>(n_ / p.radix));
+    passes_.push_back(t);
+  }
   twiddles_ = upload(plan_->twiddles, "twiddle table");
 }
 
 template <class T>
 int TileStockham<T>::threads_for(int lanes) const {
   const std::int64_t points = static_cast<std::int64_t>(n_) * lanes;
-  return round_threads((points + capacity_ - 1) / capacity_);
+  return round_threads<T>((points + capacity_ - 1) / capacity_);
 }
 
 template <class T>
@@ -118,6 +126,7 @@ int TileStockham<T>::choose_log_lanes(std::int64_t lane_count, bool lanes_fast) 
 template <class T>
 void TileStockham<T>::fill(TileJob<T>& job, int log_lanes) const {
   job.n = n_;
+  job.n_divisor = FastDivisor(static_cast<std::uint32_t>(n_));
   job.log_lanes = log_lanes;
   job.threads = threads_for(1 << log_lanes);
   job.pass_count = static_cast<int>(passes_.size());

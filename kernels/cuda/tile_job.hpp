@@ -23,11 +23,16 @@ namespace oocfft::kernels::cuda {
 
 // Block size: about one thread per this many points of a tile (a thread
 // does one radix-16 butterfly, two radix-8 ones, five radix-3 ones ... per
-// pass), capped at max_tile_threads; the pass loops cover any remainder.
+// pass), capped at max_tile_threads<T>; the pass loops cover any remainder.
 inline constexpr int values_per_thread = 16;
-// With 512 threads the compiler may give a thread 128 registers, enough for
-// a radix-16 butterfly of complex<double> and its twiddles without spilling.
-inline constexpr int max_tile_threads = 512;
+// complex<float>: at most 256 threads and three blocks per SM (80 registers,
+// a few spilled): measured faster than 512 threads at 123 registers, where
+// registers allowed only two blocks. complex<double>: up to 512 threads with
+// 128 registers each, enough for a radix-16 butterfly and its twiddles.
+template <class T>
+inline constexpr int max_tile_threads = sizeof(T) == 4 ? 256 : 512;
+template <class T>
+inline constexpr int min_tile_blocks = sizeof(T) == 4 ? 3 : 1;
 inline constexpr int max_tile_passes = 24;
 
 // One dimension of the tile grid: how many, and the element distance between
@@ -38,10 +43,32 @@ struct TileDim {
   std::int64_t out = 0;
 };
 
+// x / d for 0 <= x < 2^31 by a multiply and a shift (Granlund and
+// Montgomery 1994; the form of CUTLASS's FastDivmod): m = ceil(2^p / d) with
+// p = 31 + ceil(log2 d), x / d = umulhi(x, m) >> (p - 32). Index arithmetic
+// is most of a tile kernel's instructions; a hardware-less integer divide
+// costs about twenty.
+struct FastDivisor {
+  std::uint32_t divisor = 1;
+  std::uint32_t multiplier = 0;
+  std::uint32_t shift = 0;
+  FastDivisor() = default;
+  explicit FastDivisor(std::uint32_t d) : divisor(d) {
+    if (d <= 1) return;
+    std::uint32_t log = 0;
+    while ((std::uint64_t{1} << log) < d) ++log;
+    const std::uint32_t p = 31 + log;
+    multiplier = static_cast<std::uint32_t>(((std::uint64_t{1} << p) + d - 1) / d);
+    shift = p - 32;
+  }
+};
+
 struct TilePass {
   int radix = 1;
   int span = 1;
   int twiddle_offset = 0;
+  FastDivisor span_divisor;     // j / span
+  FastDivisor quarter_divisor;  // item / (n / radix)
 };
 
 // What multiplies each output value before the store (besides `scale`).
@@ -62,6 +89,7 @@ struct TileJob {
   const Complex<T>* in = nullptr;
   Complex<T>* out = nullptr;
   int n = 1;                // transform length held in shared memory
+  FastDivisor n_divisor;    // e / n
   int log_lanes = 0;        // lanes per tile = 1 << log_lanes
   int threads = 32;         // block size
   bool lanes_fast_in = false;   // load mapping: lanes (true) or points contiguous

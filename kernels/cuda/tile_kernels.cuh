@@ -15,10 +15,6 @@
 #include "kernels/butterfly.hpp"
 #include "kernels/cuda/tile_job.hpp"
 
-#ifndef OOCFFT_TILE_BOUNDS
-#define OOCFFT_TILE_BOUNDS max_tile_threads, 1
-#endif
-
 namespace oocfft::kernels::cuda::detail {
 
 // Shared memory holds real and imaginary parts in separate arrays of T, and
@@ -63,6 +59,10 @@ __device__ __forceinline__ void store(Complex<T>* p, Complex<T> z) {
   *reinterpret_cast<typename Vec2<T>::type*>(p) = v;
 }
 
+__device__ __forceinline__ int divide(int x, const FastDivisor& d) {
+  return d.divisor == 1 ? x : static_cast<int>(__umulhi(static_cast<unsigned>(x), d.multiplier) >> d.shift);
+}
+
 // Where a tile's values sit in shared memory. Lane-major (l*n + p) when
 // points are contiguous in the input, point-major (p*L + l) when lanes are,
 // so that the load, the heaviest access, is conflict-free.
@@ -75,45 +75,70 @@ struct TileLayout {
   }
   // Butterfly `item` of a pass with q = n/R butterflies per line: which lane
   // and which butterfly j. Consecutive threads take consecutive positions.
-  __device__ __forceinline__ void decode(int item, int q, int& lane, int& j) const {
+  __device__ __forceinline__ void decode(int item, int q, const FastDivisor& q_divisor, int& lane, int& j) const {
     if (point_major) {
       lane = item & ((1 << log_lanes) - 1);
       j = item >> log_lanes;
+    } else if (log_lanes == 0) {
+      j = item;
+      lane = 0;
     } else {
-      j = item % q;
-      lane = item / q;
+      lane = divide(item, q_divisor);
+      j = item - lane * q;
     }
   }
 };
 
+// Butterflies a thread keeps in flight per iteration: independent shared
+// memory loads and arithmetic for the scheduler (16 values at most).
+template <int R>
+constexpr int butterflies_per_iteration() {
+  return 1;
+}
+
 template <class T, int R, bool Inverse>
 __device__ __forceinline__ void stockham_pass(const T* __restrict__ src_re, const T* __restrict__ src_im,
                                               T* __restrict__ dst_re, T* __restrict__ dst_im,
-                                              const TileLayout layout, int span, const Complex<T>* twiddles) {
+                                              const TileLayout layout, const TilePass& pass,
+                                              const Complex<T>* twiddles) {
+  const int span = pass.span;
+  constexpr int B = butterflies_per_iteration<R>();
   const int q = layout.n / R;
   const int count = q << layout.log_lanes;
-  for (int item = threadIdx.x; item < count; item += blockDim.x) {
-    int lane, j;
-    layout.decode(item, q, lane, j);
-    Complex<T> v[R];
+  const int threads = blockDim.x;
+  for (int first_item = threadIdx.x; first_item < count; first_item += B * threads) {
+    Complex<T> v[B][R];
+    int lane[B], j[B];
 OOCFFT_UNROLL
-    for (int r = 0; r < R; ++r) {
-      const int at = skew<T>(layout.position(lane, j + r * q));
-      v[r] = {src_re[at], src_im[at]};
+    for (int b = 0; b < B; ++b) {
+      const int item = first_item + b * threads;
+      if (item < count) {
+        layout.decode(item, q, pass.quarter_divisor, lane[b], j[b]);
+OOCFFT_UNROLL
+        for (int r = 0; r < R; ++r) {
+          const int at = skew<T>(layout.position(lane[b], j[b] + r * q));
+          v[b][r] = {src_re[at], src_im[at]};
+        }
+      }
     }
-    const int within = j % span;
-    if (span > 1) {
-      const Complex<T>* w = twiddles + within * (R - 1);
 OOCFFT_UNROLL
-      for (int r = 1; r < R; ++r) v[r] = twiddle<Inverse>(v[r], load_table(w + (r - 1)));
-    }
-    radix_butterfly<R, Inverse>(v);
-    const int first = (j - within) * R + within;
+    for (int b = 0; b < B; ++b) {
+      if (first_item + b * threads < count) {
+        const int within = j[b] - divide(j[b], pass.span_divisor) * span;
+        if (span > 1) {
+          const Complex<T>* w = twiddles + within * (R - 1);
 OOCFFT_UNROLL
-    for (int r = 0; r < R; ++r) {
-      const int at = skew<T>(layout.position(lane, first + r * span));
-      dst_re[at] = v[r].re;
-      dst_im[at] = v[r].im;
+          for (int r = 1; r < R; ++r) v[b][r] = twiddle<Inverse>(v[b][r], load_table(w + (r - 1)));
+        }
+        radix_butterfly<R, Inverse>(v[b]);
+        const int first = (j[b] - within) * R + within;
+OOCFFT_UNROLL
+        for (int r = 0; r < R; ++r) {
+          const int at = skew<T>(layout.position(lane[b], first + r * span));
+          dst_re[at] = v[b][r].re;
+          dst_im[at] = v[b][r].im;
+        }
+      }
     }
   }
   __syncthreads();
@@ -132,15 +157,15 @@ __device__ int run_passes(T* re, T* im, int half, int start, const TileLayout& l
     T* dr = re + (1 - at) * half;
     T* di = im + (1 - at) * half;
     switch (pass.radix) {
-      case 2: stockham_pass<T, 2, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
-      case 3: stockham_pass<T, 3, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
-      case 4: stockham_pass<T, 4, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
-      case 5: stockham_pass<T, 5, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
-      case 7: stockham_pass<T, 7, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
-      case 8: stockham_pass<T, 8, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
-      case 11: stockham_pass<T, 11, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
-      case 13: stockham_pass<T, 13, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
-      case 16: stockham_pass<T, 16, Inverse>(sr, si, dr, di, layout, pass.span, tw); break;
+      case 2: stockham_pass<T, 2, Inverse>(sr, si, dr, di, layout, pass, tw); break;
+      case 3: stockham_pass<T, 3, Inverse>(sr, si, dr, di, layout, pass, tw); break;
+      case 4: stockham_pass<T, 4, Inverse>(sr, si, dr, di, layout, pass, tw); break;
+      case 5: stockham_pass<T, 5, Inverse>(sr, si, dr, di, layout, pass, tw); break;
+      case 7: stockham_pass<T, 7, Inverse>(sr, si, dr, di, layout, pass, tw); break;
+      case 8: stockham_pass<T, 8, Inverse>(sr, si, dr, di, layout, pass, tw); break;
+      case 11: stockham_pass<T, 11, Inverse>(sr, si, dr, di, layout, pass, tw); break;
+      case 13: stockham_pass<T, 13, Inverse>(sr, si, dr, di, layout, pass, tw); break;
+      case 16: stockham_pass<T, 16, Inverse>(sr, si, dr, di, layout, pass, tw); break;
       default: __trap();
     }
     at = 1 - at;
@@ -168,37 +193,64 @@ __device__ __forceinline__ TileCoordinates tile_coordinates(const TileJob<T>& jo
 
 // Element e of the tile in load/store order: consecutive threads take
 // consecutive lanes (lanes_fast) or consecutive points.
-__device__ __forceinline__ void element_of(int e, bool lanes_fast, int n, int log_lanes, int& lane, int& point) {
+__device__ __forceinline__ void element_of(int e, bool lanes_fast, int n, const FastDivisor& n_divisor,
+                                           int log_lanes, int& lane, int& point) {
   if (lanes_fast) {
     lane = e & ((1 << log_lanes) - 1);
     point = e >> log_lanes;
+  } else if (log_lanes == 0) {
+    point = e;
+    lane = 0;
   } else {
-    point = e % n;
-    lane = e / n;
+    lane = divide(e, n_divisor);
+    point = e - lane * n;
   }
 }
+
+// Loads the tile; points at or past `valid` (Bluestein's zero padding) and
+// lanes past the end read as zero. Bluestein multiplies by the chirp here.
+// Global loads a thread issues before it stores any to shared memory: one
+// load in flight per thread would cap the kernel near a third of the memory
+// bandwidth (Little's law: ~14 KB must be in flight per SM).
+template <class T>
+inline constexpr int loads_in_flight = sizeof(T) == 4 ? 8 : 4;
 
 // Loads the tile; points at or past `valid` (Bluestein's zero padding) and
 // lanes past the end read as zero. Bluestein multiplies by the chirp here.
 template <class T, bool Chirp>
 __device__ __forceinline__ void load_tile(T* re, T* im, const TileLayout& layout, const TileJob<T>& job,
                                           const TileCoordinates& c, int valid) {
+  constexpr int U = loads_in_flight<T>;
   const int total = job.n << job.log_lanes;
+  const int threads = blockDim.x;
   const Complex<T>* base = job.in + c.first_lane * job.lane.in + c.group * job.group.in;
-  for (int e = threadIdx.x; e < total; e += blockDim.x) {
-    int lane, point;
-    element_of(e, job.lanes_fast_in, job.n, job.log_lanes, lane, point);
-    Complex<T> z = {T(0), T(0)};
-    if (lane < c.lanes_here && point < valid) {
-      z = load(base + lane * job.lane.in + point * job.point_in);
-      if constexpr (Chirp) {
-        if (job.conjugate) z = conj(z);
-        z = z * load_table(job.chirp + point);
+  for (int first = threadIdx.x; first < total; first += U * threads) {
+    Complex<T> z[U];
+    int lane[U], point[U];
+OOCFFT_UNROLL
+    for (int u = 0; u < U; ++u) {
+      const int e = first + u * threads;
+      z[u] = {T(0), T(0)};
+      if (e < total) {
+        element_of(e, job.lanes_fast_in, job.n, job.n_divisor, job.log_lanes, lane[u], point[u]);
+        if (lane[u] < c.lanes_here && point[u] < valid)
+          z[u] = load(base + lane[u] * job.lane.in + point[u] * job.point_in);
       }
     }
-    const int at = skew<T>(layout.position(lane, point));
-    re[at] = z.re;
-    im[at] = z.im;
+OOCFFT_UNROLL
+    for (int u = 0; u < U; ++u) {
+      if (first + u * threads < total) {
+        if constexpr (Chirp) {
+          if (lane[u] < c.lanes_here && point[u] < valid) {
+            if (job.conjugate) z[u] = conj(z[u]);
+            z[u] = z[u] * load_table(job.chirp + point[u]);
+          }
+        }
+        const int at = skew<T>(layout.position(lane[u], point[u]));
+        re[at] = z[u].re;
+        im[at] = z[u].im;
+      }
+    }
   }
   __syncthreads();
 }
@@ -210,7 +262,7 @@ __device__ __forceinline__ void store_tile(const T* re, const T* im, const TileL
   Complex<T>* base = job.out + c.first_lane * job.lane.out + c.group * job.group.out;
   for (int e = threadIdx.x; e < total; e += blockDim.x) {
     int lane, point;
-    element_of(e, job.lanes_fast_out, job.n, job.log_lanes, lane, point);
+    element_of(e, job.lanes_fast_out, job.n, job.n_divisor, job.log_lanes, lane, point);
     if (lane >= c.lanes_here || point >= valid) continue;
     const int at = skew<T>(layout.position(lane, point));
     Complex<T> z = {re[at], im[at]};
@@ -233,7 +285,7 @@ __device__ __forceinline__ void store_tile(const T* re, const T* im, const TileL
 }
 
 template <class T, bool Inverse>
-__global__ void __launch_bounds__(OOCFFT_TILE_BOUNDS) stockham_tile_kernel(const __grid_constant__ TileJob<T> job) {
+__global__ void __launch_bounds__(max_tile_threads<T>, min_tile_blocks<T>) stockham_tile_kernel(const __grid_constant__ TileJob<T> job) {
   extern __shared__ unsigned char shared_raw[];
   const int total = job.n << job.log_lanes;
   // Two halves (Stockham ping-pong) of real parts, then two of imaginary.
@@ -257,7 +309,7 @@ __global__ void __launch_bounds__(OOCFFT_TILE_BOUNDS) stockham_tile_kernel(const
 // chirp on store. The inverse transform is conj(forward(conj x)), folded
 // into the two chirp multiplies.
 template <class T>
-__global__ void __launch_bounds__(OOCFFT_TILE_BOUNDS) bluestein_tile_kernel(const __grid_constant__ TileJob<T> job) {
+__global__ void __launch_bounds__(max_tile_threads<T>, min_tile_blocks<T>) bluestein_tile_kernel(const __grid_constant__ TileJob<T> job) {
   extern __shared__ unsigned char shared_raw[];
   const int total = job.n << job.log_lanes;
   const int half = skew<T>(total) + 1;
@@ -274,7 +326,7 @@ __global__ void __launch_bounds__(OOCFFT_TILE_BOUNDS) bluestein_tile_kernel(cons
     T* hi = im + at * half;
     for (int e = threadIdx.x; e < total; e += blockDim.x) {
       int lane, point;
-      element_of(e, layout.point_major, job.n, job.log_lanes, lane, point);
+      element_of(e, layout.point_major, job.n, job.n_divisor, job.log_lanes, lane, point);
       const int k = skew<T>(layout.position(lane, point));
       const Complex<T> z = Complex<T>{hr[k], hi[k]} * load_table(job.spectrum + point);
       hr[k] = z.re;

@@ -11,18 +11,26 @@ namespace oocfft::kernels::cuda {
 namespace detail {
 
 // The default dynamic shared memory limit is 48 KB; a larger tile must raise
-// the kernel's own limit first (the device's opt-in maximum was checked when
-// the plan chose the tile).
+// the kernel's own limit first. The limit is raised to the device's opt-in
+// maximum, the same value from every caller: the engine launches from several
+// host threads at once, and a per-launch value could be lowered by one
+// thread between another's cudaFuncSetAttribute and its launch.
 template <class Kernel>
 void allow_shared(Kernel kernel, std::size_t bytes) {
-  if (bytes > 48 * 1024)
-    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-               "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+  if (bytes <= 48 * 1024) return;
+  int device = 0, optin = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  check_cuda(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "cudaDeviceGetAttribute");
+  if (bytes > static_cast<std::size_t>(optin))
+    throw Error(ErrorKind::invalid_argument, "tile kernel: " + std::to_string(bytes) +
+                                                 " bytes of shared memory exceed the device's " + std::to_string(optin));
+  check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin),
+             "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
 }
 
 template <class T>
 void check_job(const TileJob<T>& job) {
-  if (job.threads < 32 || job.threads > max_tile_threads || job.threads % 32 != 0 || job.n < 1 ||
+  if (job.threads < 32 || job.threads > max_tile_threads<T> || job.threads % 32 != 0 || job.n < 1 ||
       job.pass_count > max_tile_passes || job.lane.count < 1 || job.group.count < 1)
     throw Error(ErrorKind::invalid_argument,
                 "tile kernel: bad geometry (n=" + std::to_string(job.n) + ", threads=" + std::to_string(job.threads) +
