@@ -12,6 +12,12 @@
 //   - both steps of the four-step kernel for long lines, the twiddle of
 //     step A and the transpose of step B fused into the stores;
 //   - Bluestein's whole convolution when M fits (bluestein launcher).
+// Lengths, strides and passes are run-time fields of the job; the radix of
+// each pass is a template parameter of its butterfly code (a switch per pass).
+// So six kernels (Stockham forward and inverse, Bluestein, per precision)
+// serve every length 1..4096 and every tile geometry, and the CUDA build stays
+// a few minutes on two cores. Kernels with compile-time lengths for the most
+// common sizes are the next step for speed (bench/RESULTS.md).
 // Host-visible (no device code): device_line_plan.cpp fills it.
 #include <cuda_runtime_api.h>
 
