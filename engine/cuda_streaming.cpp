@@ -171,8 +171,8 @@ class CudaBrickLane final : public BrickLane {
                                         ? std::vector<Box>{job.box}
                                         : device_contiguous_pieces(job.box, staging_bytes_ / e);
 
-    h2d_start_.record(s);
     if (direct) {
+      h2d_start_.record(s);
       copy_box_direct(host, store_.shape(), e, job.box, dev, true, s);
     } else {
       for (std::size_t k = 0; k < pieces.size(); ++k) {
@@ -181,6 +181,8 @@ class CudaBrickLane final : public BrickLane {
         arena_.execute([&] { store_.read(pieces[k], spec.layout, staging_); });
         if (k == 0) t.gather_start = g0;
         t.gather_end = seconds_since(start_);
+        // Recorded after the gather, so the H2D span is the copy alone.
+        if (k == 0) h2d_start_.record(s);
         kc::check_cuda(cudaMemcpyAsync(dev + offset_in(job.box, pieces[k]) * e, staging_, pieces[k].elements() * e,
                                        cudaMemcpyHostToDevice, s),
                        "cudaMemcpyAsync");
