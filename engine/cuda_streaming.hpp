@@ -10,13 +10,14 @@
 // staging copies.
 //
 // Registration policy (HostRegistration::automatic): DMA directly only when
-// the caller's array is already page-locked. cudaHostRegister costs about
-// 0.06-0.09 s per GiB (DESIGN.md, "Measured ceilings"), i.e. 1-1.5 s for a
-// 16 GiB volume, more than the whole two-pass PCIe floor (0.75 s); the
-// staging copies it would save run on the host while other streams' bricks
-// cross the bus, so they are mostly hidden. Registering pays off only when
-// the caller registers once and transforms many times, which it can do
-// itself (then automatic picks the direct path) or ask for with `on`.
+// the caller's array is already page-locked. Measured on the H100 machine
+// (bench/RESULTS.md, "Out-of-core engine"), 16 GiB two-pass, 4 GiB budget:
+// staged with a warm plan 1.70 s; registered inside the call (`on`) 2.24 s,
+// of which cudaHostRegister + cudaHostUnregister 1.34 s (0.061 s/GiB to
+// register); registered once by the caller 0.89 s, 87% of the PCIe floor.
+// Registering per call costs more than the staging copies it saves; it pays
+// when the caller registers once and transforms many times, and then
+// automatic finds the array page-locked and takes the direct path.
 // Compiled only when the library is built with CUDA.
 #include <tbb/task_arena.h>
 

@@ -6,6 +6,12 @@
 // device transforms contiguous lines, and scattered back the same way after.
 // Kept faithful, strided element loads and all, as the baseline the run-based
 // copies are measured against (DESIGN.md: 3.3 GB/s for a z-line gather).
+// The paper's own equations for chunking and index mapping (its eqs. 3-6)
+// were not at hand when this was written; the transposes follow its
+// published description (gather each line element by element into a
+// contiguous chunk, transform contiguous lines, transpose back) and the
+// chunk bound C_d <= DevMem / (k V_d N_stream), k = 3, is applied in
+// engine/pass_planner.cpp.
 // The chunk is a box; its lines are ordered z-major then x for Y lines
 // (BrickLayout::y_lines) and y-major then x for Z lines (z_lines).
 #include <cstddef>

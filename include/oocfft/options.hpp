@@ -25,8 +25,9 @@ enum class Strategy { automatic, in_core, two_pass, three_pass, line_transpose }
 
 // Whether the CUDA backend page-locks the caller's array with
 // cudaHostRegister and DMAs bricks straight from it (no staging copies).
-// automatic: only when the array is already page-locked (see
-// engine/pass_planner.hpp for the measured reason).
+// automatic: only when the array is already page-locked, since registering
+// inside each call costs more than the staging copies it saves (measured in
+// bench/RESULTS.md). Ignored by the host backend.
 enum class HostRegistration { automatic, on, off };
 
 // What the progress callback is told after each brick.
