@@ -7,7 +7,7 @@
 
 #include "engine/axis_plans.hpp"
 #include "engine/backend_choice.hpp"
-#include "engine/host_backend.hpp"
+#include "engine/brick_transform_host.hpp"
 #include "engine/normalization.hpp"
 #include "engine/streaming_engine.hpp"
 
@@ -65,7 +65,10 @@ class Plan::Impl {
       return;
     }
     const auto start = engine::Clock::now();
-    arena.execute([&] { engine::transform_volume_host(plans, values, shape, inverse, scale); });
+    arena.execute([&] {
+      engine::transform_brick_host(plans, values, kernels::BrickShape{shape.nz, shape.ny, shape.nx},
+                                   kernels::AxisSet::all(), transpose::BrickLayout::natural, inverse, scale);
+    });
     if (report != nullptr) {
       const bool record = report->record_timeline;
       *report = RunReport{};
