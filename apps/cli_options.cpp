@@ -1,6 +1,7 @@
 #include "apps/cli_options.hpp"
 
 #include <initializer_list>
+#include <cstdint>
 #include <sstream>
 #include <utility>
 
@@ -19,6 +20,22 @@ std::size_t parse_count(const std::string& text, const std::string& what) {
     throw Error(ErrorKind::invalid_argument, what + ": '" + text + "' is not a non-negative integer");
   return static_cast<std::size_t>(v);
 }
+// "512MiB", "4GiB", "1000000" (bytes); binary suffixes KiB, MiB, GiB, TiB.
+std::size_t parse_bytes(const std::string& text, const std::string& flag) {
+  static const std::pair<const char*, std::size_t> units[] = {
+      {"KiB", std::size_t{1} << 10}, {"MiB", std::size_t{1} << 20}, {"GiB", std::size_t{1} << 30},
+      {"TiB", std::size_t{1} << 40}};
+  for (const auto& [suffix, factor] : units) {
+    const std::string s(suffix);
+    if (text.size() > s.size() && text.compare(text.size() - s.size(), s.size(), s) == 0) {
+      const std::size_t count = parse_count(text.substr(0, text.size() - s.size()), flag);
+      if (count > SIZE_MAX / factor) throw Error(ErrorKind::invalid_argument, flag + ": '" + text + "' is too large");
+      return count * factor;
+    }
+  }
+  return parse_count(text, flag);
+}
+
 // The value named `text` among `choices`, or an error listing them.
 template <class E>
 E parse_choice(const std::string& flag, const std::string& text,
@@ -75,6 +92,19 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
     } else if (flag == "--norm") {
       o.options.norm = parse_choice<Norm>(
           flag, value(flag), {{"backward", Norm::backward}, {"ortho", Norm::ortho}, {"forward", Norm::forward}});
+    } else if (flag == "--strategy") {
+      o.options.strategy = parse_choice<Strategy>(flag, value(flag),
+                                                  {{"auto", Strategy::automatic},
+                                                   {"in_core", Strategy::in_core},
+                                                   {"two_pass", Strategy::two_pass},
+                                                   {"three_pass", Strategy::three_pass},
+                                                   {"line_transpose", Strategy::line_transpose}});
+    } else if (flag == "--device-budget") {
+      o.options.device_memory_budget = parse_bytes(value(flag), flag);
+    } else if (flag == "--staging-budget") {
+      o.options.host_staging_budget = parse_bytes(value(flag), flag);
+    } else if (flag == "--streams") {
+      o.options.streams = static_cast<unsigned>(parse_count(value(flag), flag));
     } else if (flag == "--threads") {
       o.options.threads = static_cast<unsigned>(parse_count(value(flag), flag));
     } else if (flag == "--bins") {
@@ -100,6 +130,10 @@ std::string usage() {
          "  --precision single|double   complex64 or complex128 (default single)\n"
          "  --backend auto|host|cuda    (default auto: CUDA when a GPU is present)\n"
          "  --norm backward|ortho|forward  numpy's norm (default backward)\n"
+         "  --strategy auto|in_core|two_pass|three_pass|line_transpose  (default auto)\n"
+         "  --device-budget BYTES device memory the plan may use, e.g. 4GiB (default: free memory)\n"
+         "  --staging-budget BYTES host staging for all streams (default: what the bricks need)\n"
+         "  --streams N           bricks in flight (default 4)\n"
          "  --threads N           host threads, 0 = all (default 0)\n"
          "  --bins N              bins of the direct-DFT spot check (default 16)\n"
          "  --seed N              seed of the generated volume (default 2026)\n";

@@ -1,5 +1,6 @@
 // oocfft: the command line. `oocfft demo` is the main job on an embedded
 // default volume; `oocfft info` explains a plan.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -33,7 +34,15 @@ int run_demo(const apps::CliOptions& cli) {
 
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();
-  const Plan plan(shape, std::is_same_v<T, float> ? Precision::single : Precision::double_precision, cli.options);
+  Options options = cli.options;
+  // Progress on streamed plans: a line per tenth of the bricks, on stderr.
+  options.progress = [](const Progress& p) {
+    const std::size_t step = std::max<std::size_t>(1, p.bricks_total / 10);
+    if (p.bricks_total > 1 && (p.bricks_done % step == 0 || p.bricks_done == p.bricks_total))
+      std::fprintf(stderr, "  pass %u/%u: %zu/%zu bricks, %.1f MiB moved\n", p.pass + 1, p.passes, p.bricks_done,
+                   p.bricks_total, static_cast<double>(p.bytes_moved) / (1 << 20));
+  };
+  const Plan plan(shape, std::is_same_v<T, float> ? Precision::single : Precision::double_precision, options);
   const double plan_s = std::chrono::duration<double>(Clock::now() - t0).count();
   std::printf("%s", plan.describe().c_str());
 
