@@ -11,7 +11,11 @@
 // sample of lines for 1D cases, cuFFT double (Z2Z on the same input) for 3D
 // complex<float>; none for 3D complex<double>.
 //
-//   oocfft_cuda_bench [--quick]
+//   oocfft_cuda_bench [--quick] [--pow2]
+// --quick: a subset, fewer repetitions; --pow2: only the cases the
+// fixed-length kernels serve (powers of two up to 4096, 256^3, 512^3). With
+// OOCFFT_CUDA_GENERAL_TILES=1 in the environment the library uses its general
+// tile kernel everywhere, for a before/after comparison in one run.
 #include <cuda_runtime.h>
 #include <cufft.h>
 #include <fftw3.h>
@@ -167,6 +171,7 @@ double sampled_error(const Complex<T>* x_dev, const Complex<T>* y_dev, const Lin
 
 struct Options {
   bool quick = false;
+  bool pow2 = false;  // only the cases the fixed-length kernels serve
   int reps = 10;
 };
 
@@ -323,8 +328,10 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--quick") == 0) {
       opt.quick = true;
       opt.reps = 5;
+    } else if (std::strcmp(argv[i], "--pow2") == 0) {
+      opt.pow2 = true;
     } else {
-      std::fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--quick] [--pow2]\n", argv[0]);
       return 2;
     }
   }
@@ -337,8 +344,10 @@ int main(int argc, char** argv) {
     std::printf("%-22s %-5s %9s %9s %6s %8s %5s  %9s %9s\n", "case", "type", "ours ms", "cuFFT ms", "ratio", "GB/s", "copy",
                 "err ours", "err cuFFT");
     std::vector<std::size_t> lengths;
-    if (opt.quick) {
-      lengths = {16, 256, 4096, 65536, 6561, 15625, 46656, 16807, 127, 1009, 4099};
+    if (opt.pow2) {
+      lengths = {16, 64, 256, 1024, 4096};
+    } else if (opt.quick) {
+      lengths = {16, 64, 256, 1024, 4096, 65536, 6561, 15625, 46656, 16807, 127, 1009, 4099};
     } else {
       for (std::size_t p = 16; p <= 65536; p *= 2) lengths.push_back(p);
       for (std::size_t b : {3, 5, 6, 7})
@@ -351,8 +360,9 @@ int main(int argc, char** argv) {
     }
     strided_z<float>(512, copy_gbs, opt);
     strided_z<double>(512, copy_gbs, opt);
-    std::vector<BrickShape> shapes = {{256, 256, 256}, {512, 512, 512}, {300, 320, 343}};
-    if (!opt.quick) shapes.push_back({1024, 1024, 1024});
+    std::vector<BrickShape> shapes = {{256, 256, 256}, {512, 512, 512}};
+    if (!opt.pow2) shapes.push_back({300, 320, 343});
+    if (!opt.quick && !opt.pow2) shapes.push_back({1024, 1024, 1024});
     for (const BrickShape& s : shapes) {
       volume_3d<float>(s, copy_gbs, opt);
       volume_3d<double>(s, copy_gbs, opt);

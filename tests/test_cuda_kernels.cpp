@@ -3,7 +3,8 @@
 // in one tile and in four steps), smooth lengths up to 2^24 (four-step),
 // 3D shapes with odd, prime and degenerate axes (strided-axis kernels, also
 // four-step and Bluestein along y and z), both precisions, both directions,
-// the norm modes, and the public in-core path. Relative L2 error must stay
+// the norm modes, powers of two in whole tiles (the fixed-length kernels),
+// and the public in-core path. Relative L2 error must stay
 // under C * eps * sqrt(log2 N): C = 4 for Stockham (the host executor's
 // constant), 6 where the four-step twiddle (a product of two table entries)
 // adds a rounding, 12 for Bluestein. Workspaces and outputs are poisoned with
@@ -181,6 +182,32 @@ TEST(CudaKernels, VolumesAgainstFftwLongDouble) {
       check_volume<float>(s, norm, ++seed);
       check_volume<double>(s, norm, seed);
     }
+  }
+}
+
+// Powers of two in batches of several whole tiles plus a partial one, as
+// contiguous lines and as strided y and z axes of volumes: the cases the
+// fixed-length kernels serve (fixed_tile_kernels.cuh takes a batch only when
+// it holds at least one whole tile: up to 128 lines of 32, or 256 strided
+// lanes of 16, which the batches of 1-3 lines above mostly do not).
+TEST(CudaKernels, PowersOfTwoInWholeTiles) {
+  SKIP_WITHOUT_CUDA();
+  double worst_f = 0, worst_d = 0;
+  DeviceRunner<float> single;
+  DeviceRunner<double> twice;
+  for (std::size_t n = 16; n <= 4096; n *= 2) {
+    const std::size_t lines = 2 * std::max<std::size_t>(1, 4096 / n) + 3;
+    check_lines(single, n, lines, 9000 + n, &worst_f);
+    check_lines(twice, n, lines, 9100 + n, &worst_d);
+  }
+  std::printf("[ info ] worst error / tolerance: float %.3f, double %.3f\n", worst_f, worst_d);
+  // {nz, ny, nx}: z lines of 256, 1024 and 16 (lanes: the xy plane), y lines
+  // of 512, 64 and 128 (lanes: x, groups: z), all three axes at 64.
+  std::uint64_t seed = 500;
+  for (const BrickShape& s : {BrickShape{256, 3, 40}, BrickShape{6, 512, 20}, BrickShape{1024, 2, 9},
+                              BrickShape{16, 64, 300}, BrickShape{32, 128, 40}, BrickShape{64, 64, 64}}) {
+    check_volume<float>(s, Norm::backward, ++seed);
+    check_volume<double>(s, Norm::ortho, seed);
   }
 }
 

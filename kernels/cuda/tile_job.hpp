@@ -16,8 +16,10 @@
 // each pass is a template parameter of its butterfly code (a switch per pass).
 // So six kernels (Stockham forward and inverse, Bluestein, per precision)
 // serve every length 1..4096 and every tile geometry, and the CUDA build stays
-// a few minutes on two cores. Kernels with compile-time lengths for the most
-// common sizes are the next step for speed (bench/RESULTS.md).
+// a few minutes on two cores. That generality costs index arithmetic on every
+// value moved; the common powers of two (32..4096 on contiguous lines,
+// 16..1024 on strided ones) take kernels with compile-time lengths instead
+// (fixed_tile_kernels.cuh), which read the same job.
 // Host-visible (no device code): device_line_plan.cpp fills it.
 #include <cuda_runtime_api.h>
 
@@ -138,8 +140,15 @@ constexpr std::size_t tile_shared_bytes(std::size_t points) {
 
 // Launchers: check the job, raise the dynamic shared-memory limit where
 // needed, launch on `stream`, check the launch. Throw Error(cuda).
+// launch_stockham_tiles takes a fixed-length kernel where one serves the job
+// (launch_fixed_stockham_tiles), the general kernel otherwise.
 template <class T>
 void launch_stockham_tiles(const TileJob<T>& job, bool inverse, cudaStream_t stream);
+// Kernels with a compile-time length for the common powers of two
+// (fixed_tile_kernels.cuh): launches one and returns true if it serves the
+// job, returns false and launches nothing otherwise.
+template <class T>
+bool launch_fixed_stockham_tiles(const TileJob<T>& job, bool inverse, cudaStream_t stream);
 template <class T>
 void launch_bluestein_tiles(const TileJob<T>& job, cudaStream_t stream);
 
