@@ -16,7 +16,6 @@
 #include <cstring>
 #include <limits>
 
-#include "engine/cuda_backend.hpp"
 #include "kernels/cuda/device_brick_plan.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/device_line_plan.hpp"
@@ -266,18 +265,20 @@ TEST(CudaKernels, RepeatedRunsAreBitwiseEqual) {
 
 TEST(CudaKernels, InCoreTransformMatchesHostBackend) {
   SKIP_WITHOUT_CUDA();
+  // The public API's CUDA in-core path: copy in, all axes on the device, copy out.
   const Shape shape{24, 35, 41};
   const auto x = random_signal(shape.elements(), 11);
+  Options cuda;
+  cuda.backend = Backend::cuda;
+  cuda.strategy = Strategy::in_core;
+  Options host;
+  host.backend = Backend::host;
   for (Direction d : {Direction::forward, Direction::inverse}) {
     auto device = to_precision<double>(x);
-    auto host = device;
-    const engine::CudaInCoreTransform<double> transform(shape);
-    const double scale = d == Direction::inverse ? 1.0 / static_cast<double>(shape.elements()) : 1.0;
-    transform.execute(reinterpret_cast<kernels::Complex<double>*>(device.data()), d == Direction::inverse, scale);
-    Options options;
-    options.backend = Backend::host;
-    Plan(shape, Precision::double_precision, options).execute(host.data(), d);
-    std::vector<LongComplex> host_long(host.begin(), host.end());
+    auto reference = device;
+    Plan(shape, Precision::double_precision, cuda).execute(device.data(), d);
+    Plan(shape, Precision::double_precision, host).execute(reference.data(), d);
+    std::vector<LongComplex> host_long(reference.begin(), reference.end());
     EXPECT_LE(relative_l2_error(device, host_long), tolerance<double>(2 * c_bluestein, shape.elements()))
         << to_string(d);
   }
@@ -285,15 +286,17 @@ TEST(CudaKernels, InCoreTransformMatchesHostBackend) {
 
 TEST(CudaKernels, InCoreRefusesVolumesLargerThanTheDevice) {
   SKIP_WITHOUT_CUDA();
-  // 4096^3 complex<double> is 1 TiB: planning works, execute must refuse
-  // with out_of_memory before touching the (here absent) data.
-  const engine::CudaInCoreTransform<double> transform(Shape{4096, 4096, 4096});
+  // 4096^3 complex<double> is 1 TiB: an in-core plan must be refused while
+  // planning, before any array is seen.
+  Options cuda;
+  cuda.backend = Backend::cuda;
+  cuda.strategy = Strategy::in_core;
   try {
-    kernels::Complex<double> dummy{0.0, 0.0};
-    transform.execute(&dummy, false, 1.0);
+    const Plan plan(Shape{4096, 4096, 4096}, Precision::double_precision, cuda);
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::out_of_memory) << e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
+    EXPECT_NE(std::string(e.what()).find("do not fit"), std::string::npos) << e.what();
   }
 }
 
