@@ -1,17 +1,8 @@
 #include "engine/brick_transform_host.hpp"
 
-#include <tbb/parallel_for.h>
-
 #include "kernels/host_executor.hpp"
 
 namespace oocfft::engine {
-
-namespace {
-// XY planes up to this size are transformed along x and then y while they
-// are still in cache, one plane per task: one trip through memory for two
-// axes instead of two.
-constexpr std::size_t cached_plane_bytes = std::size_t{2} << 20;
-}  // namespace
 
 template <class T>
 void transform_brick_host(const AxisPlans<T>& plans, kernels::Complex<T>* data, const kernels::BrickShape& b,
@@ -29,21 +20,12 @@ void transform_brick_host(const AxisPlans<T>& plans, kernels::Complex<T>* data, 
       for (std::size_t i = 0; i < b.elements(); ++i) data[i] = scale * data[i];
     return;
   }
-  const T xy_scale = run_z ? T(1) : scale;
-  if (run_x && run_y && b.nz > 1 && b.ny * b.nx * sizeof(kernels::Complex<T>) <= cached_plane_bytes) {
-    const LineBatch x_lines{b.nx, 1, b.ny, nx, 1, 0};
-    const LineBatch y_lines{b.ny, nx, b.nx, 1, 1, 0};
-    tbb::parallel_for(std::size_t{0}, b.nz, [&](std::size_t z) {
-      kernels::Complex<T>* p = data + static_cast<std::ptrdiff_t>(z) * plane;
-      kernels::execute_lines_host(x_plan, p, x_lines, inverse, T(1));
-      kernels::execute_lines_host(*plans.y, p, y_lines, inverse, xy_scale);
-    });
-  } else {
-    if (run_x)
-      kernels::execute_lines_host(x_plan, data, LineBatch{b.nx, 1, b.ny * b.nz, nx, 1, 0}, inverse,
-                                  run_y || run_z ? T(1) : scale);
-    if (run_y) kernels::execute_lines_host(*plans.y, data, LineBatch{b.ny, nx, b.nx, 1, b.nz, plane}, inverse, xy_scale);
-  }
+  if (run_x)
+    kernels::execute_lines_host(x_plan, data, LineBatch{b.nx, 1, b.ny * b.nz, nx, 1, 0}, inverse,
+                                run_y || run_z ? T(1) : scale);
+  if (run_y)
+    kernels::execute_lines_host(*plans.y, data, LineBatch{b.ny, nx, b.nx, 1, b.nz, plane}, inverse,
+                                run_z ? T(1) : scale);
   if (run_z) kernels::execute_lines_host(*plans.z, data, LineBatch{b.nz, plane, b.ny * b.nx, 1, 1, 0}, inverse, scale);
 }
 
