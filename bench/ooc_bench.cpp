@@ -2,15 +2,19 @@
 // One line per case: shape, plan, time, effective GB/s over PCIe, fraction
 // of the PCIe floor, GFLOP/s (5 N log2 N / t), host peak RSS, device peak
 // and error; the ratios to FFTW3f (threads, in place) and to the
-// line-transpose method measured in the same run; a per-stream timeline
+// line-transpose method measured in the same run; the ratio to the same
+// pipeline with cuFFT in place of the library's kernels (bench only), which
+// separates pipeline quality from kernel quality; a per-stream timeline
 // (gather / H2D / kernel / D2H / scatter per brick) as CSV, and a JSON
 // summary. bench/plot_timeline.py draws the timeline as a PNG.
 //
 //   oocfft_ooc_bench [--cases=quick,16g,96g] [--no-fftw] [--no-line]
-//                    [--threads=16] [--out=DIR] [--backend=host|cuda]
+//                    [--no-cufft] [--no-registered] [--threads=16]
+//                    [--out=DIR] [--backend=host|cuda]
 // quick: 1 GiB (256x512x1024 c64), 256 MiB device budget.
 // 16g:   16 GiB (1024x1024x2048 c64), 4 GiB device budget; FFTW3f peer,
-//        line-transpose peer, registered variant; error against FFTW.
+//        line-transpose peer, cuFFT-pipeline peer, registered variants;
+//        error against FFTW.
 // 96g:   96 GiB (2048x2048x3072 c64), larger than any single GPU's memory
 //        here; checked by a marginal self-test (the DFT of the volume's
 //        sums over two axes equals the transform's lines through the
@@ -34,11 +38,22 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #if OOCFFT_HAVE_CUDA
 #include <cuda_runtime_api.h>
+#include <cufft.h>
+#include <tbb/task_arena.h>
+
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "engine/axis_plans.hpp"
+#include "engine/brick_kernels.hpp"
+#include "engine/streaming_engine.hpp"
 #endif
 
 namespace {
@@ -52,6 +67,8 @@ struct Args {
   std::vector<std::string> cases{"16g"};
   bool fftw = true;
   bool line = true;
+  bool cufft = true;
+  bool registered = true;
   unsigned threads = 16;
   std::string out = ".";
   oocfft::Backend backend = oocfft::Backend::automatic;
@@ -74,6 +91,10 @@ Args parse(int argc, char** argv) {
       a.fftw = false;
     } else if (s == "--no-line") {
       a.line = false;
+    } else if (s == "--no-cufft") {
+      a.cufft = false;
+    } else if (s == "--no-registered") {
+      a.registered = false;
     } else if (s.rfind("--threads=", 0) == 0) {
       a.threads = static_cast<unsigned>(std::stoul(value("--threads=")));
     } else if (s.rfind("--out=", 0) == 0) {
@@ -319,9 +340,11 @@ std::unique_ptr<oocfft::Plan> make_plan(const oocfft::Shape& shape, oocfft::Opti
   return std::make_unique<oocfft::Plan>(shape, oocfft::Precision::single, o);
 }
 
-// Runs one streamed transform and prints its line.
+// Runs one streamed transform and prints its line. `Executor` is an
+// oocfft::Plan or the cuFFT pipeline below (same execute signature).
+template <class Executor>
 Result run_case(const std::string& name, c64* data, const oocfft::Shape& shape, oocfft::Direction dir,
-                const oocfft::Plan& plan, DevicePeak& peak, bool timeline, const PcieFigures& pcie) {
+                const Executor& plan, DevicePeak& peak, bool timeline, const PcieFigures& pcie) {
   peak.reset();
   Result r;
   r.name = name;
@@ -349,6 +372,148 @@ Result run_case(const std::string& name, c64* data, const oocfft::Shape& shape, 
   std::fflush(stdout);
   return r;
 }
+
+#if OOCFFT_HAVE_CUDA
+// The cuFFT peer: the engine's pipeline (same passes, bricks, streams,
+// staging and copies) with cuFFT transforming each brick instead of the
+// library's kernels, through the engine-internal seam (brick_kernels.hpp).
+// Single precision, any direction, scale 1 only (the forward transform with
+// the default normalisation never scales).
+namespace ek = oocfft::engine;
+namespace kn = oocfft::kernels;
+
+void check_cufft(cufftResult r, const char* what) {
+  if (r != CUFFT_SUCCESS) throw std::runtime_error(std::string(what) + " failed: cufftResult " + std::to_string(int(r)));
+}
+
+class CufftBrickKernels final : public ek::DeviceBrickKernels<float> {
+ public:
+  CufftBrickKernels(kn::BrickShape max_shape, kn::AxisSet axes) : axes_(axes) {
+    // The work area comes from the engine's per-stream workspace, so that
+    // cuFFT's memory counts against the same device budget as ours would.
+    cufftHandle probe = 0;
+    check_cufft(cufftCreate(&probe), "cufftCreate");
+    check_cufft(cufftSetAutoAllocation(probe, 0), "cufftSetAutoAllocation");
+    std::size_t bytes = 0;
+    const cufftResult r = make(probe, max_shape, &bytes);
+    cufftDestroy(probe);
+    check_cufft(r, "cufftMakePlanMany64");
+    workspace_ = bytes;
+  }
+  ~CufftBrickKernels() override {
+    for (auto& [key, plan] : plans_) cufftDestroy(plan);
+  }
+
+  std::size_t workspace_bytes() const override { return workspace_; }
+  std::size_t table_bytes() const override { return 0; }
+
+  void execute(kn::Complex<float>* data, kn::BrickShape shape, void* workspace, bool inverse, float scale,
+               cudaStream_t stream) const override {
+    if (scale != 1.0f) throw std::runtime_error("the cuFFT peer supports only scale 1");
+    const cufftHandle plan = plan_for(shape, stream);
+    check_cufft(cufftSetWorkArea(plan, workspace), "cufftSetWorkArea");
+    auto* d = reinterpret_cast<cufftComplex*>(data);
+    const int dir = inverse ? CUFFT_INVERSE : CUFFT_FORWARD;
+    if (y_only()) {  // one batched call per z plane: two batch dimensions do not fit one plan
+      for (std::size_t z = 0; z < shape.nz; ++z)
+        check_cufft(cufftExecC2C(plan, d + z * shape.ny * shape.nx, d + z * shape.ny * shape.nx, dir),
+                    "cufftExecC2C");
+    } else {
+      check_cufft(cufftExecC2C(plan, d, d, dir), "cufftExecC2C");
+    }
+  }
+
+  std::string describe() const override {
+    std::string s = "    cuFFT C2C along";
+    if (axes_.z) s += " z";
+    if (axes_.y) s += " y";
+    if (axes_.x) s += " x";
+    return s + ", work area " + std::to_string(workspace_ >> 20) + " MiB per stream\n";
+  }
+
+ private:
+  bool y_only() const { return axes_.y && !axes_.x && !axes_.z; }
+
+  // The plan of one brick shape, in place, C order.
+  cufftResult make(cufftHandle plan, kn::BrickShape b, std::size_t* bytes) const {
+    using ll = long long;
+    const ll nz = ll(b.nz), ny = ll(b.ny), nx = ll(b.nx);
+    const kn::AxisSet a = axes_;
+    if (a.z && a.y && a.x) {
+      ll n[3] = {nz, ny, nx};
+      return cufftMakePlanMany64(plan, 3, n, nullptr, 1, 0, nullptr, 1, 0, CUFFT_C2C, 1, bytes);
+    }
+    if (!a.z && a.y && a.x) {  // z-slabs: a batch of nz planes
+      ll n[2] = {ny, nx};
+      return cufftMakePlanMany64(plan, 2, n, nullptr, 1, 0, nullptr, 1, 0, CUFFT_C2C, nz, bytes);
+    }
+    if (a.x && !a.y && !a.z) {
+      ll n[1] = {nx};
+      return cufftMakePlanMany64(plan, 1, n, nullptr, 1, 0, nullptr, 1, 0, CUFFT_C2C, nz * ny, bytes);
+    }
+    if (a.z && !a.y && !a.x) {  // y-slabs: z lines, stride one plane, neighbours adjacent
+      ll n[1] = {nz}, embed[1] = {nz};
+      return cufftMakePlanMany64(plan, 1, n, embed, ny * nx, 1, embed, ny * nx, 1, CUFFT_C2C, ny * nx, bytes);
+    }
+    if (y_only()) {  // one z plane's y lines (execute loops over z)
+      ll n[1] = {ny}, embed[1] = {ny};
+      return cufftMakePlanMany64(plan, 1, n, embed, nx, 1, embed, nx, 1, CUFFT_C2C, nx, bytes);
+    }
+    throw std::runtime_error("the cuFFT peer does not support this axis set");
+  }
+
+  // Plans per (stream, shape): a cuFFT plan is bound to one stream and one
+  // work area, and the last brick of a pass is smaller. Built on the first
+  // execution (the benchmark's warm-up), then reused.
+  cufftHandle plan_for(kn::BrickShape b, cudaStream_t stream) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto key = std::make_tuple(stream, b.nz, b.ny, b.nx);
+    if (auto it = plans_.find(key); it != plans_.end()) return it->second;
+    cufftHandle plan = 0;
+    check_cufft(cufftCreate(&plan), "cufftCreate");
+    check_cufft(cufftSetAutoAllocation(plan, 0), "cufftSetAutoAllocation");
+    std::size_t bytes = 0;
+    const cufftResult r = make(plan, b, &bytes);
+    if (r != CUFFT_SUCCESS || bytes > workspace_) {
+      cufftDestroy(plan);
+      check_cufft(r, "cufftMakePlanMany64");
+      throw std::runtime_error("cuFFT needs more work area for a smaller brick than for the largest");
+    }
+    check_cufft(cufftSetStream(plan, stream), "cufftSetStream");
+    plans_.emplace(key, plan);
+    return plan;
+  }
+
+  kn::AxisSet axes_;
+  std::size_t workspace_ = 0;
+  mutable std::mutex mutex_;
+  mutable std::map<std::tuple<cudaStream_t, std::size_t, std::size_t, std::size_t>, cufftHandle> plans_;
+};
+
+// The engine with the cuFFT kernels, driven like a Plan (forward, no scale).
+class CufftPipeline {
+ public:
+  CufftPipeline(const oocfft::Shape& shape, const oocfft::Options& o)
+      : plans_(shape), arena_(o.threads == 0 ? tbb::task_arena::automatic : int(o.threads)) {
+    ek::BrickKernelFactory factory;
+    factory.single = [](kn::BrickShape max_shape, kn::AxisSet axes) -> std::unique_ptr<ek::DeviceBrickKernels<float>> {
+      return std::make_unique<CufftBrickKernels>(max_shape, axes);
+    };
+    engine_ = std::make_unique<ek::StreamingEngine>(shape, oocfft::Precision::single, o, oocfft::Backend::cuda,
+                                                    factory);
+  }
+  void execute(c64* data, oocfft::Direction dir, oocfft::RunReport* report) const {
+    if (dir != oocfft::Direction::forward) throw std::runtime_error("the cuFFT peer runs forward only");
+    engine_->execute(plans_, reinterpret_cast<kn::Complex<float>*>(data), false, 1.0f, arena_, report);
+  }
+  std::string describe() const { return engine_->describe(); }
+
+ private:
+  ek::AxisPlans<float> plans_;  // unused by the CUDA pipeline; execute's signature wants them
+  mutable tbb::task_arena arena_;
+  std::unique_ptr<ek::StreamingEngine> engine_;
+};
+#endif
 
 void write_timeline(const std::string& path, const oocfft::RunReport& report) {
   std::FILE* f = std::fopen(path.c_str(), "w");
@@ -418,10 +583,33 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
   }
   results.push_back(main);
 
+#if OOCFFT_HAVE_CUDA
+  // The same pipeline with cuFFT kernels: same strategy, budget, streams and
+  // staging (a plan of its own, warmed up the same way).
+  if (a.cufft && oocfft::cuda_available() && a.backend != oocfft::Backend::host) {
+    oocfft::Options co = o;
+    co.progress = [&peak](const oocfft::Progress&) { peak.sample(); };
+    const CufftPipeline peer(shape, co);
+    std::printf("cuFFT-pipeline peer:\n%s", peer.describe().c_str());
+    copy_volume(y.get(), x.get(), n);
+    run_case(label + " cuFFT-pipeline warm-up", y.get(), shape, oocfft::Direction::forward, peer, peak, false, pcie);
+    copy_volume(y.get(), x.get(), n);
+    Result cu = run_case(label + " two_pass cuFFT kernels", y.get(), shape, oocfft::Direction::forward, peer, peak,
+                         true, pcie);
+    cu.error = relative_l2(y.get(), main_result.data(), n);
+    cu.error_kind = "vs two_pass";
+    write_timeline(a.out + "/timeline_" + label + "_cufft.csv", cu.report);
+    std::printf("%-28s oocfft pipeline / cuFFT-kernel pipeline time ratio %.3f (%s); results differ by %.2e\n",
+                label.c_str(), main.seconds / cu.seconds,
+                main.seconds <= cu.seconds ? "ours as fast or faster" : "cuFFT kernels faster", cu.error);
+    results.push_back(cu);
+  }
+#endif
+
   // Registration, per call (HostRegistration::on: register, DMA, unregister
   // inside execute) and by the caller once (the automatic policy then DMAs
   // directly): the measurements behind the automatic policy.
-  {
+  if (a.registered) {
     oocfft::Options reg = o;
     reg.register_host_memory = oocfft::HostRegistration::on;
     const auto reg_plan = make_plan(shape, reg, peak);
@@ -432,7 +620,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
     results.push_back(registered);
   }
 #if OOCFFT_HAVE_CUDA
-  if (oocfft::cuda_available()) {
+  if (a.registered && oocfft::cuda_available()) {
     copy_volume(y.get(), x.get(), n);
     const auto t = Clock::now();
     const bool ok = cudaHostRegister(y.get(), shape.bytes(sizeof(c64)), cudaHostRegisterDefault) == cudaSuccess;

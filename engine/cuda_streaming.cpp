@@ -144,10 +144,30 @@ struct DeviceClock {
   double at(const kc::Event& event) const { return origin_seconds + event.elapsed_ms_since(*origin) / 1000.0; }
 };
 
+// The library's own kernels behind the pipeline's seam.
+template <class T>
+class InHouseBrickKernels final : public DeviceBrickKernels<T> {
+ public:
+  InHouseBrickKernels(BrickShape max_shape, AxisSet axes) : plan_(max_shape, axes) {}
+  std::size_t workspace_bytes() const override { return plan_.workspace_bytes(); }
+  std::size_t table_bytes() const override { return plan_.table_bytes(); }
+  void execute(kernels::Complex<T>* data, BrickShape shape, void* workspace, bool inverse, T scale,
+               cudaStream_t stream) const override {
+    plan_.execute(data, shape, workspace, inverse, scale, stream);
+  }
+  std::string describe() const override { return plan_.describe(); }
+
+ private:
+  kc::DeviceBrickPlan<T> plan_;
+};
+
+template <class T>
+using PassKernels = std::vector<std::unique_ptr<const DeviceBrickKernels<T>>>;
+
 template <class T>
 class CudaBrickLane final : public BrickLane {
  public:
-  CudaBrickLane(int device, const std::vector<kc::DeviceBrickPlan<T>>& kernels, transpose::VolumeStore& store,
+  CudaBrickLane(int device, const PassKernels<T>& kernels, transpose::VolumeStore& store,
                 std::byte* staging, std::size_t staging_bytes, std::size_t brick_bytes, std::size_t workspace_bytes,
                 bool direct, tbb::task_arena& arena, bool inverse, T scale, Clock::time_point start)
       : device_(device), kernels_(kernels), store_(store), staging_(staging), staging_bytes_(staging_bytes),
@@ -190,7 +210,7 @@ class CudaBrickLane final : public BrickLane {
       }
     }
     h2d_end_.record(s);
-    kernels_[job.pass].execute(reinterpret_cast<kernels::Complex<T>*>(dev), transpose::staged_shape(job.box, spec.layout),
+    kernels_[job.pass]->execute(reinterpret_cast<kernels::Complex<T>*>(dev), transpose::staged_shape(job.box, spec.layout),
                                workspace_.get(), inverse_, job.last_pass ? scale_ : T(1), s);
     kernel_end_.record(s);
     if (direct) {
@@ -218,7 +238,7 @@ class CudaBrickLane final : public BrickLane {
 
  private:
   int device_;
-  const std::vector<kc::DeviceBrickPlan<T>>& kernels_;
+  const PassKernels<T>& kernels_;
   transpose::VolumeStore& store_;
   std::byte* staging_;
   std::size_t staging_bytes_;
@@ -240,11 +260,12 @@ class CudaBrickLane final : public BrickLane {
 struct CudaStreaming::Impl {
   Precision precision;
   int device = 0;
-  std::vector<kc::DeviceBrickPlan<float>> single;
-  std::vector<kc::DeviceBrickPlan<double>> twice;
+  BrickKernelFactory factory;
+  PassKernels<float> single;
+  PassKernels<double> twice;
 
   template <class T>
-  const std::vector<kc::DeviceBrickPlan<T>>& kernels() const {
+  const PassKernels<T>& kernels() const {
     if constexpr (sizeof(T) == 4) {
       return single;
     } else {
@@ -253,19 +274,31 @@ struct CudaStreaming::Impl {
   }
   template <class F>
   void for_each_plan(F f) const {
-    for (const auto& k : single) f(k);
-    for (const auto& k : twice) f(k);
+    for (const auto& k : single) f(*k);
+    for (const auto& k : twice) f(*k);
+  }
+  // The kernels of one pass: the factory's where set, else the library's.
+  template <class T>
+  std::unique_ptr<const DeviceBrickKernels<T>> make(const PassSpec& pass) const {
+    if constexpr (sizeof(T) == 4) {
+      if (factory.single) return factory.single(pass.staged_brick(), pass.staged_axes());
+    } else {
+      if (factory.twice) return factory.twice(pass.staged_brick(), pass.staged_axes());
+    }
+    return std::make_unique<InHouseBrickKernels<T>>(pass.staged_brick(), pass.staged_axes());
   }
 };
 
-CudaStreaming::CudaStreaming(const PassPlan& plan, Precision precision) : impl_(std::make_unique<Impl>()) {
+CudaStreaming::CudaStreaming(const PassPlan& plan, Precision precision, const BrickKernelFactory* factory)
+    : impl_(std::make_unique<Impl>()) {
   impl_->precision = precision;
+  if (factory != nullptr) impl_->factory = *factory;
   kc::check_cuda(cudaGetDevice(&impl_->device), "cudaGetDevice");
   for (const PassSpec& pass : plan.passes) {
     if (precision == Precision::single) {
-      impl_->single.emplace_back(pass.staged_brick(), pass.staged_axes());
+      impl_->single.push_back(impl_->make<float>(pass));
     } else {
-      impl_->twice.emplace_back(pass.staged_brick(), pass.staged_axes());
+      impl_->twice.push_back(impl_->make<double>(pass));
     }
   }
 }
@@ -335,8 +368,8 @@ void CudaStreaming::execute(const PassPlan& plan_in, kernels::Complex<T>* data, 
   transpose::HostVolume store(reinterpret_cast<std::byte*>(data), volume, e);
   PassPlan plan = plan_in;
   std::size_t workspace = workspace_bytes();
-  const std::vector<kc::DeviceBrickPlan<T>>* kernels = &impl_->kernels<T>();
-  std::vector<kc::DeviceBrickPlan<T>> shrunk;  // kernels sized for smaller bricks, after an OOM
+  const PassKernels<T>* kernels = &impl_->kernels<T>();
+  PassKernels<T> shrunk;  // kernels sized for smaller bricks, after an OOM
   std::vector<std::unique_ptr<CudaBrickLane<T>>> owned;
   for (int attempt = 0;; ++attempt) {
     try {
@@ -358,8 +391,8 @@ void CudaStreaming::execute(const PassPlan& plan_in, kernels::Complex<T>* data, 
       shrunk.clear();
       workspace = 0;
       for (const PassSpec& pass : plan.passes) {
-        shrunk.emplace_back(pass.staged_brick(), pass.staged_axes());
-        workspace = std::max(workspace, shrunk.back().workspace_bytes());
+        shrunk.push_back(impl_->make<T>(pass));
+        workspace = std::max(workspace, shrunk.back()->workspace_bytes());
       }
       kernels = &shrunk;
     }
@@ -387,7 +420,7 @@ void CudaStreaming::execute(const PassPlan& plan_in, kernels::Complex<T>* data, 
     report->bytes_moved = totals.bytes_moved;
     report->staging_bytes = direct ? 0 : pool.held_bytes();
     std::size_t tables = table_bytes();
-    for (const auto& k : shrunk) tables += k.table_bytes();
+    for (const auto& k : shrunk) tables += k->table_bytes();
     report->device_bytes = plan.streams * (plan.brick_bytes + workspace) + tables;
     report->register_seconds = register_seconds;
   }

@@ -1,13 +1,14 @@
 #pragma once
 // CudaStreaming: the CUDA side of the streaming engine. It holds the device
 // kernels of each pass (one DeviceBrickPlan per pass, built for the pass's
-// largest brick and axes) and runs the pipeline with one CUDA stream per
-// BrickLane: gather into the lane's pinned staging buffer (TBB run copies),
-// cudaMemcpyAsync up, the kernels, cudaMemcpyAsync down, scatter, ordered
-// by the stream and timed with events, never by device-wide syncs. With a
-// page-locked array (register_host_memory) bricks DMA straight between the
-// caller's array and the device with cudaMemcpy2DAsync/3DAsync and no
-// staging copies.
+// largest brick and axes, behind the DeviceBrickKernels seam of
+// brick_kernels.hpp so the benchmark can put cuFFT in their place) and
+// runs the pipeline with one CUDA stream per BrickLane: gather into the
+// lane's pinned staging buffer (TBB run copies), cudaMemcpyAsync up, the
+// kernels, cudaMemcpyAsync down, scatter, ordered by the stream and timed
+// with events, never by device-wide syncs. With a page-locked array
+// (register_host_memory) bricks DMA straight between the caller's array and
+// the device with cudaMemcpy2DAsync/3DAsync and no staging copies.
 //
 // Registration policy (HostRegistration::automatic): DMA directly only when
 // the caller's array is already page-locked. Measured on the H100 machine
@@ -24,6 +25,7 @@
 #include <memory>
 #include <string>
 
+#include "engine/brick_kernels.hpp"
 #include "engine/pass_planner.hpp"
 #include "kernels/complex.hpp"
 #include "oocfft/options.hpp"
@@ -38,8 +40,10 @@ std::size_t default_device_budget();
 
 class CudaStreaming {
  public:
-  // Builds the device kernels of every pass of `plan` on the current device.
-  CudaStreaming(const PassPlan& plan, Precision precision);
+  // Builds the device kernels of every pass of `plan` on the current device:
+  // the library's own, or those of `factory` where it is given and set for
+  // `precision` (the benchmark's cuFFT peer; see brick_kernels.hpp).
+  CudaStreaming(const PassPlan& plan, Precision precision, const BrickKernelFactory* factory = nullptr);
   ~CudaStreaming();
   CudaStreaming(const CudaStreaming&) = delete;
   CudaStreaming& operator=(const CudaStreaming&) = delete;

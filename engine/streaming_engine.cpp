@@ -37,6 +37,14 @@ PlannerInput planner_input(const Shape& shape, Precision precision, const Option
 }  // namespace
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend)
+    : StreamingEngine(shape, precision, options, backend, nullptr) {}
+
+StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
+                                 const BrickKernelFactory& kernels)
+    : StreamingEngine(shape, precision, options, backend, &kernels) {}
+
+StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
+                                 [[maybe_unused]] const BrickKernelFactory* kernels)
     : shape_(shape), precision_(precision), options_(options), backend_(backend) {
   std::size_t budget = options.device_memory_budget;
   if (backend == Backend::host) {
@@ -49,7 +57,7 @@ StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const 
   if (budget == 0) budget = default_device_budget();
   PlannerInput in = planner_input(shape, precision, options, backend, budget);
   plan_ = plan_passes(in);
-  cuda_ = std::make_unique<CudaStreaming>(plan_, precision);
+  cuda_ = std::make_unique<CudaStreaming>(plan_, precision, kernels);
   // The kernels' real workspace and tables may exceed the planner's
   // estimate (one brick of workspace, no tables): plan again with them.
   for (int attempt = 0; attempt < 3; ++attempt) {
@@ -59,7 +67,7 @@ StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const 
     in.workspace_ratio = plan_.brick_bytes == 0 ? 1.0 : double(cuda_->workspace_bytes()) / double(plan_.brick_bytes);
     in.workspace_ratio *= 1.05;  // rounding of brick extents
     plan_ = plan_passes(in);
-    cuda_ = std::make_unique<CudaStreaming>(plan_, precision);
+    cuda_ = std::make_unique<CudaStreaming>(plan_, precision, kernels);
   }
   device_tables_ = cuda_->table_bytes();
   device_workspace_ = cuda_->workspace_bytes();

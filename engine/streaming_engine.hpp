@@ -26,10 +26,15 @@ namespace oocfft::engine {
 inline constexpr double pcie_duplex_bytes_per_second = 45.8e9;
 
 class CudaStreaming;  // the CUDA backend's kernels and pipeline (CUDA builds)
+struct BrickKernelFactory;  // brick_kernels.hpp (CUDA builds)
 
 class StreamingEngine {
  public:
   StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend);
+  // The same pipeline with other device kernels on the CUDA backend, for the
+  // benchmark's peer only (brick_kernels.hpp says why this is not public).
+  StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
+                  const BrickKernelFactory& kernels);
   ~StreamingEngine();
   StreamingEngine(const StreamingEngine&) = delete;
   StreamingEngine& operator=(const StreamingEngine&) = delete;
@@ -47,6 +52,9 @@ class StreamingEngine {
   double pcie_floor_seconds() const;
 
  private:
+  StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
+                  const BrickKernelFactory* kernels);
+
   Shape shape_;
   Precision precision_;
   Options options_;
