@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "transpose/streaming_copy.hpp"
+
 namespace oocfft::transpose {
 namespace {
 
@@ -13,8 +15,27 @@ namespace {
 // that one box gives every thread several pieces.
 constexpr std::size_t piece_bytes = std::size_t{256} << 10;
 
+// Boxes at least this large are copied with streaming stores: they exceed
+// what the caches could keep until the data is read again, so the cached
+// stores' read for ownership would be wasted DRAM traffic
+// (streaming_copy.hpp). Smaller boxes, which the host backend may still find
+// in cache when it transforms them, keep ordinary stores.
+constexpr std::size_t streaming_box_bytes = std::size_t{16} << 20;
+
+void copy_piece(std::byte* to, const std::byte* from, std::size_t bytes, bool streaming) {
+  if (streaming) {
+    copy_streaming(to, from, bytes);
+  } else {
+    std::memcpy(to, from, bytes);
+  }
+}
+
+// Calls copy(volume offset, staging offset, elements, streaming) for every
+// piece of every run, in parallel; streaming stores are fenced before the
+// tasks end, so the copy is visible to whoever waits for the loop.
 template <class Copy>
 void for_each_piece(const RunGeometry& g, std::size_t element_bytes, Copy copy) {
+  const bool streaming = g.count * g.length * element_bytes >= streaming_box_bytes;
   const std::size_t run_bytes = g.length * element_bytes;
   const std::size_t pieces_per_run = std::max<std::size_t>(1, (run_bytes + piece_bytes - 1) / piece_bytes);
   const std::size_t piece = (g.length + pieces_per_run - 1) / pieces_per_run;  // elements
@@ -27,8 +48,9 @@ void for_each_piece(const RunGeometry& g, std::size_t element_bytes, Copy copy) 
                         const std::size_t begin = k * piece;
                         if (begin >= g.length) continue;
                         const std::size_t n = std::min(piece, g.length - begin);
-                        copy(g.offset(r) + begin, r * g.length + begin, n);
+                        copy(g.offset(r) + begin, r * g.length + begin, n, streaming);
                       }
+                      if (streaming) store_fence();
                     });
 }
 
@@ -60,16 +82,16 @@ RunGeometry run_geometry(const BrickShape& v, const Box& box) {
 void gather_runs(const std::byte* volume, const BrickShape& volume_shape, std::size_t element_bytes, const Box& box,
                  std::byte* staging) {
   const RunGeometry g = run_geometry(volume_shape, box);
-  for_each_piece(g, element_bytes, [&](std::size_t from, std::size_t to, std::size_t n) {
-    std::memcpy(staging + to * element_bytes, volume + from * element_bytes, n * element_bytes);
+  for_each_piece(g, element_bytes, [&](std::size_t from, std::size_t to, std::size_t n, bool streaming) {
+    copy_piece(staging + to * element_bytes, volume + from * element_bytes, n * element_bytes, streaming);
   });
 }
 
 void scatter_runs(std::byte* volume, const BrickShape& volume_shape, std::size_t element_bytes, const Box& box,
                   const std::byte* staging) {
   const RunGeometry g = run_geometry(volume_shape, box);
-  for_each_piece(g, element_bytes, [&](std::size_t to, std::size_t from, std::size_t n) {
-    std::memcpy(volume + to * element_bytes, staging + from * element_bytes, n * element_bytes);
+  for_each_piece(g, element_bytes, [&](std::size_t to, std::size_t from, std::size_t n, bool streaming) {
+    copy_piece(volume + to * element_bytes, staging + from * element_bytes, n * element_bytes, streaming);
   });
 }
 
