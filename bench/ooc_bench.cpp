@@ -359,10 +359,10 @@ Result run_case(const std::string& name, c64* data, const oocfft::Shape& shape, 
   r.floor = double(r.report.passes) * bytes / (pcie.duplex > 0 ? pcie.duplex * 1e9 : 45.8e9);
   const double n = double(shape.elements());
   std::printf(
-      "%-28s %5zux%5zux%5zu c64 %-14s reg %-3s streams %u bricks %5zu  %8.3f s  %6.1f GB/s  floor %.3f s (%.0f%%)  "
+      "%-28s %5zux%5zux%5zu c64 %-14s direct %5zu streams %u bricks %5zu  %8.3f s  %6.1f GB/s  floor %.3f s (%.0f%%)  "
       "%6.1f GFLOP/s  RSS %.1f GiB  staging %.2f GiB  device %.2f GiB (engine %.2f GiB)%s\n",
       name.c_str(), shape.nz, shape.ny, shape.nx, oocfft::to_string(r.report.strategy),
-      r.report.registered ? "yes" : "no", r.report.streams, r.report.bricks, r.seconds,
+      r.report.direct_bricks, r.report.streams, r.report.bricks, r.seconds,
       double(r.report.bytes_moved) / r.seconds / 1e9, r.floor, 100.0 * r.floor / r.seconds,
       5.0 * n * std::log2(n) / r.seconds / 1e9, gib(double(r.rss)), gib(double(r.report.staging_bytes)),
       gib(double(r.device_peak)), gib(double(r.report.device_bytes)),
@@ -606,18 +606,29 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
   }
 #endif
 
-  // Registration, per call (HostRegistration::on: register, DMA, unregister
-  // inside execute) and by the caller once (the automatic policy then DMAs
-  // directly): the measurements behind the automatic policy.
+  // The registration policies, each on a plan of its own warmed up the same
+  // way: staged only (off; what the default does with an unlocked array),
+  // chunks page-locked ahead of the bricks (on), and the array page-locked
+  // once by the caller (then every policy but off DMAs directly). The main
+  // run above used the default (automatic).
   if (a.registered) {
-    oocfft::Options reg = o;
-    reg.register_host_memory = oocfft::HostRegistration::on;
-    const auto reg_plan = make_plan(shape, reg, peak);
-    copy_volume(y.get(), x.get(), n);
-    Result registered = run_case(label + " two_pass register on", y.get(), shape, oocfft::Direction::forward,
-                                 *reg_plan, peak, true, pcie);
-    write_timeline(a.out + "/timeline_" + label + "_registered.csv", registered.report);
-    results.push_back(registered);
+    for (const auto policy : {oocfft::HostRegistration::off, oocfft::HostRegistration::on}) {
+      oocfft::Options reg = o;
+      reg.register_host_memory = policy;
+      const auto reg_plan = make_plan(shape, reg, peak);
+      const std::string name = label + " two_pass register " + oocfft::to_string(policy);
+      copy_volume(y.get(), x.get(), n);
+      run_case(name + " warm-up", y.get(), shape, oocfft::Direction::forward, *reg_plan, peak, false, pcie);
+      copy_volume(y.get(), x.get(), n);
+      Result r = run_case(name, y.get(), shape, oocfft::Direction::forward, *reg_plan, peak, true, pcie);
+      r.error = relative_l2(y.get(), main_result.data(), n);
+      r.error_kind = "vs two_pass";
+      write_timeline(a.out + "/timeline_" + label + "_register_" + oocfft::to_string(policy) + ".csv", r.report);
+      std::printf("%-28s default (automatic) / register %s time ratio %.3f; %zu of %zu bricks direct\n",
+                  label.c_str(), oocfft::to_string(policy), main.seconds / r.seconds, r.report.direct_bricks,
+                  r.report.bricks);
+      results.push_back(r);
+    }
   }
 #if OOCFFT_HAVE_CUDA
   if (a.registered && oocfft::cuda_available()) {
@@ -628,15 +639,33 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
     if (ok) {
       Result pre = run_case(label + " two_pass caller-registered", y.get(), shape, oocfft::Direction::forward, *plan,
                             peak, true, pcie);
-      const auto u = Clock::now();
-      cudaHostUnregister(y.get());
-      std::printf("%-28s cudaHostRegister of %.1f GiB: %.3f s (%.3f s/GiB), cudaHostUnregister %.3f s\n",
-                  label.c_str(), gib(double(shape.bytes(sizeof(c64)))), register_seconds,
-                  register_seconds / gib(double(shape.bytes(sizeof(c64)))), seconds_since(u));
       pre.error = relative_l2(y.get(), main_result.data(), n);
-      pre.error_kind = "vs staged run";
+      pre.error_kind = "vs two_pass";
       write_timeline(a.out + "/timeline_" + label + "_caller_registered.csv", pre.report);
       results.push_back(pre);
+      // The cuFFT-kernel pipeline on the same page-locked array.
+      if (a.cufft && a.backend != oocfft::Backend::host) {
+        oocfft::Options co = o;
+        co.progress = [&peak](const oocfft::Progress&) { peak.sample(); };
+        const CufftPipeline peer(shape, co);
+        copy_volume(y.get(), x.get(), n);
+        run_case(label + " cuFFT-pipeline caller-registered warm-up", y.get(), shape, oocfft::Direction::forward, peer,
+                 peak, false, pcie);
+        copy_volume(y.get(), x.get(), n);
+        Result cu = run_case(label + " two_pass caller-registered cuFFT kernels", y.get(), shape,
+                             oocfft::Direction::forward, peer, peak, false, pcie);
+        cu.error = relative_l2(y.get(), main_result.data(), n);
+        cu.error_kind = "vs two_pass";
+        std::printf("%-28s caller-registered: oocfft pipeline / cuFFT-kernel pipeline time ratio %.3f; results differ "
+                    "by %.2e\n",
+                    label.c_str(), pre.seconds / cu.seconds, cu.error);
+        results.push_back(cu);
+      }
+      const auto u = Clock::now();
+      cudaHostUnregister(y.get());
+      std::printf("%-28s cudaHostRegister of %.1f GiB by the caller: %.3f s (%.3f s/GiB), cudaHostUnregister %.3f s\n",
+                  label.c_str(), gib(double(shape.bytes(sizeof(c64)))), register_seconds,
+                  register_seconds / gib(double(shape.bytes(sizeof(c64)))), seconds_since(u));
     } else {
       cudaGetLastError();
       std::printf("cudaHostRegister failed\n");
@@ -682,20 +711,71 @@ void case_beyond_gpu(const Args& a, const PcieFigures& pcie) {
   const auto plan = make_plan(shape, o, peak);
   std::printf("%s", plan->describe().c_str());
   // The forward run includes page-locking the staging buffers; the inverse
-  // run reuses them.
-  Result fwd = run_case("96g two_pass forward", x.get(), shape, oocfft::Direction::forward, *plan, peak, true, pcie);
-  write_timeline(a.out + "/timeline_96g.csv", fwd.report);
-  fwd.error = marginal_error(x.get(), shape, m);
-  fwd.error_kind = "marginal self-test";
-  std::printf("96g marginal self-test (lines through the origin along z, y, x vs DFT of sums): error %.2e\n",
-              fwd.error);
-  results.push_back(fwd);
-  Result inv = run_case("96g two_pass inverse", x.get(), shape, oocfft::Direction::inverse, *plan, peak, true, pcie);
-  write_timeline(a.out + "/timeline_96g_inverse.csv", inv.report);
-  inv.error = round_trip_error(x.get(), n, 5);
-  inv.error_kind = "round trip";
-  std::printf("96g round trip error %.2e\n", inv.error);
-  results.push_back(inv);
+  // run reuses them. Every forward transform below is checked by the
+  // marginal self-test, and the automatic plan's inverse brings the input
+  // back between them (no room for a second 96 GiB copy).
+  auto forward_checked = [&](const std::string& name, const auto& executor, const std::string& timeline) {
+    Result r = run_case(name, x.get(), shape, oocfft::Direction::forward, executor, peak, !timeline.empty(), pcie);
+    if (!timeline.empty()) write_timeline(a.out + "/" + timeline, r.report);
+    r.error = marginal_error(x.get(), shape, m);
+    r.error_kind = "marginal self-test";
+    std::printf("%-28s marginal self-test (lines through the origin along z, y, x vs DFT of sums): error %.2e\n",
+                name.c_str(), r.error);
+    results.push_back(r);
+    return r;
+  };
+  auto back_to_input = [&](const std::string& name, bool check) {
+    Result inv = run_case(name, x.get(), shape, oocfft::Direction::inverse, *plan, peak, false, pcie);
+    if (!check) return;
+    inv.error = round_trip_error(x.get(), n, 5);
+    inv.error_kind = "round trip";
+    std::printf("96g round trip error %.2e\n", inv.error);
+    results.push_back(inv);
+  };
+  forward_checked("96g two_pass forward (first)", *plan, "");
+  back_to_input("96g two_pass inverse", true);
+  const Result fwd = forward_checked("96g two_pass forward", *plan, "timeline_96g.csv");
+  back_to_input("96g inverse", false);
+
+  if (a.registered) {  // the array page-locked in chunks during each call
+    oocfft::Options on = o;
+    on.register_host_memory = oocfft::HostRegistration::on;
+    auto locking = make_plan(shape, on, peak);
+    forward_checked("96g two_pass register on (first)", *locking, "");
+    back_to_input("96g inverse", false);
+    const Result r2 = forward_checked("96g two_pass register on", *locking, "timeline_96g_register_on.csv");
+    back_to_input("96g inverse", false);
+    std::printf("96g default (staged) / register on time ratio %.3f\n", fwd.seconds / r2.seconds);
+  }
+  if (a.line) {
+    oocfft::Options lt = o;
+    lt.strategy = oocfft::Strategy::line_transpose;
+    auto line = make_plan(shape, lt, peak);
+    const Result r = forward_checked("96g line_transpose (first)", *line, "");
+    back_to_input("96g inverse", false);
+    std::printf("96g two_pass / line_transpose time ratio %.3f (speed-up %.2fx; line_transpose time includes "
+                "page-locking its staging)\n",
+                fwd.seconds / r.seconds, r.seconds / fwd.seconds);
+  }
+#if OOCFFT_HAVE_CUDA
+  if (a.cufft && oocfft::cuda_available() && a.backend != oocfft::Backend::host) {
+    oocfft::Options co = o;
+    co.progress = [&peak](const oocfft::Progress&) { peak.sample(); };
+    const CufftPipeline peer(shape, co);
+    forward_checked("96g cuFFT-pipeline (first)", peer, "");
+    back_to_input("96g inverse", false);
+    const Result r = forward_checked("96g two_pass cuFFT kernels", peer, "");
+    back_to_input("96g inverse", false);
+    std::printf("96g oocfft pipeline / cuFFT-kernel pipeline time ratio %.3f\n", fwd.seconds / r.seconds);
+  }
+#endif
+  if (a.fftw) {
+    const double seconds = fftw_in_place(x.get(), shape, a.threads);
+    const double err = marginal_error(x.get(), shape, m);
+    std::printf("96g FFTW3f %u threads in place (FFTW_ESTIMATE): %.3f s, marginal self-test %.2e; oocfft / FFTW "
+                "time ratio %.3f (speed-up %.2fx)\n",
+                a.threads, seconds, err, fwd.seconds / seconds, seconds / fwd.seconds);
+  }
 }
 
 void write_json(const std::string& path, const PcieFigures& pcie) {
@@ -706,12 +786,12 @@ void write_json(const std::string& path, const PcieFigures& pcie) {
   for (std::size_t i = 0; i < results.size(); ++i) {
     const Result& r = results[i];
     std::fprintf(f,
-                 "    {\"name\": \"%s\", \"shape\": [%zu, %zu, %zu], \"strategy\": \"%s\", \"registered\": %s, "
+                 "    {\"name\": \"%s\", \"shape\": [%zu, %zu, %zu], \"strategy\": \"%s\", \"registered\": %s, \"direct_bricks\": %zu, "
                  "\"streams\": %u, \"bricks\": %zu, \"seconds\": %.4f, \"bytes_moved\": %zu, \"pcie_floor_s\": %.4f, "
                  "\"peak_rss_bytes\": %zu, \"staging_bytes\": %zu, \"device_peak_bytes\": %zu, "
                  "\"engine_device_bytes\": %zu, \"register_seconds\": %.4f, \"error\": %.3e, \"error_kind\": \"%s\"}%s\n",
                  r.name.c_str(), r.shape.nz, r.shape.ny, r.shape.nx, oocfft::to_string(r.report.strategy),
-                 r.report.registered ? "true" : "false", r.report.streams, r.report.bricks, r.seconds,
+                 r.report.registered ? "true" : "false", r.report.direct_bricks, r.report.streams, r.report.bricks, r.seconds,
                  r.report.bytes_moved, r.floor, r.rss, r.report.staging_bytes, r.device_peak, r.report.device_bytes,
                  r.report.register_seconds, r.error, r.error_kind.c_str(), i + 1 < results.size() ? "," : "");
   }

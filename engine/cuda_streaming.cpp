@@ -8,12 +8,14 @@
 #include <optional>
 #include <vector>
 
+#include "engine/chunked_registration.hpp"
 #include "engine/stream_pipeline.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_brick_plan.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/stream.hpp"
 #include "oocfft/error.hpp"
+#include "transpose/host_chunks.hpp"
 #include "transpose/host_volume.hpp"
 #include "transpose/run_copy.hpp"
 
@@ -34,35 +36,24 @@ std::size_t default_device_budget() {
 
 namespace {
 
-// Page-locks the caller's array for the duration of an execution; unlocks
-// on destruction. A failed registration leaves `ok()` false (the engine
-// then stages) and clears the CUDA error.
-class HostArrayRegistration {
- public:
-  HostArrayRegistration(void* data, std::size_t bytes) : data_(data) {
-    ok_ = cudaHostRegister(data, bytes, cudaHostRegisterDefault) == cudaSuccess;
-    if (!ok_) (void)cudaGetLastError();
+// True when the caller has page-locked the array: both its first and its
+// last byte lie in registered host memory.
+bool already_page_locked(const std::byte* data, std::size_t bytes) {
+  for (const std::byte* p : {data, data + bytes - 1}) {
+    cudaPointerAttributes attributes{};
+    if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    if (attributes.type != cudaMemoryTypeHost) return false;
   }
-  ~HostArrayRegistration() {
-    if (ok_) (void)cudaHostUnregister(data_);
-  }
-  HostArrayRegistration(const HostArrayRegistration&) = delete;
-  HostArrayRegistration& operator=(const HostArrayRegistration&) = delete;
-  bool ok() const { return ok_; }
-
- private:
-  void* data_;
-  bool ok_ = false;
-};
-
-bool already_page_locked(const void* data) {
-  cudaPointerAttributes attributes{};
-  if (cudaPointerGetAttributes(&attributes, data) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return attributes.type == cudaMemoryTypeHost;
+  return true;
 }
+
+// Chunks of about this size are page-locked one at a time: about 10 ms of
+// cudaHostRegister each (0.04 s/GiB), fine enough that the locking keeps
+// just ahead of the first pass's bricks.
+constexpr std::size_t registration_chunk_bytes = std::size_t{256} << 20;
 
 // Splits a natural-layout box into pieces that are each one contiguous
 // range of the device brick and at most `limit` elements: runs of whole
@@ -96,45 +87,39 @@ std::size_t offset_in(const Box& box, const Box& piece) {
   return ((piece.z0 - box.z0) * e.ny + (piece.y0 - box.y0)) * e.nx + (piece.x0 - box.x0);
 }
 
-// A box of the registered host array to or from a packed device brick, as
-// few DMA descriptors as the box allows: one run, rows of runs, or a 3D copy.
-void copy_box_direct(std::byte* host, const BrickShape& v, std::size_t e, const Box& box, std::byte* device,
+// A box between the page-locked array and its packed device brick, one DMA
+// per chunk copy (transpose/host_chunks.hpp): 1D for single runs, 2D for
+// runs at a constant stride.
+void copy_box_direct(std::byte* host, const std::vector<transpose::ChunkCopy>& copies, std::byte* device,
                      bool to_device, cudaStream_t stream) {
-  const transpose::RunGeometry g = transpose::run_geometry(v, box);
-  std::byte* h = host + g.first * e;
-  const cudaMemcpyKind kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
-  if (g.count == 1) {
-    kc::check_cuda(cudaMemcpyAsync(to_device ? static_cast<void*>(device) : h, to_device ? static_cast<void*>(h) : device,
-                                   g.length * e, kind, stream),
-                   "cudaMemcpyAsync");
-    return;
+  for (const transpose::ChunkCopy& c : copies) {
+    std::byte* h = host + c.host_offset;
+    std::byte* d = device + c.device_offset;
+    cudaError_t status;
+    if (c.rows == 1) {
+      status = to_device ? cudaMemcpyAsync(d, h, c.width, cudaMemcpyHostToDevice, stream)
+                         : cudaMemcpyAsync(h, d, c.width, cudaMemcpyDeviceToHost, stream);
+    } else {
+      status = to_device
+                   ? cudaMemcpy2DAsync(d, c.width, h, c.host_pitch, c.width, c.rows, cudaMemcpyHostToDevice, stream)
+                   : cudaMemcpy2DAsync(h, c.host_pitch, d, c.width, c.width, c.rows, cudaMemcpyDeviceToHost, stream);
+    }
+    kc::check_cuda(status, c.rows == 1 ? "cudaMemcpyAsync (page-locked array)" : "cudaMemcpy2DAsync (page-locked array)");
   }
-  if (box.extent.nx == v.nx) {  // y-slab: nz runs of by*nx, one 2D copy
-    const std::size_t width = g.length * e, host_pitch = v.ny * v.nx * e;
-    const cudaError_t status = to_device
-                                   ? cudaMemcpy2DAsync(device, width, h, host_pitch, width, g.count, kind, stream)
-                                   : cudaMemcpy2DAsync(h, host_pitch, device, width, width, g.count, kind, stream);
-    kc::check_cuda(status, "cudaMemcpy2DAsync");
-    return;
-  }
-  cudaMemcpy3DParms p{};
-  const BrickShape& b = box.extent;
-  cudaPitchedPtr host_ptr = make_cudaPitchedPtr(host, v.nx * e, v.nx * e, v.ny);
-  cudaPitchedPtr dev_ptr = make_cudaPitchedPtr(device, b.nx * e, b.nx * e, b.ny);
-  const cudaPos host_pos = make_cudaPos(box.x0 * e, box.y0, box.z0);
-  if (to_device) {
-    p.srcPtr = host_ptr;
-    p.srcPos = host_pos;
-    p.dstPtr = dev_ptr;
-  } else {
-    p.srcPtr = dev_ptr;
-    p.dstPtr = host_ptr;
-    p.dstPos = host_pos;
-  }
-  p.extent = make_cudaExtent(b.nx * e, b.ny, b.nz);
-  p.kind = kind;
-  kc::check_cuda(cudaMemcpy3DAsync(&p, stream), "cudaMemcpy3DAsync");
 }
+
+// Which bricks may DMA straight from the caller's array.
+struct DirectAccess {
+  const transpose::HostChunks* chunks = nullptr;  // null: every brick stages
+  ChunkedRegistration* registration = nullptr;    // null: the caller locked the whole array
+
+  // True when the brick whose copies end in chunk `last` can go direct:
+  // waits for its chunks to be locked; false if locking stopped short.
+  bool allows(std::size_t last) const {
+    if (chunks == nullptr) return false;
+    return registration == nullptr || registration->wait_ready(last);
+  }
+};
 
 // The device time of `event` on the host clock of the execution: the origin
 // event was recorded and waited for at host time `origin_seconds`.
@@ -164,15 +149,54 @@ class InHouseBrickKernels final : public DeviceBrickKernels<T> {
 template <class T>
 using PassKernels = std::vector<std::unique_ptr<const DeviceBrickKernels<T>>>;
 
+// The streams' pinned staging buffers, page-locked on the first brick that
+// needs one: up front when every brick stages, never when every brick DMAs
+// straight from the page-locked array (page-locking 2 GiB of staging costs
+// about as much as a 16 GiB transform's copies save).
+class StagingOnDemand {
+ public:
+  StagingOnDemand(transpose::StagingPool& pool, std::size_t count, std::size_t bytes)
+      : pool_(pool), count_(count), bytes_(bytes) {}
+  std::byte* buffer(unsigned lane) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (buffers_ == nullptr) {
+      try {
+        buffers_ = &pool_.acquire(count_, bytes_, transpose::Pinning::pinned);
+      } catch (const std::bad_alloc&) {
+        throw Error(ErrorKind::out_of_memory, "could not page-lock " + std::to_string(count_) +
+                                                  " staging buffers of " + format_bytes(double(bytes_)));
+      }
+    }
+    return (*buffers_)[lane].data();
+  }
+  std::size_t held_bytes() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return buffers_ == nullptr ? 0 : pool_.held_bytes();
+  }
+
+ private:
+  transpose::StagingPool& pool_;  // its lock is held by the caller for the whole run
+  std::size_t count_, bytes_;
+  mutable std::mutex mutex_;
+  std::vector<transpose::StagingBuffer>* buffers_ = nullptr;
+};
+
 template <class T>
 class CudaBrickLane final : public BrickLane {
  public:
-  CudaBrickLane(int device, const PassKernels<T>& kernels, transpose::VolumeStore& store,
-                std::byte* staging, std::size_t staging_bytes, std::size_t brick_bytes, std::size_t workspace_bytes,
-                bool direct, tbb::task_arena& arena, bool inverse, T scale, Clock::time_point start)
-      : device_(device), kernels_(kernels), store_(store), staging_(staging), staging_bytes_(staging_bytes),
-        data_(brick_bytes, "brick"), workspace_(workspace_bytes, "workspace"), direct_(direct), arena_(arena),
-        inverse_(inverse), scale_(scale), start_(start) {}
+  CudaBrickLane(int device, unsigned index, const PassKernels<T>& kernels, transpose::VolumeStore& store,
+                StagingOnDemand& staging, std::size_t staging_bytes, std::size_t brick_bytes, std::size_t workspace_bytes,
+                DirectAccess direct, std::atomic<std::size_t>& direct_bricks, tbb::task_arena& arena, bool inverse,
+                T scale, Clock::time_point start)
+      : device_(device), index_(index), kernels_(kernels), store_(store), staging_on_demand_(staging),
+        staging_bytes_(staging_bytes),
+        data_(brick_bytes, "brick"), workspace_(workspace_bytes, "workspace"), direct_(direct),
+        direct_bricks_(direct_bricks), arena_(arena), inverse_(inverse), scale_(scale), start_(start) {}
+  // A brick that failed half-way may still have copies in flight on the
+  // stream: they end before the array can be unlocked or the buffers freed.
+  ~CudaBrickLane() { (void)cudaStreamSynchronize(stream_.get()); }
+  CudaBrickLane(const CudaBrickLane&) = delete;
+  CudaBrickLane& operator=(const CudaBrickLane&) = delete;
 
   cudaStream_t stream() const { return stream_.get(); }
   void set_clock(const DeviceClock& clock) { clock_ = clock; }
@@ -185,16 +209,25 @@ class CudaBrickLane final : public BrickLane {
     std::byte* dev = static_cast<std::byte*>(data_.get());
     std::byte* host = store_.host_array();
     // Line layouts always go through staging (the element-wise transposes);
-    // a natural brick larger than staging goes up in device-contiguous pieces.
-    const bool direct = direct_ && spec.layout == BrickLayout::natural;
+    // natural bricks DMA straight from the array once their chunks are
+    // page-locked; a staged brick larger than staging goes up in
+    // device-contiguous pieces.
+    std::vector<transpose::ChunkCopy> copies;
+    bool direct = false;
+    if (direct_.chunks != nullptr && spec.layout == BrickLayout::natural) {
+      copies = transpose::chunk_copies(store_.shape(), e, job.box, *direct_.chunks);
+      direct = direct_.allows(transpose::last_chunk(copies));
+    }
     const std::vector<Box> pieces = direct || spec.layout != BrickLayout::natural
                                         ? std::vector<Box>{job.box}
                                         : device_contiguous_pieces(job.box, staging_bytes_ / e);
 
     if (direct) {
+      direct_bricks_.fetch_add(1);
       h2d_start_.record(s);
-      copy_box_direct(host, store_.shape(), e, job.box, dev, true, s);
+      copy_box_direct(host, copies, dev, true, s);
     } else {
+      if (staging_ == nullptr) staging_ = staging_on_demand_.buffer(index_);
       for (std::size_t k = 0; k < pieces.size(); ++k) {
         if (k > 0) staging_free_.synchronize();  // the previous piece has left the staging buffer
         const double g0 = seconds_since(start_);
@@ -214,7 +247,7 @@ class CudaBrickLane final : public BrickLane {
                                workspace_.get(), inverse_, job.last_pass ? scale_ : T(1), s);
     kernel_end_.record(s);
     if (direct) {
-      copy_box_direct(host, store_.shape(), e, job.box, dev, false, s);
+      copy_box_direct(host, copies, dev, false, s);
       d2h_end_.record(s);
       d2h_end_.synchronize();
     } else {
@@ -238,13 +271,16 @@ class CudaBrickLane final : public BrickLane {
 
  private:
   int device_;
+  unsigned index_;
   const PassKernels<T>& kernels_;
   transpose::VolumeStore& store_;
-  std::byte* staging_;
+  StagingOnDemand& staging_on_demand_;
+  std::byte* staging_ = nullptr;
   std::size_t staging_bytes_;
   kc::DeviceBuffer data_;
   kc::DeviceBuffer workspace_;
-  bool direct_;
+  DirectAccess direct_;
+  std::atomic<std::size_t>& direct_bricks_;
   tbb::task_arena& arena_;
   bool inverse_;
   T scale_;
@@ -336,31 +372,30 @@ void CudaStreaming::execute(const PassPlan& plan_in, kernels::Complex<T>* data, 
   for (const PassSpec& p : plan_in.passes) has_line_layout |= p.layout != BrickLayout::natural;
 
   // Direct DMA from the caller's array, or staging (see the policy above).
-  std::optional<HostArrayRegistration> registration;
-  bool direct = false;
-  double register_seconds = 0;
+  std::byte* array = reinterpret_cast<std::byte*>(data);
+  std::optional<transpose::HostChunks> chunks;
+  std::optional<ChunkedRegistration> registration;
+  DirectAccess direct;
   if (!has_line_layout && options.register_host_memory != HostRegistration::off) {
-    if (already_page_locked(data)) {
-      direct = true;
+    if (already_page_locked(array, volume_bytes)) {
+      chunks.emplace(volume_bytes);
+      direct.chunks = &*chunks;
     } else if (options.register_host_memory == HostRegistration::on) {
-      const Clock::time_point r0 = Clock::now();
-      registration.emplace(data, volume_bytes);
-      register_seconds = seconds_since(r0);
-      direct = registration->ok();
+      // Locked chunk by chunk ahead of the bricks, each brick waiting for
+      // its chunks (staging only if locking fails).
+      const std::size_t plane_bytes = volume.ny * volume.nx * e;
+      registration.emplace(array,
+                           transpose::HostChunks(reinterpret_cast<std::uintptr_t>(array), volume, e,
+                                                 std::max<std::size_t>(1, registration_chunk_bytes / plane_bytes)),
+                           impl_->device);
+      direct.chunks = &registration->chunks();
+      direct.registration = &*registration;
     }
   }
 
   std::unique_lock<std::mutex> lock(pool.mutex());
-  std::byte* no_staging = nullptr;
-  std::vector<transpose::StagingBuffer>* staging = nullptr;
-  if (!direct) {
-    try {
-      staging = &pool.acquire(plan_in.streams, plan_in.staging_bytes, transpose::Pinning::pinned);
-    } catch (const std::bad_alloc&) {
-      throw Error(ErrorKind::out_of_memory, "could not page-lock " + std::to_string(plan_in.streams) +
-                                                " staging buffers of " + format_bytes(double(plan_in.staging_bytes)));
-    }
-  }
+  StagingOnDemand staging(pool, plan_in.streams, plan_in.staging_bytes);
+  if (direct.chunks == nullptr) (void)staging.buffer(0);  // every brick stages: fail early, before any data moves
 
   // Device buffers: on out-of-memory, halve the bricks and try again (the
   // kernels accept any brick up to the one they were built for), before any
@@ -370,14 +405,16 @@ void CudaStreaming::execute(const PassPlan& plan_in, kernels::Complex<T>* data, 
   std::size_t workspace = workspace_bytes();
   const PassKernels<T>* kernels = &impl_->kernels<T>();
   PassKernels<T> shrunk;  // kernels sized for smaller bricks, after an OOM
+  std::atomic<std::size_t> direct_bricks{0};
   std::vector<std::unique_ptr<CudaBrickLane<T>>> owned;
   for (int attempt = 0;; ++attempt) {
     try {
       owned.clear();
       for (unsigned s = 0; s < plan.streams; ++s)
         owned.push_back(std::make_unique<CudaBrickLane<T>>(
-            impl_->device, *kernels, store, direct ? no_staging : (*staging)[s].data(),
-            direct ? 0 : plan.staging_bytes, plan.brick_bytes, workspace, direct, arena, inverse, scale, start));
+            impl_->device, s, *kernels, store, staging, plan.staging_bytes, plan.brick_bytes, workspace, direct,
+            direct_bricks, arena,
+            inverse, scale, start));
       break;
     } catch (const Error& error) {
       owned.clear();
@@ -414,23 +451,24 @@ void CudaStreaming::execute(const PassPlan& plan_in, kernels::Complex<T>* data, 
   hooks.cancel = &options.cancel;
   if (report != nullptr && report->record_timeline) hooks.timeline = &report->timeline;
   const PipelineTotals totals = run_pipeline(plan, volume, lanes, hooks);
+  owned.clear();  // every stream drained before the array is unlocked
+  double register_seconds = 0;
+  if (registration) {
+    register_seconds = registration->unlock();  // joins the locking thread first
+    register_seconds += registration->lock_seconds();
+  }
   if (report != nullptr) {
-    report->registered = direct;
+    report->registered = direct_bricks.load() > 0;
+    report->direct_bricks = direct_bricks.load();
     report->bricks = totals.bricks;
     report->bytes_moved = totals.bytes_moved;
-    report->staging_bytes = direct ? 0 : pool.held_bytes();
+    report->staging_bytes = staging.held_bytes();
     std::size_t tables = table_bytes();
     for (const auto& k : shrunk) tables += k->table_bytes();
     report->device_bytes = plan.streams * (plan.brick_bytes + workspace) + tables;
     report->register_seconds = register_seconds;
+    report->seconds = seconds_since(start);
   }
-  owned.clear();
-  if (registration) {
-    const Clock::time_point u0 = Clock::now();
-    registration.reset();
-    if (report != nullptr) report->register_seconds += seconds_since(u0);
-  }
-  if (report != nullptr) report->seconds = seconds_since(start);
 }
 
 template void CudaStreaming::execute<float>(const PassPlan&, kernels::Complex<float>*, const BrickShape&, bool, float,

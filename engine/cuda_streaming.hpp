@@ -10,15 +10,19 @@
 // (register_host_memory) bricks DMA straight between the caller's array and
 // the device with cudaMemcpy2DAsync/3DAsync and no staging copies.
 //
-// Registration policy (HostRegistration::automatic): DMA directly only when
-// the caller's array is already page-locked. Measured on the H100 machine
-// (bench/RESULTS.md, "Out-of-core engine"), 16 GiB two-pass, 4 GiB budget:
-// staged with a warm plan 1.70 s; registered inside the call (`on`) 2.24 s,
-// of which cudaHostRegister + cudaHostUnregister 1.34 s (0.061 s/GiB to
-// register); registered once by the caller 0.89 s, 87% of the PCIe floor.
-// Registering per call costs more than the staging copies it saves; it pays
-// when the caller registers once and transforms many times, and then
-// automatic finds the array page-locked and takes the direct path.
+// Registration policy. automatic: DMA directly only when the caller's
+// array is already page-locked, else stage. on: page-lock the array in
+// 256 MiB chunks from a thread beside the pipeline
+// (engine/chunked_registration.hpp), each brick waiting for its chunks, and
+// unlock it before returning. Measured on the H100 machine
+// (bench/RESULTS.md, "Out-of-core engine"), 16 GiB two-pass, 4 GiB budget,
+// plan reused: staged 1.36-1.52 s; `on` 1.37-1.96 s (locking sets the
+// first pass's pace, unlocking adds 0.25 s, and in some runs locking the
+// first chunks stalled 0.8 s); an array the caller page-locked once
+// 0.73-0.82 s. On a plan's first execution `on` is the faster (1.42 s
+// against 2.34-2.54 s) because it page-locks no staging: staging buffers
+// are page-locked only when a brick needs one. Staging stays the default
+// because it is the steadier for reused plans.
 // Compiled only when the library is built with CUDA.
 #include <tbb/task_arena.h>
 

@@ -84,6 +84,16 @@ double StreamingEngine::pcie_floor_seconds() const {
          pcie_duplex_bytes_per_second;
 }
 
+// What the registration policy will do for this plan (cuda_streaming.hpp).
+std::string StreamingEngine::registration_summary() const {
+  bool natural = true;
+  for (const PassSpec& p : plan_.passes) natural &= p.layout == BrickLayout::natural;
+  const HostRegistration r = options_.register_host_memory;
+  if (!natural || r == HostRegistration::off) return "every brick staged";
+  if (r == HostRegistration::automatic) return "staged unless the caller page-locked the array";
+  return "the array page-locked in chunks during the call, bricks DMA'd from it";
+}
+
 std::string StreamingEngine::describe() const {
   std::string s = describe_passes(plan_);
   const std::size_t staging = plan_.host_in_place ? 0 : plan_.streams * plan_.staging_bytes;
@@ -94,8 +104,8 @@ std::string StreamingEngine::describe() const {
   }
   const std::size_t device = plan_.streams * (plan_.brick_bytes + device_workspace_) + device_tables_;
   s += "  pinned staging: " + format_bytes(double(staging)) + " (" + std::to_string(plan_.streams) + " x " +
-       format_bytes(double(plan_.staging_bytes)) + "), none when the array is registered (register_host_memory " +
-       to_string(options_.register_host_memory) + ")\n";
+       format_bytes(double(plan_.staging_bytes)) + ") at most, allocated only when a brick stages (register_host_memory " +
+       to_string(options_.register_host_memory) + ": " + registration_summary() + ")\n";
   s += "  device memory: " + format_bytes(double(device)) + " of a budget of " +
        format_bytes(double(plan_.device_budget)) + " (bricks " + format_bytes(double(plan_.brick_bytes)) +
        " + workspace " + format_bytes(double(device_workspace_)) + " per stream, tables " +

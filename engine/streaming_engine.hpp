@@ -49,6 +49,7 @@ class StreamingEngine {
 
   // Strategy, passes, brick shapes, pinned and device bytes, PCIe floor.
   std::string describe() const;
+  std::string registration_summary() const;
   double pcie_floor_seconds() const;
 
  private:

@@ -7,6 +7,7 @@
 
 #include <oocfft/oocfft.hpp>
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 
@@ -27,6 +28,16 @@ constexpr double c_streamed = 6.0;
 const Strategy all_strategies[] = {Strategy::in_core, Strategy::two_pass, Strategy::three_pass,
                                    Strategy::line_transpose};
 
+// Whether `p` lies in page-locked (registered or pinned) host memory.
+bool page_locked(const void* p) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeHost;
+}
+
 template <class T>
 void check_small_matrix(Direction direction) {
   constexpr std::size_t e = sizeof(std::complex<T>);
@@ -36,7 +47,7 @@ void check_small_matrix(Direction direction) {
     const auto ref = widen(in_core_result(x, shape, direction));
     for (Strategy strategy : all_strategies) {
       for (unsigned streams = 1; streams <= 4; ++streams) {
-        for (HostRegistration reg : {HostRegistration::off, HostRegistration::on}) {
+        for (HostRegistration reg : {HostRegistration::off, HostRegistration::on, HostRegistration::automatic}) {
           Options o;
           o.backend = Backend::cuda;
           o.strategy = strategy;
@@ -54,7 +65,14 @@ void check_small_matrix(Direction direction) {
               << to_string(reg) << "\n"
               << plan.describe();
           EXPECT_EQ(report.strategy, strategy);
-          EXPECT_EQ(report.registered, reg == HostRegistration::on && strategy != Strategy::line_transpose);
+          // `on` DMAs every brick of a natural layout straight from the
+          // array; automatic as many as are locked in time; off none.
+          const bool natural = strategy != Strategy::line_transpose;
+          if (reg == HostRegistration::on) EXPECT_EQ(report.direct_bricks, natural ? report.bricks : 0);
+          if (reg == HostRegistration::off || !natural) EXPECT_EQ(report.direct_bricks, 0u);
+          EXPECT_LE(report.direct_bricks, report.bricks);
+          EXPECT_EQ(report.registered, report.direct_bricks > 0);
+          EXPECT_FALSE(page_locked(y.data())) << "the array was left page-locked";
         }
       }
     }
@@ -113,10 +131,11 @@ TEST(EngineCuda, GigabyteVolumeThroughSixtyFourMebibytes) {
     Strategy strategy;
     HostRegistration reg;
   };
-  const Case cases[] = {{Strategy::automatic, HostRegistration::off},
-                        {Strategy::two_pass, HostRegistration::on},
-                        {Strategy::three_pass, HostRegistration::off},
-                        {Strategy::line_transpose, HostRegistration::off}};
+  // 1 GiB is four chunks of page-locking (256 MiB each); the vector's
+  // data does not start on a page, so chunk boundaries cut rows.
+  const Case cases[] = {{Strategy::automatic, HostRegistration::off},   {Strategy::automatic, HostRegistration::automatic},
+                        {Strategy::two_pass, HostRegistration::on},     {Strategy::three_pass, HostRegistration::off},
+                        {Strategy::three_pass, HostRegistration::on},   {Strategy::line_transpose, HostRegistration::off}};
   std::vector<std::complex<float>> y(n);
   for (const Case& c : cases) {
     Options o;
@@ -128,8 +147,10 @@ TEST(EngineCuda, GigabyteVolumeThroughSixtyFourMebibytes) {
     Plan plan(shape, Precision::single, o);
     plan.execute(y.data(), Direction::forward, &report);
     const double err = relative_l2(y, ref);
-    std::printf("[ EngineCuda ] 1 GiB %s register %s: %.3f s, %zu bricks, error %.2e vs in-core\n",
-                to_string(report.strategy), report.registered ? "yes" : "no", report.seconds, report.bricks, err);
+    std::printf("[ EngineCuda ] 1 GiB %s register %s: %.3f s, %zu bricks (%zu direct), error %.2e vs in-core\n",
+                to_string(report.strategy), to_string(c.reg), report.seconds, report.bricks, report.direct_bricks, err);
+    if (c.reg == HostRegistration::on) EXPECT_EQ(report.direct_bricks, report.bricks);
+    EXPECT_FALSE(page_locked(y.data()));
     EXPECT_LE(err, tolerance<float>(c_streamed, n)) << plan.describe();
     EXPECT_LE(report.device_bytes, o.device_memory_budget);
     if (c.strategy == Strategy::automatic) EXPECT_EQ(report.strategy, Strategy::two_pass);
@@ -142,6 +163,54 @@ TEST(EngineCuda, GigabyteVolumeThroughSixtyFourMebibytes) {
   y = ref;
   Plan(shape, Precision::single, o).execute(y.data(), Direction::inverse);
   EXPECT_LE(relative_l2(y, x), tolerance<float>(2 * c_streamed, n));
+}
+
+// An array the caller page-locked is used as it is: every brick DMAs
+// straight from it, no staging is held, and it stays locked afterwards.
+TEST(EngineCuda, CallerLockedArrayNeedsNoStaging) {
+  SKIP_WITHOUT_CUDA();
+  const Shape shape{64, 128, 256};
+  const std::size_t n = shape.elements();
+  std::vector<std::complex<float>> x(n);
+  fill_hashed(x, 23);
+  const auto ref = in_core_result(x, shape, Direction::forward);
+  auto y = x;
+  ASSERT_EQ(cudaHostRegister(y.data(), n * sizeof(y[0]), cudaHostRegisterDefault), cudaSuccess);
+  Options o;
+  o.backend = Backend::cuda;
+  o.device_memory_budget = std::size_t{4} << 20;
+  RunReport report;
+  Plan(shape, Precision::single, o).execute(y.data(), Direction::forward, &report);
+  EXPECT_TRUE(page_locked(y.data()));
+  ASSERT_EQ(cudaHostUnregister(y.data()), cudaSuccess);
+  EXPECT_EQ(report.strategy, Strategy::two_pass);
+  EXPECT_EQ(report.direct_bricks, report.bricks);
+  EXPECT_EQ(report.staging_bytes, 0u);
+  EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n));
+}
+
+// Cancelling while the array is being page-locked chunk by chunk stops the
+// run with Error(cancelled) and leaves no part of the array locked.
+TEST(EngineCuda, CancelWhileLockingUnlocksTheArray) {
+  SKIP_WITHOUT_CUDA();
+  const Shape shape{128, 512, 1024};  // 512 MiB: two chunks of locking
+  std::vector<std::complex<float>> x(shape.elements());
+  fill_hashed(x, 29);
+  Options o;
+  o.backend = Backend::cuda;
+  o.register_host_memory = HostRegistration::on;
+  o.device_memory_budget = std::size_t{64} << 20;
+  std::atomic<std::size_t> bricks{0};
+  o.progress = [&](const Progress& p) { bricks = p.bricks_done; };
+  o.cancel = [&] { return bricks >= 3; };
+  try {
+    Plan(shape, Precision::single, o).execute(x.data(), Direction::forward);
+    ADD_FAILURE() << "not cancelled";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::cancelled) << e.what();
+  }
+  for (std::size_t at = 0; at < x.size(); at += x.size() / 8) EXPECT_FALSE(page_locked(x.data() + at)) << at;
+  EXPECT_FALSE(page_locked(x.data() + x.size() - 1));
 }
 
 // A budget the device cannot honour (the memory is taken by someone else)

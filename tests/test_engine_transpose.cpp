@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
+#include "transpose/host_chunks.hpp"
 #include "transpose/host_volume.hpp"
 #include "transpose/line_transpose.hpp"
 #include "transpose/run_copy.hpp"
@@ -150,6 +152,57 @@ TEST(EngineTranspose, LargeBoxesWithStreamingStores) {
     for (std::size_t i = 0; i < 997 * 1001; ++i) expected[index(big, z, 3, 0) + i] = ~expected[index(big, z, 3, 0) + i];
   scatter_runs(reinterpret_cast<std::byte*>(vol.data()), big, 8, slab, reinterpret_cast<const std::byte*>(staging.data()));
   EXPECT_EQ(vol, expected);
+}
+
+// Chunk copies move a box exactly as the staged gather does, and each copy
+// stays inside its chunk: for arrays at every page offset of interest,
+// chunk sizes that cut planes and rows anywhere, and boxes of every kind.
+TEST(EngineTranspose, ChunkCopiesStayInsideChunksAndMoveTheBox) {
+  const BrickShape v{9, 7, 11};
+  const std::size_t e = 8, page = 64;  // a small "page" puts boundaries inside rows
+  std::vector<std::uint64_t> vol(v.elements());
+  std::iota(vol.begin(), vol.end(), 1);
+  const auto* bytes = reinterpret_cast<const std::byte*>(vol.data());
+  for (std::uintptr_t address : {std::uintptr_t{0}, std::uintptr_t{16}, std::uintptr_t{40}, std::uintptr_t{63}})
+    for (std::size_t planes : {1, 2, 4, 9}) {
+      const HostChunks chunks(address, v, e, planes, page);
+      ASSERT_EQ(chunks.begin(0), 0u);
+      for (std::size_t c = 1; c < chunks.count(); ++c) {
+        EXPECT_EQ((address + chunks.begin(c)) % page, 0u) << "chunk " << c << " starts inside a page";
+        EXPECT_LT(chunks.begin(c - 1), chunks.begin(c));
+      }
+      EXPECT_EQ(chunks.end(chunks.count() - 1), v.elements() * e);
+      for (const Box& b : boxes) {
+        const std::vector<ChunkCopy> copies = chunk_copies(v, e, b, chunks);
+        std::vector<std::uint64_t> device(b.elements(), 0xBADull), staged(b.elements());
+        auto* dev = reinterpret_cast<std::byte*>(device.data());
+        for (const ChunkCopy& c : copies)
+          for (std::size_t row = 0; row < c.rows; ++row) {
+            const std::size_t h = c.host_offset + row * c.host_pitch;
+            ASSERT_GE(h, chunks.begin(c.chunk));
+            ASSERT_LE(h + c.width, chunks.end(c.chunk)) << "a copy leaves its chunk";
+            std::memcpy(dev + c.device_offset + row * c.width, bytes + h, c.width);
+          }
+        gather_runs(bytes, v, e, b, reinterpret_cast<std::byte*>(staged.data()));
+        EXPECT_EQ(device, staged) << "address " << address << ", " << planes << " planes per chunk";
+        EXPECT_EQ(last_chunk(copies), chunks.chunk_of((b.z0 * v.ny + b.y0 + b.extent.ny - 1) * v.nx * e +
+                                                      (b.extent.nz - 1) * v.ny * v.nx * e + (b.x0 + b.extent.nx) * e - 1));
+      }
+    }
+}
+
+// Runs at a constant stride inside one chunk become one 2D copy: a y-slab
+// of a single-chunk array is one copy; a narrow box one copy per z plane.
+TEST(EngineTranspose, ChunkCopiesMergeStridedRuns) {
+  const BrickShape v{9, 7, 11};
+  const HostChunks whole(v.elements() * 8);
+  const std::vector<ChunkCopy> slab = chunk_copies(v, 8, boxes[2], whole);
+  ASSERT_EQ(slab.size(), 1u);
+  EXPECT_EQ(slab[0].rows, 9u);
+  EXPECT_EQ(slab[0].host_pitch, 7u * 11 * 8);
+  EXPECT_EQ(slab[0].width, 3u * 11 * 8);
+  EXPECT_EQ(chunk_copies(v, 8, boxes[3], whole).size(), 5u);  // narrow box: 5 planes
+  EXPECT_EQ(chunk_copies(v, 8, boxes[1], whole).size(), 1u);  // z-slab: one run
 }
 
 }  // namespace

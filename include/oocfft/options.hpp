@@ -23,11 +23,19 @@ enum class Precision { single, double_precision };
 // automatic = the fewest passes that fit the budgets.
 enum class Strategy { automatic, in_core, two_pass, three_pass, line_transpose };
 
-// Whether the CUDA backend page-locks the caller's array with
-// cudaHostRegister and DMAs bricks straight from it (no staging copies).
-// automatic: only when the array is already page-locked, since registering
-// inside each call costs more than the staging copies it saves (measured in
-// bench/RESULTS.md). Ignored by the host backend.
+// Whether the CUDA backend DMAs bricks straight from the caller's array
+// instead of copying them through pinned staging buffers.
+//   automatic: directly when the caller already page-locked the array
+//              (cudaHostRegister once, transform many times: the fastest
+//              way), staged otherwise.
+//   on:        page-lock the array in chunks while the first pass runs
+//              and unlock it before returning; no staging is allocated
+//              unless locking fails. Faster than staging on a plan's first
+//              execution (a one-shot fft3d), about equal on a reused plan
+//              (bench/RESULTS.md).
+//   off:       always stage.
+// If locking fails, the bricks it did not reach are staged. The
+// line_transpose strategy always stages. Ignored by the host backend.
 enum class HostRegistration { automatic, on, off };
 
 // What the progress callback is told after each brick.

@@ -30,13 +30,16 @@ struct RunReport {
   Backend backend = Backend::host;
   unsigned passes = 0;
   unsigned streams = 0;
-  bool registered = false;  // bricks DMA'd straight from the caller's array
+  bool registered = false;  // some bricks DMA'd straight from the caller's array
+  std::size_t direct_bricks = 0;  // how many; the others went through staging
   std::size_t bricks = 0;
   std::size_t bytes_moved = 0;         // volume bytes read plus written
   std::size_t staging_bytes = 0;       // pinned (or host) staging held
   std::size_t device_bytes = 0;        // device memory held by the engine
   double seconds = 0;                  // wall time of the execution
-  double register_seconds = 0;         // cudaHostRegister + unregister
+  // Page-locking the caller's array: cudaHostRegister (in a thread beside
+  // the pipeline, so mostly overlapped) plus cudaHostUnregister (after it).
+  double register_seconds = 0;
   // Filled only when the caller sets `record_timeline` before executing.
   bool record_timeline = false;
   std::vector<BrickTiming> timeline;
