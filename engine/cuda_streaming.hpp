@@ -19,10 +19,11 @@
 // plan reused: staged 1.36-1.52 s; `on` 1.37-1.96 s (locking sets the
 // first pass's pace, unlocking adds 0.25 s, and in some runs locking the
 // first chunks stalled 0.8 s); an array the caller page-locked once
-// 0.73-0.82 s. On a plan's first execution `on` is the faster (1.42 s
-// against 2.34-2.54 s) because it page-locks no staging: staging buffers
-// are page-locked only when a brick needs one. Staging stays the default
-// because it is the steadier for reused plans.
+// 0.73-0.82 s. On a plan's first execution `on` is the faster (1.42-2.15 s
+// against 2.24-2.54 s) because it page-locks no staging: staging buffers
+// are page-locked only when a brick needs one. At 96 GiB `on` is slower
+// (10.6 s against 8.3 s staged). Staging stays the default because it is
+// the steadier.
 // Compiled only when the library is built with CUDA.
 #include <tbb/task_arena.h>
 

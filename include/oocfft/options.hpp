@@ -30,9 +30,10 @@ enum class Strategy { automatic, in_core, two_pass, three_pass, line_transpose }
 //              way), staged otherwise.
 //   on:        page-lock the array in chunks while the first pass runs
 //              and unlock it before returning; no staging is allocated
-//              unless locking fails. Faster than staging on a plan's first
-//              execution (a one-shot fft3d), about equal on a reused plan
-//              (bench/RESULTS.md).
+//              unless locking fails. On 16 GiB faster than staging on a
+//              plan's first execution (a one-shot fft3d) and about equal on
+//              a reused plan; on 96 GiB slower, since locking runs at about
+//              25 GiB/s (bench/RESULTS.md).
 //   off:       always stage.
 // If locking fails, the bricks it did not reach are staged. The
 // line_transpose strategy always stages. Ignored by the host backend.
