@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <chrono>
+#include <utility>
 
 namespace oocfft::engine {
 

@@ -2,11 +2,10 @@
 // ChunkedRegistration: page-locks the caller's array chunk by chunk
 // (transpose/host_chunks.hpp) from a background thread while the streaming
 // pipeline runs, in array order, which is the order of the first pass's
-// bricks. Bricks whose chunks are locked DMA straight from the array; the
-// others go through staging (or, when the caller asked for registration,
-// wait for their chunks). The destructor stops the thread and unlocks every
-// chunk it locked, so the array is never left page-locked after a run,
-// whether it ends normally, fails or is cancelled.
+// bricks. Each brick waits for its chunks, then DMAs straight from the
+// array. The destructor stops the thread and unlocks every chunk it locked,
+// so the array is never left page-locked after a run, whether it ends
+// normally, fails or is cancelled.
 //
 // A chunk that fails to lock (another registration overlaps it, or the
 // system refuses) stops the locking there: the chunks before it stay
@@ -34,11 +33,12 @@ class ChunkedRegistration {
   // Waits until chunks 0..c are locked (true) or locking stopped short of c
   // (false: the brick must stage).
   bool wait_ready(std::size_t c);
-  // Seconds the locking thread spent in cudaHostRegister, and the time the
-  // destructor will spend unlocking is added by the caller.
-  double lock_seconds() const { return lock_seconds_; }
-  // Unlocks everything now (also done by the destructor); returns the seconds.
+  // Stops the locking thread, unlocks every chunk it locked and returns the
+  // seconds spent unlocking; the destructor does the same if not called.
+  // Call only once no DMA uses the array any more.
   double unlock();
+  // Seconds the locking thread ran; valid after unlock().
+  double lock_seconds() const { return lock_seconds_; }
 
  private:
   void lock_all(int device);

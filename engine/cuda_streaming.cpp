@@ -151,8 +151,9 @@ using PassKernels = std::vector<std::unique_ptr<const DeviceBrickKernels<T>>>;
 
 // The streams' pinned staging buffers, page-locked on the first brick that
 // needs one: up front when every brick stages, never when every brick DMAs
-// straight from the page-locked array (page-locking 2 GiB of staging costs
-// about as much as a 16 GiB transform's copies save).
+// straight from the page-locked array (page-locking 2 GiB of staging took
+// about 0.9 s on the H100 machine: a plan's first execution against later
+// ones in bench/RESULTS.md).
 class StagingOnDemand {
  public:
   StagingOnDemand(transpose::StagingPool& pool, std::size_t count, std::size_t bytes)

@@ -104,6 +104,12 @@ void fill_hashed(std::vector<std::complex<T>>& v, std::uint64_t seed) {
   });
 }
 
+std::vector<std::complex<float>> hashed_volume(const Shape& shape, std::uint64_t seed) {
+  std::vector<std::complex<float>> v(shape.elements());
+  fill_hashed(v, seed);
+  return v;
+}
+
 double relative_l2(const std::vector<std::complex<float>>& a, const std::vector<std::complex<float>>& b) {
   double num = 0, den = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -119,8 +125,7 @@ TEST(EngineCuda, GigabyteVolumeThroughSixtyFourMebibytes) {
   SKIP_WITHOUT_CUDA();
   const Shape shape{256, 512, 1024};
   const std::size_t n = shape.elements();
-  std::vector<std::complex<float>> x(n);
-  fill_hashed(x, 17);
+  const std::vector<std::complex<float>> x = hashed_volume(shape, 17);
   std::vector<std::complex<float>> ref = x;
   Options in_core;
   in_core.backend = Backend::cuda;
@@ -171,8 +176,7 @@ TEST(EngineCuda, CallerLockedArrayNeedsNoStaging) {
   SKIP_WITHOUT_CUDA();
   const Shape shape{64, 128, 256};
   const std::size_t n = shape.elements();
-  std::vector<std::complex<float>> x(n);
-  fill_hashed(x, 23);
+  const std::vector<std::complex<float>> x = hashed_volume(shape, 23);
   const auto ref = in_core_result(x, shape, Direction::forward);
   auto y = x;
   ASSERT_EQ(cudaHostRegister(y.data(), n * sizeof(y[0]), cudaHostRegisterDefault), cudaSuccess);
@@ -194,8 +198,7 @@ TEST(EngineCuda, CallerLockedArrayNeedsNoStaging) {
 TEST(EngineCuda, CancelWhileLockingUnlocksTheArray) {
   SKIP_WITHOUT_CUDA();
   const Shape shape{128, 512, 1024};  // 512 MiB: two chunks of locking
-  std::vector<std::complex<float>> x(shape.elements());
-  fill_hashed(x, 29);
+  std::vector<std::complex<float>> x = hashed_volume(shape, 29);  // transformed in place
   Options o;
   o.backend = Backend::cuda;
   o.register_host_memory = HostRegistration::on;
@@ -220,8 +223,7 @@ TEST(EngineCuda, DeviceOutOfMemoryShrinksBricks) {
   SKIP_WITHOUT_CUDA();
   const Shape shape{64, 256, 256};  // 32 MiB
   const std::size_t n = shape.elements();
-  std::vector<std::complex<float>> x(n);
-  fill_hashed(x, 3);
+  const std::vector<std::complex<float>> x = hashed_volume(shape, 3);
   const auto ref = in_core_result(x, shape, Direction::forward);
   Options o;
   o.backend = Backend::cuda;
