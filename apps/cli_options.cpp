@@ -99,6 +99,11 @@ CliOptions parse_cli(const std::vector<std::string>& args) {
                                                    {"two_pass", Strategy::two_pass},
                                                    {"three_pass", Strategy::three_pass},
                                                    {"line_transpose", Strategy::line_transpose}});
+    } else if (flag == "--register") {
+      o.options.register_host_memory = parse_choice<HostRegistration>(flag, value(flag),
+                                                                      {{"auto", HostRegistration::automatic},
+                                                                       {"on", HostRegistration::on},
+                                                                       {"off", HostRegistration::off}});
     } else if (flag == "--device-budget") {
       o.options.device_memory_budget = parse_bytes(value(flag), flag);
     } else if (flag == "--staging-budget") {
@@ -131,6 +136,8 @@ std::string usage() {
          "  --backend auto|host|cuda    (default auto: CUDA when a GPU is present)\n"
          "  --norm backward|ortho|forward  numpy's norm (default backward)\n"
          "  --strategy auto|in_core|two_pass|three_pass|line_transpose  (default auto)\n"
+         "  --register auto|on|off  DMA bricks straight from the page-locked volume (on: locked in\n"
+         "                        chunks during the run) or stage them (default auto: staged)\n"
          "  --device-budget BYTES device memory the plan may use, e.g. 4GiB (default: free memory)\n"
          "  --staging-budget BYTES host staging for all streams (default: what the bricks need)\n"
          "  --streams N           bricks in flight (default 4)\n"
