@@ -28,8 +28,6 @@ class ChunkedRegistration {
   ChunkedRegistration& operator=(const ChunkedRegistration&) = delete;
 
   const transpose::HostChunks& chunks() const { return chunks_; }
-  // True when chunks 0..c are locked; never blocks.
-  bool ready(std::size_t c) const { return c < locked_.load(std::memory_order_acquire); }
   // Waits until chunks 0..c are locked (true) or locking stopped short of c
   // (false: the brick must stage).
   bool wait_ready(std::size_t c);
@@ -42,6 +40,8 @@ class ChunkedRegistration {
 
  private:
   void lock_all(int device);
+  // True when chunks 0..c are locked; never blocks.
+  bool ready(std::size_t c) const { return c < locked_.load(std::memory_order_acquire); }
 
   std::byte* array_;
   transpose::HostChunks chunks_;

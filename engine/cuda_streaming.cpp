@@ -369,15 +369,13 @@ void CudaStreaming::execute(const PassPlan& plan_in, kernels::Complex<T>* data, 
   kc::check_cuda(cudaSetDevice(impl_->device), "cudaSetDevice");
   const std::size_t e = sizeof(kernels::Complex<T>);
   const std::size_t volume_bytes = volume.elements() * e;
-  bool has_line_layout = false;
-  for (const PassSpec& p : plan_in.passes) has_line_layout |= p.layout != BrickLayout::natural;
 
   // Direct DMA from the caller's array, or staging (see the policy above).
   std::byte* array = reinterpret_cast<std::byte*>(data);
   std::optional<transpose::HostChunks> chunks;
   std::optional<ChunkedRegistration> registration;
   DirectAccess direct;
-  if (!has_line_layout && options.register_host_memory != HostRegistration::off) {
+  if (plan_in.natural_layout_only() && options.register_host_memory != HostRegistration::off) {
     if (already_page_locked(array, volume_bytes)) {
       chunks.emplace(volume_bytes);
       direct.chunks = &*chunks;

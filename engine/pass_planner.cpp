@@ -194,6 +194,12 @@ Box PassSpec::box(const BrickShape& v, std::size_t i) const {
   return b;
 }
 
+bool PassPlan::natural_layout_only() const {
+  for (const PassSpec& p : passes)
+    if (p.layout != BrickLayout::natural) return false;
+  return true;
+}
+
 std::size_t PassPlan::total_bricks() const {
   std::size_t n = 0;
   for (const PassSpec& p : passes) n += p.bricks;

@@ -54,6 +54,9 @@ struct PassPlan {
   std::string reason;
 
   std::size_t total_bricks() const;
+  // True when every pass moves natural-layout bricks (no line transposes),
+  // so bricks can DMA straight from the volume.
+  bool natural_layout_only() const;
   // True when this plan transforms the volume in place on the host without
   // the pipeline (host backend, in_core).
   bool host_in_place = false;

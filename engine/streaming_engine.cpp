@@ -84,12 +84,10 @@ double StreamingEngine::pcie_floor_seconds() const {
          pcie_duplex_bytes_per_second;
 }
 
-// What the registration policy will do for this plan (cuda_streaming.hpp).
+// Mirrors the policy in cuda_streaming.cpp.
 std::string StreamingEngine::registration_summary() const {
-  bool natural = true;
-  for (const PassSpec& p : plan_.passes) natural &= p.layout == BrickLayout::natural;
   const HostRegistration r = options_.register_host_memory;
-  if (!natural || r == HostRegistration::off) return "every brick staged";
+  if (!plan_.natural_layout_only() || r == HostRegistration::off) return "every brick staged";
   if (r == HostRegistration::automatic) return "staged unless the caller page-locked the array";
   return "the array page-locked in chunks during the call, bricks DMA'd from it";
 }

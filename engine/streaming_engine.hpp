@@ -49,10 +49,11 @@ class StreamingEngine {
 
   // Strategy, passes, brick shapes, pinned and device bytes, PCIe floor.
   std::string describe() const;
-  std::string registration_summary() const;
   double pcie_floor_seconds() const;
 
  private:
+  // What the registration policy will do for this plan, for describe().
+  std::string registration_summary() const;
   StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
                   const BrickKernelFactory* kernels);
 
