@@ -51,9 +51,9 @@
 #include <mutex>
 #include <tuple>
 
-#include "engine/axis_plans.hpp"
 #include "engine/brick_kernels.hpp"
 #include "engine/streaming_engine.hpp"
+#include "volume/host_volume.hpp"
 #endif
 
 namespace {
@@ -494,7 +494,7 @@ class CufftBrickKernels final : public ek::DeviceBrickKernels<float> {
 class CufftPipeline {
  public:
   CufftPipeline(const oocfft::Shape& shape, const oocfft::Options& o)
-      : plans_(shape), arena_(o.threads == 0 ? tbb::task_arena::automatic : int(o.threads)) {
+      : shape_(shape), arena_(o.threads == 0 ? tbb::task_arena::automatic : int(o.threads)) {
     ek::BrickKernelFactory factory;
     factory.single = [](kn::BrickShape max_shape, kn::AxisSet axes) -> std::unique_ptr<ek::DeviceBrickKernels<float>> {
       return std::make_unique<CufftBrickKernels>(max_shape, axes);
@@ -504,12 +504,14 @@ class CufftPipeline {
   }
   void execute(c64* data, oocfft::Direction dir, oocfft::RunReport* report) const {
     if (dir != oocfft::Direction::forward) throw std::runtime_error("the cuFFT peer runs forward only");
-    engine_->execute(plans_, reinterpret_cast<kn::Complex<float>*>(data), false, 1.0f, arena_, report);
+    oocfft::volume::HostVolume store(reinterpret_cast<std::byte*>(data), {shape_.nz, shape_.ny, shape_.nx},
+                                     sizeof(c64));
+    engine_->execute(store, false, 1.0, arena_, report);
   }
   std::string describe() const { return engine_->describe(); }
 
  private:
-  ek::AxisPlans<float> plans_;  // unused by the CUDA pipeline; execute's signature wants them
+  oocfft::Shape shape_;
   mutable tbb::task_arena arena_;
   std::unique_ptr<ek::StreamingEngine> engine_;
 };

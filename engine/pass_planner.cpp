@@ -8,40 +8,9 @@
 
 namespace oocfft {
 
-const char* to_string(Strategy s) noexcept {
-  switch (s) {
-    case Strategy::automatic: return "automatic";
-    case Strategy::in_core: return "in_core";
-    case Strategy::two_pass: return "two_pass";
-    case Strategy::three_pass: return "three_pass";
-    case Strategy::line_transpose: return "line_transpose";
-  }
-  return "?";
-}
-
-const char* to_string(HostRegistration r) noexcept {
-  switch (r) {
-    case HostRegistration::automatic: return "automatic";
-    case HostRegistration::on: return "on";
-    case HostRegistration::off: return "off";
-  }
-  return "?";
-}
-
 namespace engine {
 namespace {
 
-std::string human_bytes(double b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) {
-    b /= 1024;
-    ++u;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", b, units[u]);
-  return text;
-}
 
 std::string extent_text(const BrickShape& b) {
   return std::to_string(b.nz) + "x" + std::to_string(b.ny) + "x" + std::to_string(b.nx);
@@ -214,9 +183,9 @@ PassPlan plan_passes(const PlannerInput& in) {
     throw Error(ErrorKind::invalid_argument,
                 "options.streams is " + std::to_string(in.streams) + "; it must be between 1 and 64");
   if (in.device_budget <= in.table_bytes)
-    throw Error(ErrorKind::out_of_memory, "device budget " + human_bytes(double(in.device_budget)) +
+    throw Error(ErrorKind::out_of_memory, "device budget " + format_bytes(double(in.device_budget)) +
                                               " does not hold the kernels' tables (" +
-                                              human_bytes(double(in.table_bytes)) + ")");
+                                              format_bytes(double(in.table_bytes)) + ")");
   const std::size_t usable = in.device_budget - in.table_bytes;
   const double per_byte = 1.0 + in.workspace_ratio;  // brick + workspace
   const unsigned s = in.streams;
@@ -230,10 +199,10 @@ PassPlan plan_passes(const PlannerInput& in) {
   paper.device = usable / (3 * e * s);
 
   const bool in_core_fits = double(volume_bytes) * per_byte <= double(usable);
-  const std::string sizes = "volume " + human_bytes(double(volume_bytes)) + ", device budget " +
-                            human_bytes(double(in.device_budget)) + " over " + std::to_string(s) +
+  const std::string sizes = "volume " + format_bytes(double(volume_bytes)) + ", device budget " +
+                            format_bytes(double(in.device_budget)) + " over " + std::to_string(s) +
                             " streams (brick + workspace x" + std::to_string(per_byte).substr(0, 4) + ")";
-  const std::string plane = human_bytes(double(v.ny * v.nx * e));
+  const std::string plane = format_bytes(double(v.ny * v.nx * e));
 
   auto finish = [&](Strategy st, std::size_t limit, unsigned streams, std::string why) {
     PassPlan p = build(st, in, limit, streams);
@@ -270,9 +239,9 @@ PassPlan plan_passes(const PlannerInput& in) {
       if (!fits(Strategy::line_transpose, v, paper.brick()))
         throw Error(ErrorKind::invalid_argument,
                     "strategy line_transpose requested but one line does not fit the chunk C_d = DevMem / "
-                    "(3 V_d N_stream) of " + human_bytes(double(paper.brick() * e)) + ": " + sizes);
+                    "(3 V_d N_stream) of " + format_bytes(double(paper.brick() * e)) + ": " + sizes);
       return finish(Strategy::line_transpose, paper.brick(), s,
-                    "requested; chunk C_d = DevMem / (3 V_d N_stream) = " + human_bytes(double(paper.brick() * e)));
+                    "requested; chunk C_d = DevMem / (3 V_d N_stream) = " + format_bytes(double(paper.brick() * e)));
     case Strategy::automatic: break;
   }
   if (in_core_fits)
@@ -286,7 +255,7 @@ PassPlan plan_passes(const PlannerInput& in) {
                   sizes + ": an XY plane (" + plane + ") does not fit a stream's share, lines do: 3 passes");
   throw Error(ErrorKind::out_of_memory, "not even one line of each axis fits one stream's share of the budgets: " +
                                             sizes + ", staging budget " +
-                                            human_bytes(double(in.staging_budget)) + ", shape " +
+                                            format_bytes(double(in.staging_budget)) + ", shape " +
                                             std::to_string(v.nz) + "x" + std::to_string(v.ny) + "x" +
                                             std::to_string(v.nx));
 }
@@ -310,13 +279,12 @@ std::string describe_passes(const PassPlan& plan) {
   for (std::size_t i = 0; i < plan.passes.size(); ++i) {
     const PassSpec& p = plan.passes[i];
     s += "  pass " + std::to_string(i + 1) + ": " + p.name + ", brick " + extent_text(p.brick) + " (" +
-         human_bytes(double(p.brick.elements() * plan.element_bytes)) + "), " + std::to_string(p.bricks) +
+         format_bytes(double(p.brick.elements() * plan.element_bytes)) + "), " + std::to_string(p.bricks) +
          (p.bricks == 1 ? " brick\n" : " bricks\n");
   }
   return s;
 }
 
-std::string format_bytes(double bytes) { return human_bytes(bytes); }
 
 }  // namespace engine
 }  // namespace oocfft

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/format_bytes.hpp"
 #include "kernels/brick.hpp"
 #include "oocfft/options.hpp"
 #include "transpose/box.hpp"
@@ -86,8 +87,5 @@ PassPlan shrink_bricks(const PassPlan& plan, const BrickShape& volume, std::size
 
 // "two_pass: 2 passes, xy on z-slabs 4x512x512 (8 bricks), ..." for describe().
 std::string describe_passes(const PassPlan& plan);
-
-// "1.5 GiB"
-std::string format_bytes(double bytes);
 
 }  // namespace oocfft::engine

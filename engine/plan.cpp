@@ -2,14 +2,12 @@
 
 #include <tbb/task_arena.h>
 
-#include <optional>
 #include <type_traits>
 
-#include "engine/axis_plans.hpp"
-#include "engine/backend_choice.hpp"
-#include "engine/brick_transform_host.hpp"
+#include "engine/execution_backend.hpp"
 #include "engine/normalization.hpp"
 #include "engine/streaming_engine.hpp"
+#include "volume/host_volume.hpp"
 
 namespace oocfft {
 
@@ -33,21 +31,13 @@ constexpr Precision precision_of() {
 class Plan::Impl {
  public:
   Impl(Shape shape_in, Precision precision_in, const Options& options_in)
-      : shape(shape_in),
+      : shape((validate_shape(shape_in), shape_in)),
         precision(precision_in),
         options(options_in),
-        backend(engine::resolve_backend(options_in.backend)),
-        arena(options_in.threads == 0 ? tbb::task_arena::automatic : static_cast<int>(options_in.threads)) {
-    validate_shape(shape);
-    if (precision == Precision::single) {
-      single.emplace(shape);
-    } else {
-      twice.emplace(shape);
-    }
-    // Chooses the strategy and builds the device kernels; refuses bad
-    // options before any data is seen.
-    streaming = std::make_unique<engine::StreamingEngine>(shape, precision, options, backend);
-  }
+        arena(options_in.threads == 0 ? tbb::task_arena::automatic : static_cast<int>(options_in.threads)),
+        // Makes the backend, chooses the strategy and builds the kernels;
+        // refuses bad options before any data is seen.
+        streaming(shape, precision, options, engine::resolve_backend(options_in.backend)) {}
 
   template <class T>
   void execute(std::complex<T>* data, Direction direction, RunReport* report = nullptr) const {
@@ -56,46 +46,25 @@ class Plan::Impl {
       throw Error(ErrorKind::invalid_argument, std::string("execute: the plan is ") + to_string(precision) +
                                                    " precision but the array holds complex<" +
                                                    (std::is_same_v<T, float> ? "float" : "double") + ">");
-    const T scale = static_cast<T>(engine::norm_scale(options.norm, direction, shape.elements()));
-    auto* values = reinterpret_cast<kernels::Complex<T>*>(data);
+    const double scale = engine::norm_scale(options.norm, direction, shape.elements());
     const bool inverse = direction == Direction::inverse;
-    const engine::AxisPlans<T>& plans = axis_plans<T>();
-    if (!streaming->host_in_place()) {
-      streaming->execute(plans, values, inverse, scale, arena, report);
+    auto* bytes = reinterpret_cast<std::byte*>(data);
+    if (streaming.host_in_place()) {
+      streaming.execute_in_place(bytes, inverse, scale, arena, report);
       return;
     }
-    const auto start = engine::Clock::now();
-    arena.execute([&] {
-      engine::transform_brick_host(plans, values, kernels::BrickShape{shape.nz, shape.ny, shape.nx},
-                                   kernels::AxisSet::all(), transpose::BrickLayout::natural, inverse, scale);
-    });
-    if (report != nullptr) {
-      const bool record = report->record_timeline;
-      *report = RunReport{};
-      report->record_timeline = record;
-      report->backend = backend;
-      report->passes = 1;
-      report->streams = 1;
-      report->seconds = engine::seconds_since(start);
-    }
-  }
-
-  template <class T>
-  const engine::AxisPlans<T>& axis_plans() const {
-    if constexpr (std::is_same_v<T, float>) {
-      return *single;
-    } else {
-      return *twice;
-    }
+    // The caller's array as a volume store: the engine streams it like any other.
+    volume::HostVolume store(bytes, {shape.nz, shape.ny, shape.nx}, sizeof(std::complex<T>));
+    streaming.execute(store, inverse, scale, arena, report);
   }
 
   std::string describe() const {
     std::string s = "oocfft plan: shape " + shape.to_string() + ", complex " + to_string(precision) +
-                    ", backend " + to_string(backend) + ", norm " + to_string(options.norm) + ", threads " +
-                    (options.threads == 0 ? std::string("all") : std::to_string(options.threads)) + "\n";
-    s += precision == Precision::single ? single->describe() : twice->describe();
-    s += "  volume: " + std::to_string(shape.bytes(element_bytes())) + " bytes\n";
-    s += streaming->describe();
+                    ", backend " + to_string(streaming.backend()) + ", norm " + to_string(options.norm) +
+                    ", threads " + (options.threads == 0 ? std::string("all") : std::to_string(options.threads)) +
+                    "\n";
+    s += "  volume: " + format_bytes(double(shape.bytes(element_bytes()))) + "\n";
+    s += streaming.describe();
     return s;
   }
 
@@ -106,13 +75,10 @@ class Plan::Impl {
   Shape shape;
   Precision precision;
   Options options;
-  Backend backend;
-  std::optional<engine::AxisPlans<float>> single;
-  std::optional<engine::AxisPlans<double>> twice;
   // Limits the host threads to options.threads; task_arena::execute is not
   // const, and running work in it does not change the plan.
   mutable tbb::task_arena arena;
-  std::unique_ptr<engine::StreamingEngine> streaming;
+  engine::StreamingEngine streaming;
 };
 
 Plan::Plan(Shape shape, Precision precision, const Options& options)
@@ -131,7 +97,7 @@ void Plan::execute(std::complex<double>* data, Direction direction, RunReport* r
 }
 Shape Plan::shape() const { return impl_->shape; }
 Precision Plan::precision() const { return impl_->precision; }
-Backend Plan::backend() const { return impl_->backend; }
+Backend Plan::backend() const { return impl_->streaming.backend(); }
 std::string Plan::describe() const { return impl_->describe(); }
 
 void fft3d(std::complex<float>* data, Shape shape, Direction direction, const Options& options) {

@@ -10,8 +10,9 @@
 
 namespace oocfft::engine {
 
-PipelineTotals run_pipeline(const PassPlan& plan, const BrickShape& volume, const std::vector<BrickLane*>& lanes,
+PipelineTotals run_pipeline(const PassPlan& plan, volume::VolumeStore& store, const std::vector<BrickLane*>& lanes,
                             const PipelineHooks& hooks) {
+  const BrickShape volume = store.shape();
   const unsigned passes = static_cast<unsigned>(plan.passes.size());
   const std::size_t total = plan.total_bricks();
   std::atomic<bool> stop{false};
@@ -87,6 +88,7 @@ PipelineTotals run_pipeline(const PassPlan& plan, const BrickShape& volume, cons
       stream_loop(0);
       for (std::thread& t : threads) t.join();
     }
+    if (!stop.load()) store.pass_finished(pass);
   }
   if (failure) std::rethrow_exception(failure);
   if (cancelled)

@@ -17,6 +17,7 @@
 #include "engine/pass_planner.hpp"
 #include "oocfft/options.hpp"
 #include "oocfft/run_report.hpp"
+#include "volume/volume_store.hpp"
 
 namespace oocfft::engine {
 
@@ -53,8 +54,10 @@ struct PipelineTotals {
   std::size_t bytes_moved = 0;
 };
 
-// Throws Error(cancelled) when the cancel hook asked to stop.
-PipelineTotals run_pipeline(const PassPlan& plan, const BrickShape& volume, const std::vector<BrickLane*>& lanes,
+// Runs every pass of `plan` over `store`, telling the store when each pass
+// has been written back. Throws Error(cancelled) when the cancel hook asked
+// to stop.
+PipelineTotals run_pipeline(const PassPlan& plan, volume::VolumeStore& store, const std::vector<BrickLane*>& lanes,
                             const PipelineHooks& hooks);
 
 }  // namespace oocfft::engine

@@ -1,40 +1,29 @@
 #include "engine/streaming_engine.hpp"
 
 #include <cstdio>
-#include <limits>
 
-#include "engine/host_pipeline.hpp"
+#include "engine/stream_pipeline.hpp"
 #include "oocfft/error.hpp"
 
-#if OOCFFT_HAVE_CUDA
-#include "engine/cuda_streaming.hpp"
-#endif
-
 namespace oocfft::engine {
-
-#if !OOCFFT_HAVE_CUDA
-// Never constructed without CUDA; complete so unique_ptr can destroy it.
-class CudaStreaming {};
-#endif
 
 namespace {
 
 std::size_t element_bytes_of(Precision p) { return p == Precision::single ? 8 : 16; }
 
-PlannerInput planner_input(const Shape& shape, Precision precision, const Options& options, Backend backend,
-                           std::size_t budget) {
-  PlannerInput in;
-  in.volume = {shape.nz, shape.ny, shape.nx};
-  in.element_bytes = element_bytes_of(precision);
-  in.device_budget = budget;
-  in.staging_budget = options.host_staging_budget;
-  in.streams = options.streams;
-  in.requested = options.strategy;
-  in.host_backend = backend == Backend::host;
-  return in;
-}
+// Attempts of fit(): each plans with the tables and workspace the previous
+// plan's kernels turned out to need; brick extents round, so two or three
+// suffice.
+constexpr int fit_attempts = 4;
+// Halvings of the bricks after device allocations fail at execution.
+constexpr int shrink_attempts = 8;
 
 }  // namespace
+
+std::size_t FittedPlan::device_bytes() const {
+  if (kernels == nullptr) return 0;
+  return plan.streams * (plan.brick_bytes + kernels->workspace_bytes()) + kernels->table_bytes();
+}
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend)
     : StreamingEngine(shape, precision, options, backend, nullptr) {}
@@ -44,104 +33,146 @@ StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const 
     : StreamingEngine(shape, precision, options, backend, &kernels) {}
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
-                                 [[maybe_unused]] const BrickKernelFactory* kernels)
-    : shape_(shape), precision_(precision), options_(options), backend_(backend) {
-  std::size_t budget = options.device_memory_budget;
-  if (backend == Backend::host) {
-    // No device: without a budget, everything is in core (in place).
-    if (budget == 0) budget = std::numeric_limits<std::size_t>::max() / 4;
-    plan_ = plan_passes(planner_input(shape, precision, options, backend, budget));
-    return;
-  }
-#if OOCFFT_HAVE_CUDA
-  if (budget == 0) budget = default_device_budget();
-  PlannerInput in = planner_input(shape, precision, options, backend, budget);
-  plan_ = plan_passes(in);
-  cuda_ = std::make_unique<CudaStreaming>(plan_, precision, kernels);
-  // The kernels' real workspace and tables may exceed the planner's
-  // estimate (one brick of workspace, no tables): plan again with them.
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    const std::size_t need = plan_.streams * (plan_.brick_bytes + cuda_->workspace_bytes()) + cuda_->table_bytes();
-    if (need <= budget) break;
-    in.table_bytes = cuda_->table_bytes();
-    in.workspace_ratio = plan_.brick_bytes == 0 ? 1.0 : double(cuda_->workspace_bytes()) / double(plan_.brick_bytes);
-    in.workspace_ratio *= 1.05;  // rounding of brick extents
-    plan_ = plan_passes(in);
-    cuda_ = std::make_unique<CudaStreaming>(plan_, precision, kernels);
-  }
-  device_tables_ = cuda_->table_bytes();
-  device_workspace_ = cuda_->workspace_bytes();
-#else
-  throw Error(ErrorKind::unsupported, "the CUDA backend is not in this build");
-#endif
+                                 const BrickKernelFactory* kernels)
+    : shape_(shape),
+      precision_(precision),
+      options_(options),
+      budget_given_(options.device_memory_budget != 0),
+      backend_(make_execution_backend(backend, shape, precision, kernels)) {
+  const std::size_t budget = budget_given_ ? options.device_memory_budget : backend_->default_device_budget();
+  fitted_ = fit(budget);
+  if (fitted_.plan.host_in_place && !budget_given_)
+    fitted_.plan.reason = "host backend with no device_memory_budget: the volume is transformed where it lies";
 }
 
 StreamingEngine::~StreamingEngine() = default;
 
+FittedPlan StreamingEngine::fit(std::size_t budget) const {
+  PlannerInput in;
+  in.volume = {shape_.nz, shape_.ny, shape_.nx};
+  in.element_bytes = element_bytes_of(precision_);
+  in.device_budget = budget;
+  in.staging_budget = options_.host_staging_budget;
+  in.streams = options_.streams;
+  in.requested = options_.strategy;
+  in.host_backend = backend_->kind() == Backend::host;
+  // The in-house kernels need no workspace for most lengths; the first plan
+  // assumes none and the kernels built for it say what they need.
+  in.workspace_ratio = 0;
+  FittedPlan fitted;
+  for (int attempt = 0; attempt < fit_attempts; ++attempt) {
+    fitted.plan = plan_passes(in);
+    fitted.kernels = backend_->build(fitted.plan);
+    if (fitted.device_bytes() <= budget) return fitted;
+    in.table_bytes = fitted.kernels->table_bytes();
+    const std::size_t brick = std::max<std::size_t>(1, fitted.plan.brick_bytes);
+    in.workspace_ratio = double(fitted.kernels->workspace_bytes()) / double(brick) * 1.05;  // brick extents round
+  }
+  throw Error(ErrorKind::out_of_memory, "the plan for " + shape_.to_string() + " needs " +
+                                            format_bytes(double(fitted.device_bytes())) +
+                                            " of device memory (bricks, workspace, tables), more than the budget of " +
+                                            format_bytes(double(budget)));
+}
+
+void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double scale, tbb::task_arena& arena,
+                              RunReport* report) const {
+  if (fitted_.plan.host_in_place)
+    throw Error(ErrorKind::unsupported, "this plan transforms host arrays in place and cannot stream a volume store; "
+                                        "give the host backend a device_memory_budget");
+  RunContext run;
+  run.inverse = inverse;
+  run.scale = scale;
+  run.arena = &arena;
+  run.pool = &pool_;
+  run.options = &options_;
+  FittedPlan current = fitted_;
+  for (int attempt = 0;; ++attempt) {
+    if (report != nullptr) {
+      report->strategy = current.plan.strategy;
+      report->backend = backend_->kind();
+      report->passes = static_cast<unsigned>(current.plan.passes.size());
+      report->streams = current.plan.streams;
+      report->timeline.clear();
+    }
+    try {
+      backend_->execute(current, store, run, report);
+      return;
+    } catch (const DeviceBuffersUnavailable& shortage) {
+      // Nothing has moved yet: the same fit, for half the memory the plan held.
+      const std::size_t held = current.device_bytes();
+      if (attempt + 1 >= shrink_attempts || held < 2)
+        throw Error(ErrorKind::out_of_memory, shortage.message + " (after " + std::to_string(attempt + 1) +
+                                                  " plans, the last holding " + format_bytes(double(held)) + ")");
+      try {
+        current = fit(held / 2);
+      } catch (const Error& error) {
+        throw Error(ErrorKind::out_of_memory, shortage.message + "; no smaller plan fits: " + error.what());
+      }
+    }
+  }
+}
+
+void StreamingEngine::execute_in_place(std::byte* data, bool inverse, double scale, tbb::task_arena& arena,
+                                       RunReport* report) const {
+  RunContext run;
+  run.inverse = inverse;
+  run.scale = scale;
+  run.arena = &arena;
+  run.pool = &pool_;
+  run.options = &options_;
+  const Clock::time_point start = Clock::now();
+  if (!backend_->transform_in_place(data, run))
+    throw Error(ErrorKind::unsupported, "the " + std::string(to_string(backend_->kind())) +
+                                            " backend cannot transform an array in place");
+  if (report != nullptr) {
+    const bool record = report->record_timeline;
+    *report = RunReport{};
+    report->record_timeline = record;
+    report->backend = backend_->kind();
+    report->passes = 1;
+    report->streams = 1;
+    report->seconds = seconds_since(start);
+  }
+}
+
 double StreamingEngine::pcie_floor_seconds() const {
-  if (backend_ == Backend::host) return 0;
-  return double(plan_.passes.size()) * double(shape_.bytes(element_bytes_of(precision_))) /
+  if (backend_->kind() == Backend::host) return 0;
+  return double(fitted_.plan.passes.size()) * double(shape_.bytes(element_bytes_of(precision_))) /
          pcie_duplex_bytes_per_second;
 }
 
-// Mirrors the policy in cuda_streaming.cpp.
+// Mirrors HostVolume::open_direct_access and the CUDA backend.
 std::string StreamingEngine::registration_summary() const {
   const HostRegistration r = options_.register_host_memory;
-  if (!plan_.natural_layout_only() || r == HostRegistration::off) return "every brick staged";
-  if (r == HostRegistration::automatic) return "staged unless the caller page-locked the array";
-  return "the array page-locked in chunks during the call, bricks DMA'd from it";
+  if (!fitted_.plan.natural_layout_only() || r == HostRegistration::off) return "every brick staged";
+  if (r == HostRegistration::automatic) return "staged unless the memory is page-locked already";
+  return "a host array page-locked in chunks during the call, bricks DMA'd from it";
 }
 
 std::string StreamingEngine::describe() const {
-  std::string s = describe_passes(plan_);
-  const std::size_t staging = plan_.host_in_place ? 0 : plan_.streams * plan_.staging_bytes;
-  if (backend_ == Backend::host) {
-    s += "  host brick buffers: " + format_bytes(double(staging)) + " (" + std::to_string(plan_.streams) + " x " +
-         format_bytes(double(plan_.staging_bytes)) + ")\n";
-    return s;
+  const PassPlan& plan = fitted_.plan;
+  std::string s = describe_passes(plan);
+  if (backend_->kind() == Backend::host) {
+    if (!plan.host_in_place)
+      s += "  host brick buffers: " + format_bytes(double(plan.streams * plan.staging_bytes)) + " (" +
+           std::to_string(plan.streams) + " x " + format_bytes(double(plan.staging_bytes)) + ")\n";
+    return s + fitted_.kernels->describe();
   }
-  const std::size_t device = plan_.streams * (plan_.brick_bytes + device_workspace_) + device_tables_;
-  s += "  pinned staging: " + format_bytes(double(staging)) + " (" + std::to_string(plan_.streams) + " x " +
-       format_bytes(double(plan_.staging_bytes)) + ") at most, allocated only when a brick stages (register_host_memory " +
+  const std::size_t staging = plan.streams * plan.staging_bytes;
+  const std::size_t workspace = fitted_.kernels->workspace_bytes();
+  s += "  pinned staging: " + format_bytes(double(staging)) + " (" + std::to_string(plan.streams) + " x " +
+       format_bytes(double(plan.staging_bytes)) + ") at most, allocated only when a brick stages (register_host_memory " +
        to_string(options_.register_host_memory) + ": " + registration_summary() + ")\n";
-  s += "  device memory: " + format_bytes(double(device)) + " of a budget of " +
-       format_bytes(double(plan_.device_budget)) + " (bricks " + format_bytes(double(plan_.brick_bytes)) +
-       " + workspace " + format_bytes(double(device_workspace_)) + " per stream, tables " +
-       format_bytes(double(device_tables_)) + ")\n";
+  s += "  device memory: " + format_bytes(double(fitted_.device_bytes())) + " of a budget of " +
+       format_bytes(double(plan.device_budget)) + " (bricks " + format_bytes(double(plan.brick_bytes)) +
+       " + workspace " + format_bytes(double(workspace)) + " per stream, tables " +
+       format_bytes(double(fitted_.kernels->table_bytes())) + ")\n";
   char floor[160];
-  std::snprintf(floor, sizeof floor, "  PCIe floor: %.3f s (%zu passes x %s / 45.8 GB/s duplex)\n",
-                pcie_floor_seconds(), plan_.passes.size(),
+  std::snprintf(floor, sizeof floor, "  PCIe floor: %.3f s (%zu passes x %s / 45.8 GB/s duplex, the reference machine's)\n",
+                pcie_floor_seconds(), plan.passes.size(),
                 format_bytes(double(shape_.bytes(element_bytes_of(precision_)))).c_str());
   s += floor;
-#if OOCFFT_HAVE_CUDA
-  s += cuda_->describe();
-#endif
-  return s;
+  return s + fitted_.kernels->describe();
 }
-
-template <class T>
-void StreamingEngine::execute(const AxisPlans<T>& plans, kernels::Complex<T>* data, bool inverse, T scale,
-                              tbb::task_arena& arena, RunReport* report) const {
-  const BrickShape volume{shape_.nz, shape_.ny, shape_.nx};
-  if (report != nullptr) {
-    report->strategy = plan_.strategy;
-    report->backend = backend_;
-    report->passes = static_cast<unsigned>(plan_.passes.size());
-    report->streams = plan_.streams;
-    report->timeline.clear();
-  }
-  if (backend_ == Backend::host) {
-    execute_host_pipeline(plan_, plans, data, volume, inverse, scale, arena, pool_, options_, report);
-    return;
-  }
-#if OOCFFT_HAVE_CUDA
-  cuda_->execute(plan_, data, volume, inverse, scale, arena, pool_, options_, report);
-#endif
-}
-
-template void StreamingEngine::execute<float>(const AxisPlans<float>&, kernels::Complex<float>*, bool, float,
-                                              tbb::task_arena&, RunReport*) const;
-template void StreamingEngine::execute<double>(const AxisPlans<double>&, kernels::Complex<double>*, bool, double,
-                                               tbb::task_arena&, RunReport*) const;
 
 }  // namespace oocfft::engine

@@ -1,22 +1,22 @@
 #pragma once
-// StreamingEngine: the out-of-core side of a Plan. Built with the plan, it
-// resolves the budgets, chooses the passes (pass_planner.hpp), builds the
-// device kernels of each pass on the CUDA backend, and on execute() streams
-// the caller's array through the pipeline of the plan's backend. It owns the
-// staging buffers between executions (an explicit cache, not global state).
+// StreamingEngine: the execution side of a Plan. Built with the plan, it
+// makes the backend, resolves the device budget, chooses the passes
+// (pass_planner.hpp) and builds the backend's kernels for them, fitting the
+// plan to the budget in one place (fit()); execute() streams a volume store
+// through the backend. It owns the staging buffers between executions (an
+// explicit cache, not global state).
 #include <tbb/task_arena.h>
 
 #include <memory>
 #include <string>
 
-#include "engine/axis_plans.hpp"
+#include "engine/execution_backend.hpp"
 #include "engine/pass_planner.hpp"
-#include "engine/stream_pipeline.hpp"
-#include "kernels/complex.hpp"
 #include "oocfft/options.hpp"
 #include "oocfft/run_report.hpp"
 #include "oocfft/shape.hpp"
-#include "transpose/staging_buffer.hpp"
+#include "volume/staging_buffer.hpp"
+#include "volume/volume_store.hpp"
 
 namespace oocfft::engine {
 
@@ -24,9 +24,6 @@ namespace oocfft::engine {
 // (DESIGN.md, "Measured ceilings": pinned H2D + D2H at once, 45.8 GB/s):
 // the floor of a streamed transform is passes x |volume| / this.
 inline constexpr double pcie_duplex_bytes_per_second = 45.8e9;
-
-class CudaStreaming;  // the CUDA backend's kernels and pipeline (CUDA builds)
-struct BrickKernelFactory;  // brick_kernels.hpp (CUDA builds)
 
 class StreamingEngine {
  public:
@@ -39,38 +36,46 @@ class StreamingEngine {
   StreamingEngine(const StreamingEngine&) = delete;
   StreamingEngine& operator=(const StreamingEngine&) = delete;
 
-  const PassPlan& plan() const { return plan_; }
-  // True when execute() is not needed: the host backend transforms in place.
-  bool host_in_place() const { return plan_.host_in_place; }
+  const PassPlan& plan() const { return fitted_.plan; }
+  Backend backend() const { return backend_->kind(); }
+  // True when the plan transforms a host array where it lies
+  // (execute_in_place) instead of streaming it.
+  bool host_in_place() const { return fitted_.plan.host_in_place; }
+  // Page-locks host memory for the backend's device; null on the host backend.
+  const volume::PageLocker* page_locker() const { return backend_->page_locker(); }
 
-  template <class T>
-  void execute(const AxisPlans<T>& plans, kernels::Complex<T>* data, bool inverse, T scale, tbb::task_arena& arena,
+  // Streams `store` (shape and element size of the plan) through the passes;
+  // `scale` is applied by the last pass. When the device buffers cannot be
+  // allocated it fits smaller bricks (fit()) and tries again, before any
+  // data has moved.
+  void execute(volume::VolumeStore& store, bool inverse, double scale, tbb::task_arena& arena,
                RunReport* report) const;
+  // The host backend's in-core plan on a host array, in place.
+  void execute_in_place(std::byte* data, bool inverse, double scale, tbb::task_arena& arena, RunReport* report) const;
 
-  // Strategy, passes, brick shapes, pinned and device bytes, PCIe floor.
+  // Strategy, passes, brick shapes, staging and device bytes, PCIe floor,
+  // and the kernels of each axis or pass.
   std::string describe() const;
   double pcie_floor_seconds() const;
 
  private:
-  // What the registration policy will do for this plan, for describe().
-  std::string registration_summary() const;
   StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
                   const BrickKernelFactory* kernels);
+  // The plan for a device budget of `budget` bytes, with the kernels built
+  // for it: planned with the kernels' real tables and workspace, and
+  // planned again until it fits. Throws Error(out_of_memory) when it cannot.
+  FittedPlan fit(std::size_t budget) const;
+  // What the registration policy will do for this plan, for describe().
+  std::string registration_summary() const;
 
   Shape shape_;
   Precision precision_;
   Options options_;
-  Backend backend_;
-  PassPlan plan_;
-  std::size_t device_tables_ = 0;
-  std::size_t device_workspace_ = 0;  // per stream
-  mutable transpose::StagingPool pool_;
-  std::unique_ptr<CudaStreaming> cuda_;
+  bool budget_given_;
+  std::unique_ptr<ExecutionBackend> backend_;
+  FittedPlan fitted_;
+  // After backend_: page-locked buffers are unlocked through its locker.
+  mutable volume::StagingPool pool_;
 };
-
-extern template void StreamingEngine::execute<float>(const AxisPlans<float>&, kernels::Complex<float>*, bool, float,
-                                                     tbb::task_arena&, RunReport*) const;
-extern template void StreamingEngine::execute<double>(const AxisPlans<double>&, kernels::Complex<double>*, bool,
-                                                      double, tbb::task_arena&, RunReport*) const;
 
 }  // namespace oocfft::engine

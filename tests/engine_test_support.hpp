@@ -14,8 +14,9 @@ namespace oocfft::test {
 
 // Device budget for `streams` streams whose bricks hold `multiple` times the
 // smallest brick `strategy` needs (multiple 1 = the most bricks). Mirrors
-// the planner's rule: a stream's share holds a brick plus an equal
-// workspace; the line-transpose chunk is DevMem / (3 V_d N_stream).
+// the planner's rule: a stream's share holds a brick (the kernels of these
+// lengths need no workspace); the line-transpose chunk is
+// DevMem / (3 V_d N_stream).
 inline std::size_t budget_for(Strategy strategy, const Shape& s, std::size_t element_bytes, unsigned streams,
                               std::size_t multiple) {
   const std::size_t longest = std::max({s.nz, s.ny, s.nx});
@@ -26,7 +27,7 @@ inline std::size_t budget_for(Strategy strategy, const Shape& s, std::size_t ele
     case Strategy::line_transpose: return 3 * element_bytes * streams * longest * multiple;
     default: brick = s.elements(); break;
   }
-  return streams * brick * multiple * element_bytes * 2;
+  return streams * brick * multiple * element_bytes;
 }
 
 template <class T>

@@ -126,7 +126,7 @@ TEST(EngineControl, BadOptionsAreRefusedBeforeTouchingData) {
   o.strategy = Strategy::automatic;
   o.device_memory_budget = 64;  // not one line
   expect_refused(o, ErrorKind::out_of_memory, "budget under one line");
-  o.device_memory_budget = shape.elements() * 8;  // out of core
+  o.device_memory_budget = shape.elements() * 8 / 2;  // out of core
   o.host_staging_budget = 16;  // two elements
   expect_refused(o, ErrorKind::out_of_memory, "staging budget under one line");
 }

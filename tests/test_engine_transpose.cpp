@@ -8,13 +8,18 @@
 #include <numeric>
 #include <vector>
 
-#include "transpose/host_chunks.hpp"
-#include "transpose/host_volume.hpp"
+#include "volume/host_chunks.hpp"
+#include "volume/host_volume.hpp"
 #include "transpose/line_transpose.hpp"
 #include "transpose/run_copy.hpp"
 #include "transpose/streaming_copy.hpp"
 
 namespace oocfft::transpose {
+using volume::ChunkCopy;
+using volume::HostChunks;
+using volume::HostVolume;
+using volume::chunk_copies;
+using volume::last_chunk;
 namespace {
 
 struct Pair {

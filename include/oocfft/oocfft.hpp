@@ -1,6 +1,7 @@
 #pragma once
 // oocfft: 3D FFTs of volumes larger than GPU memory. The one header to include.
 #include "oocfft/error.hpp"
+#include "oocfft/hdf5.hpp"
 #include "oocfft/options.hpp"
 #include "oocfft/plan.hpp"
 #include "oocfft/shape.hpp"

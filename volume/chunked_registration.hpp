@@ -1,6 +1,6 @@
 #pragma once
 // ChunkedRegistration: page-locks the caller's array chunk by chunk
-// (transpose/host_chunks.hpp) from a background thread while the streaming
+// (volume/host_chunks.hpp) from a background thread while the streaming
 // pipeline runs, in array order, which is the order of the first pass's
 // bricks. Each brick waits for its chunks, then DMAs straight from the
 // array. The destructor stops the thread and unlocks every chunk it locked,
@@ -9,25 +9,26 @@
 //
 // A chunk that fails to lock (another registration overlaps it, or the
 // system refuses) stops the locking there: the chunks before it stay
-// usable, the bricks after it stage. Compiled only with CUDA.
+// usable, the bricks after it stage.
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
 #include <thread>
 
-#include "transpose/host_chunks.hpp"
+#include "volume/host_chunks.hpp"
+#include "volume/page_locker.hpp"
 
-namespace oocfft::engine {
+namespace oocfft::volume {
 
 class ChunkedRegistration {
  public:
-  ChunkedRegistration(std::byte* array, transpose::HostChunks chunks, int device);
+  ChunkedRegistration(std::byte* array, HostChunks chunks, const PageLocker& locker);
   ~ChunkedRegistration();
   ChunkedRegistration(const ChunkedRegistration&) = delete;
   ChunkedRegistration& operator=(const ChunkedRegistration&) = delete;
 
-  const transpose::HostChunks& chunks() const { return chunks_; }
+  const HostChunks& chunks() const { return chunks_; }
   // Waits until chunks 0..c are locked (true) or locking stopped short of c
   // (false: the brick must stage).
   bool wait_ready(std::size_t c);
@@ -39,12 +40,13 @@ class ChunkedRegistration {
   double lock_seconds() const { return lock_seconds_; }
 
  private:
-  void lock_all(int device);
+  void lock_all();
   // True when chunks 0..c are locked; never blocks.
   bool ready(std::size_t c) const { return c < locked_.load(std::memory_order_acquire); }
 
   std::byte* array_;
-  transpose::HostChunks chunks_;
+  const PageLocker& locker_;
+  HostChunks chunks_;
   std::atomic<std::size_t> locked_{0};
   std::atomic<bool> stop_{false};
   bool finished_ = false;  // guarded by mutex_
@@ -55,4 +57,4 @@ class ChunkedRegistration {
   bool unlocked_ = false;
 };
 
-}  // namespace oocfft::engine
+}  // namespace oocfft::volume

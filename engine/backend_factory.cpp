@@ -1,28 +1,22 @@
-#include "engine/backend_choice.hpp"
-
+// The one place that knows which backends this build has.
 #include <string>
 
+#include "engine/execution_backend.hpp"
+#include "engine/host_backend.hpp"
 #include "oocfft/error.hpp"
 #include "oocfft/plan.hpp"
 
 #if OOCFFT_HAVE_CUDA
-#include <cuda_runtime.h>
+#include "engine/cuda_backend.hpp"
 #endif
 
 namespace oocfft {
 
 namespace {
 // Empty when a CUDA device is usable, else the reason it is not.
-std::string cuda_unavailable_reason() {
+std::string cuda_unavailable() {
 #if OOCFFT_HAVE_CUDA
-  int count = 0;
-  const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess) {
-    cudaGetLastError();  // clear the sticky error so later calls start clean
-    return std::string("no usable CUDA device: ") + cudaGetErrorString(status);
-  }
-  if (count == 0) return "no CUDA device present";
-  return "";
+  return engine::cuda_unavailable_reason();
 #else
   return "this build of oocfft has no CUDA backend (configured with OOCFFT_CUDA=OFF or no nvcc)";
 #endif
@@ -31,7 +25,7 @@ std::string cuda_unavailable_reason() {
 
 bool cuda_available() noexcept {
   try {
-    return cuda_unavailable_reason().empty();
+    return cuda_unavailable().empty();
   } catch (...) {
     return false;
   }
@@ -41,10 +35,20 @@ namespace engine {
 
 Backend resolve_backend(Backend requested) {
   if (requested == Backend::host) return Backend::host;
-  const std::string reason = cuda_unavailable_reason();
+  const std::string reason = cuda_unavailable();
   if (requested == Backend::automatic) return reason.empty() ? Backend::cuda : Backend::host;
   if (!reason.empty()) throw Error(ErrorKind::unsupported, "Backend::cuda requested but " + reason);
   return Backend::cuda;
+}
+
+std::unique_ptr<ExecutionBackend> make_execution_backend(Backend kind, const Shape& shape, Precision precision,
+                                                         [[maybe_unused]] const BrickKernelFactory* kernels) {
+  if (kind == Backend::host) return make_host_backend(shape, precision);
+#if OOCFFT_HAVE_CUDA
+  return make_cuda_backend(precision, kernels);
+#else
+  throw Error(ErrorKind::unsupported, "the CUDA backend is not in this build");
+#endif
 }
 
 }  // namespace engine

@@ -1,23 +1,7 @@
-#include "oocfft/error.hpp"
-
+// The names of the public enums, as the CLI and describe() spell them.
 #include "oocfft/options.hpp"
 
 namespace oocfft {
-
-const char* to_string(ErrorKind kind) noexcept {
-  switch (kind) {
-    case ErrorKind::invalid_argument: return "invalid_argument";
-    case ErrorKind::out_of_memory: return "out_of_memory";
-    case ErrorKind::io: return "io";
-    case ErrorKind::cuda: return "cuda";
-    case ErrorKind::unsupported: return "unsupported";
-    case ErrorKind::cancelled: return "cancelled";
-  }
-  return "unknown";
-}
-
-Error::Error(ErrorKind kind, const std::string& message)
-    : std::runtime_error(std::string("oocfft: ") + to_string(kind) + ": " + message), kind_(kind) {}
 
 const char* to_string(Direction d) noexcept { return d == Direction::forward ? "forward" : "inverse"; }
 
@@ -40,5 +24,25 @@ const char* to_string(Backend b) noexcept {
 }
 
 const char* to_string(Precision p) noexcept { return p == Precision::single ? "single" : "double"; }
+
+const char* to_string(Strategy s) noexcept {
+  switch (s) {
+    case Strategy::automatic: return "automatic";
+    case Strategy::in_core: return "in_core";
+    case Strategy::two_pass: return "two_pass";
+    case Strategy::three_pass: return "three_pass";
+    case Strategy::line_transpose: return "line_transpose";
+  }
+  return "?";
+}
+
+const char* to_string(HostRegistration r) noexcept {
+  switch (r) {
+    case HostRegistration::automatic: return "automatic";
+    case HostRegistration::on: return "on";
+    case HostRegistration::off: return "off";
+  }
+  return "?";
+}
 
 }  // namespace oocfft

@@ -1,10 +1,10 @@
-#include "transpose/host_chunks.hpp"
+#include "volume/host_chunks.hpp"
 
 #include <algorithm>
 
 #include "transpose/run_copy.hpp"
 
-namespace oocfft::transpose {
+namespace oocfft::volume {
 
 HostChunks::HostChunks(std::size_t array_bytes) : bytes_(array_bytes), starts_{0} {}
 
@@ -28,7 +28,7 @@ std::size_t HostChunks::chunk_of(std::size_t byte_offset) const {
 
 std::vector<ChunkCopy> chunk_copies(const BrickShape& volume, std::size_t element_bytes, const Box& box,
                                     const HostChunks& chunks) {
-  const RunGeometry g = run_geometry(volume, box);
+  const transpose::RunGeometry g = run_geometry(volume, box);
   const std::size_t run_bytes = g.length * element_bytes;
   std::vector<ChunkCopy> copies;
   bool last_is_whole_run = false;  // the last copy holds whole runs only and may grow
@@ -69,4 +69,4 @@ std::size_t last_chunk(const std::vector<ChunkCopy>& copies) {
   return c;
 }
 
-}  // namespace oocfft::transpose
+}  // namespace oocfft::volume

@@ -17,7 +17,10 @@
 
 #include "transpose/box.hpp"
 
-namespace oocfft::transpose {
+namespace oocfft::volume {
+
+using kernels::BrickShape;
+using transpose::Box;
 
 class HostChunks {
  public:
@@ -63,4 +66,4 @@ std::vector<ChunkCopy> chunk_copies(const BrickShape& volume, std::size_t elemen
 // The highest chunk any of `copies` touches.
 std::size_t last_chunk(const std::vector<ChunkCopy>& copies);
 
-}  // namespace oocfft::transpose
+}  // namespace oocfft::volume

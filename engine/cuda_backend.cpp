@@ -1,0 +1,453 @@
+#include "engine/cuda_backend.hpp"
+
+#include <cuda_runtime_api.h>
+#include <cuda_runtime.h>  // make_cudaPitchedPtr, make_cudaPos, make_cudaExtent
+
+#include <algorithm>
+#include <new>
+#include <optional>
+#include <vector>
+
+#include "engine/stream_pipeline.hpp"
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/device_brick_plan.hpp"
+#include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/stream.hpp"
+#include "oocfft/error.hpp"
+
+
+namespace oocfft::engine {
+
+namespace kc = kernels::cuda;
+
+namespace {
+
+// Free device memory minus a margin for the CUDA context's own allocations
+// and other users: max(512 MiB, 5% of the device).
+std::size_t free_device_memory_budget() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  kc::check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  const std::size_t margin = std::max<std::size_t>(std::size_t{512} << 20, total_bytes / 20);
+  if (free_bytes <= margin)
+    throw Error(ErrorKind::out_of_memory, "the device has " + format_bytes(double(free_bytes)) +
+                                              " free, less than the safety margin of " +
+                                              format_bytes(double(margin)));
+  return free_bytes - margin;
+}
+
+// cudaHostRegister behind the volume stores' PageLocker: portable, so any
+// context may DMA from the memory; errors are cleared from this thread's
+// state and reported as false.
+class CudaPageLocker final : public volume::PageLocker {
+ public:
+  explicit CudaPageLocker(int device) : device_(device) {}
+  bool lock(std::byte* data, std::size_t bytes) const noexcept override {
+    // Locking threads start on device 0: register on the plan's device.
+    if (cudaSetDevice(device_) != cudaSuccess ||
+        cudaHostRegister(data, bytes, cudaHostRegisterPortable) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    return true;
+  }
+  // Unlocking needs no particular device: a registration belongs to the
+  // primary context of the device it was made on.
+  void unlock(std::byte* data) const noexcept override {
+    if (cudaHostUnregister(data) != cudaSuccess) (void)cudaGetLastError();
+  }
+  bool is_locked(const std::byte* data, std::size_t bytes) const noexcept override {
+    for (const std::byte* p : {data, data + bytes - 1}) {
+      cudaPointerAttributes attributes{};
+      if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+      }
+      if (attributes.type != cudaMemoryTypeHost) return false;
+    }
+    return true;
+  }
+
+ private:
+  int device_;
+};
+
+// Splits a natural-layout box into pieces that are each one contiguous
+// range of the device brick and at most `limit` elements: runs of whole
+// planes, else of whole rows in one plane, else parts of one row.
+std::vector<Box> device_contiguous_pieces(const Box& box, std::size_t limit) {
+  const BrickShape& e = box.extent;
+  std::vector<Box> pieces;
+  if (e.elements() <= limit) return {box};
+  const std::size_t plane = e.ny * e.nx;
+  if (plane <= limit) {
+    const std::size_t k = limit / plane;
+    for (std::size_t z = 0; z < e.nz; z += k)
+      pieces.push_back({box.z0 + z, box.y0, box.x0, {std::min(k, e.nz - z), e.ny, e.nx}});
+  } else if (e.nx <= limit) {
+    const std::size_t k = limit / e.nx;
+    for (std::size_t z = 0; z < e.nz; ++z)
+      for (std::size_t y = 0; y < e.ny; y += k)
+        pieces.push_back({box.z0 + z, box.y0 + y, box.x0, {1, std::min(k, e.ny - y), e.nx}});
+  } else {
+    for (std::size_t z = 0; z < e.nz; ++z)
+      for (std::size_t y = 0; y < e.ny; ++y)
+        for (std::size_t x = 0; x < e.nx; x += limit)
+          pieces.push_back({box.z0 + z, box.y0 + y, box.x0 + x, {1, 1, std::min(limit, e.nx - x)}});
+  }
+  return pieces;
+}
+
+// Offset of a piece's first element in the device brick of `box`.
+std::size_t offset_in(const Box& box, const Box& piece) {
+  const BrickShape& e = box.extent;
+  return ((piece.z0 - box.z0) * e.ny + (piece.y0 - box.y0)) * e.nx + (piece.x0 - box.x0);
+}
+
+// A box between page-locked host memory and its packed device brick, one
+// DMA per copy the store gave: 1D for single runs, 2D for runs at a
+// constant stride.
+void copy_box_direct(const std::vector<volume::DmaCopy>& copies, std::byte* device, bool to_device,
+                     cudaStream_t stream) {
+  for (const volume::DmaCopy& c : copies) {
+    std::byte* h = c.host;
+    std::byte* d = device + c.device_offset;
+    cudaError_t status;
+    if (c.rows == 1) {
+      status = to_device ? cudaMemcpyAsync(d, h, c.width, cudaMemcpyHostToDevice, stream)
+                         : cudaMemcpyAsync(h, d, c.width, cudaMemcpyDeviceToHost, stream);
+    } else {
+      status = to_device
+                   ? cudaMemcpy2DAsync(d, c.width, h, c.host_pitch, c.width, c.rows, cudaMemcpyHostToDevice, stream)
+                   : cudaMemcpy2DAsync(h, c.host_pitch, d, c.width, c.width, c.rows, cudaMemcpyDeviceToHost, stream);
+    }
+    kc::check_cuda(status, c.rows == 1 ? "cudaMemcpyAsync (page-locked host memory)"
+                                       : "cudaMemcpy2DAsync (page-locked host memory)");
+  }
+}
+
+// The device time of `event` on the host clock of the execution: the origin
+// event was recorded and waited for at host time `origin_seconds`.
+struct DeviceClock {
+  const kc::Event* origin = nullptr;
+  double origin_seconds = 0;
+  double at(const kc::Event& event) const { return origin_seconds + event.elapsed_ms_since(*origin) / 1000.0; }
+};
+
+// The library's own kernels behind the pipeline's seam.
+template <class T>
+class InHouseBrickKernels final : public DeviceBrickKernels<T> {
+ public:
+  InHouseBrickKernels(BrickShape max_shape, AxisSet axes) : plan_(max_shape, axes) {}
+  std::size_t workspace_bytes() const override { return plan_.workspace_bytes(); }
+  std::size_t table_bytes() const override { return plan_.table_bytes(); }
+  void execute(kernels::Complex<T>* data, BrickShape shape, void* workspace, bool inverse, T scale,
+               cudaStream_t stream) const override {
+    plan_.execute(data, shape, workspace, inverse, scale, stream);
+  }
+  std::string describe() const override { return plan_.describe(); }
+
+ private:
+  kc::DeviceBrickPlan<T> plan_;
+};
+
+// The library's kernels (or the benchmark peer's) for every pass of a plan.
+template <class T>
+class CudaKernelSet final : public PassKernelSet {
+ public:
+  std::vector<std::unique_ptr<const DeviceBrickKernels<T>>> passes;
+
+  std::size_t table_bytes() const override {
+    std::size_t bytes = 0;
+    for (const auto& k : passes) bytes += k->table_bytes();
+    return bytes;
+  }
+  std::size_t workspace_bytes() const override {
+    std::size_t bytes = 0;
+    for (const auto& k : passes) bytes = std::max(bytes, k->workspace_bytes());
+    return bytes;
+  }
+  std::string describe() const override {
+    std::string s;
+    for (std::size_t i = 0; i < passes.size(); ++i)
+      s += "  pass " + std::to_string(i + 1) + " kernels:\n" + passes[i]->describe();
+    return s;
+  }
+};
+
+// The streams' pinned staging buffers, page-locked on the first brick that
+// needs one: up front when every brick stages, never when every brick DMAs
+// straight from page-locked memory (page-locking 2 GiB of staging took
+// about 0.9 s on the H100 machine: a plan's first execution against later
+// ones in bench/RESULTS.md).
+class StagingOnDemand {
+ public:
+  StagingOnDemand(volume::StagingPool& pool, std::size_t count, std::size_t bytes, const volume::PageLocker& locker)
+      : pool_(pool), count_(count), bytes_(bytes), locker_(locker) {}
+  std::byte* buffer(unsigned lane) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (buffers_ == nullptr) {
+      try {
+        buffers_ = &pool_.acquire(count_, bytes_, &locker_);
+      } catch (const std::bad_alloc&) {
+        throw Error(ErrorKind::out_of_memory, "could not page-lock " + std::to_string(count_) +
+                                                  " staging buffers of " + format_bytes(double(bytes_)));
+      }
+    }
+    return (*buffers_)[lane].data();
+  }
+  std::size_t held_bytes() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return buffers_ == nullptr ? 0 : pool_.held_bytes();
+  }
+
+ private:
+  volume::StagingPool& pool_;  // its lock is held by the caller for the whole run
+  std::size_t count_, bytes_;
+  const volume::PageLocker& locker_;
+  mutable std::mutex mutex_;
+  std::vector<volume::StagingBuffer>* buffers_ = nullptr;
+};
+
+// What every lane of one execution shares.
+template <class T>
+struct LaneContext {
+  int device = 0;
+  const CudaKernelSet<T>* kernels = nullptr;
+  volume::VolumeStore* store = nullptr;
+  StagingOnDemand* staging = nullptr;
+  std::size_t staging_bytes = 0;
+  volume::DirectAccess* direct = nullptr;  // null: every brick stages
+  std::atomic<std::size_t>* direct_bricks = nullptr;
+  tbb::task_arena* arena = nullptr;
+  bool inverse = false;
+  T scale = 1;
+  Clock::time_point start;
+};
+
+template <class T>
+class CudaBrickLane final : public BrickLane {
+ public:
+  // Throws DeviceBuffersUnavailable when its device buffers cannot be had.
+  CudaBrickLane(const LaneContext<T>& context, unsigned index, std::size_t brick_bytes, std::size_t workspace_bytes)
+      : c_(context), index_(index), data_(allocate(brick_bytes, "brick")),
+        workspace_(allocate(workspace_bytes, "workspace")) {}
+  // A brick that failed half-way may still have copies in flight on the
+  // stream: they end before memory can be unlocked or the buffers freed.
+  ~CudaBrickLane() { (void)cudaStreamSynchronize(stream_.get()); }
+  CudaBrickLane(const CudaBrickLane&) = delete;
+  CudaBrickLane& operator=(const CudaBrickLane&) = delete;
+
+  cudaStream_t stream() const { return stream_.get(); }
+  void set_clock(const DeviceClock& clock) { clock_ = clock; }
+
+  void process(const BrickJob& job, BrickTiming& t) override {
+    kc::check_cuda(cudaSetDevice(c_.device), "cudaSetDevice");  // stream threads start on device 0
+    const PassSpec& spec = *job.spec;
+    const std::size_t e = sizeof(kernels::Complex<T>);
+    const cudaStream_t s = stream_.get();
+    std::byte* dev = static_cast<std::byte*>(data_.get());
+    volume::VolumeStore& store = *c_.store;
+    // Line layouts always go through staging (the element-wise transposes);
+    // natural bricks DMA straight from host memory when the store offers it
+    // for the box; a staged brick larger than staging goes up in
+    // device-contiguous pieces.
+    std::vector<volume::DmaCopy> copies;
+    if (c_.direct != nullptr && spec.layout == BrickLayout::natural) copies = c_.direct->copies(job.box);
+    const bool direct = !copies.empty();
+    const std::vector<Box> pieces = direct || spec.layout != BrickLayout::natural
+                                        ? std::vector<Box>{job.box}
+                                        : device_contiguous_pieces(job.box, c_.staging_bytes / e);
+
+    if (direct) {
+      c_.direct_bricks->fetch_add(1);
+      h2d_start_.record(s);
+      copy_box_direct(copies, dev, true, s);
+    } else {
+      if (staging_ == nullptr) staging_ = c_.staging->buffer(index_);
+      for (std::size_t k = 0; k < pieces.size(); ++k) {
+        if (k > 0) staging_free_.synchronize();  // the previous piece has left the staging buffer
+        const double g0 = seconds_since(c_.start);
+        c_.arena->execute([&] { store.read(pieces[k], spec.layout, staging_); });
+        if (k == 0) t.gather_start = g0;
+        t.gather_end = seconds_since(c_.start);
+        // Recorded after the gather, so the H2D span is the copy alone.
+        if (k == 0) h2d_start_.record(s);
+        kc::check_cuda(cudaMemcpyAsync(dev + offset_in(job.box, pieces[k]) * e, staging_, pieces[k].elements() * e,
+                                       cudaMemcpyHostToDevice, s),
+                       "cudaMemcpyAsync");
+        staging_free_.record(s);
+      }
+    }
+    h2d_end_.record(s);
+    c_.kernels->passes[job.pass]->execute(reinterpret_cast<kernels::Complex<T>*>(dev),
+                                          transpose::staged_shape(job.box, spec.layout), workspace_.get(), c_.inverse,
+                                          job.last_pass ? c_.scale : T(1), s);
+    kernel_end_.record(s);
+    if (direct) {
+      copy_box_direct(copies, dev, false, s);
+      d2h_end_.record(s);
+      d2h_end_.synchronize();
+    } else {
+      for (std::size_t k = 0; k < pieces.size(); ++k) {
+        kc::check_cuda(cudaMemcpyAsync(staging_, dev + offset_in(job.box, pieces[k]) * e, pieces[k].elements() * e,
+                                       cudaMemcpyDeviceToHost, s),
+                       "cudaMemcpyAsync");
+        d2h_end_.record(s);
+        d2h_end_.synchronize();
+        const double s0 = seconds_since(c_.start);
+        c_.arena->execute([&] { store.write(pieces[k], spec.layout, staging_); });
+        if (k == 0) t.scatter_start = s0;
+        t.scatter_end = seconds_since(c_.start);
+      }
+    }
+    t.h2d_start = clock_.at(h2d_start_);
+    t.h2d_end = t.kernel_start = clock_.at(h2d_end_);
+    t.kernel_end = t.d2h_start = clock_.at(kernel_end_);
+    t.d2h_end = clock_.at(d2h_end_);
+  }
+
+ private:
+  static kc::DeviceBuffer allocate(std::size_t bytes, const char* what) {
+    try {
+      return kc::DeviceBuffer(bytes, what);
+    } catch (const Error& error) {
+      if (error.kind() != ErrorKind::out_of_memory) throw;
+      throw DeviceBuffersUnavailable{error.what()};
+    }
+  }
+
+  LaneContext<T> c_;
+  unsigned index_;
+  std::byte* staging_ = nullptr;
+  kc::DeviceBuffer data_;
+  kc::DeviceBuffer workspace_;
+  kc::Stream stream_;
+  kc::Event h2d_start_, h2d_end_, kernel_end_, d2h_end_;
+  kc::Event staging_free_{false};
+  DeviceClock clock_;
+};
+
+template <class T>
+class CudaBackend final : public ExecutionBackend {
+ public:
+  explicit CudaBackend(const BrickKernelFactory* factory) : locker_(current_device()) {
+    kc::check_cuda(cudaGetDevice(&device_), "cudaGetDevice");
+    if (factory != nullptr) factory_ = *factory;
+  }
+
+  Backend kind() const override { return Backend::cuda; }
+  std::size_t default_device_budget() const override {
+    kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+    return free_device_memory_budget();
+  }
+  const volume::PageLocker* page_locker() const override { return &locker_; }
+
+  std::shared_ptr<const PassKernelSet> build(const PassPlan& plan) const override {
+    kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+    auto set = std::make_shared<CudaKernelSet<T>>();
+    for (const PassSpec& pass : plan.passes) set->passes.push_back(make(pass));
+    return set;
+  }
+
+  void execute(const FittedPlan& fitted, volume::VolumeStore& store, const RunContext& run,
+               RunReport* report) const override {
+    const PassPlan& plan = fitted.plan;
+    const Clock::time_point start = Clock::now();
+    kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+
+    // Direct DMA where the store offers it (the policy is the store's).
+    std::unique_ptr<volume::DirectAccess> direct;
+    if (plan.natural_layout_only()) direct = store.open_direct_access(run.options->register_host_memory, locker_);
+
+    std::unique_lock<std::mutex> lock(run.pool->mutex());
+    StagingOnDemand staging(*run.pool, plan.streams, plan.staging_bytes, locker_);
+    if (direct == nullptr) (void)staging.buffer(0);  // every brick stages: fail early, before any data moves
+
+    LaneContext<T> context;
+    context.device = device_;
+    context.kernels = static_cast<const CudaKernelSet<T>*>(fitted.kernels.get());
+    context.store = &store;
+    context.staging = &staging;
+    context.staging_bytes = plan.staging_bytes;
+    context.direct = direct.get();
+    std::atomic<std::size_t> direct_bricks{0};
+    context.direct_bricks = &direct_bricks;
+    context.arena = run.arena;
+    context.inverse = run.inverse;
+    context.scale = static_cast<T>(run.scale);
+    context.start = start;
+    std::vector<std::unique_ptr<CudaBrickLane<T>>> owned;
+    const std::size_t workspace = fitted.kernels->workspace_bytes();
+    for (unsigned s = 0; s < plan.streams; ++s)
+      owned.push_back(std::make_unique<CudaBrickLane<T>>(context, s, plan.brick_bytes, workspace));
+
+    // The origin of the device timeline: recorded on lane 0 and waited for.
+    kc::Event origin;
+    origin.record(owned[0]->stream());
+    origin.synchronize();
+    const DeviceClock clock{&origin, seconds_since(start)};
+    std::vector<BrickLane*> lanes;
+    for (auto& lane : owned) {
+      lane->set_clock(clock);
+      lanes.push_back(lane.get());
+    }
+
+    PipelineHooks hooks;
+    hooks.progress = &run.options->progress;
+    hooks.cancel = &run.options->cancel;
+    if (report != nullptr && report->record_timeline) hooks.timeline = &report->timeline;
+    const PipelineTotals totals = run_pipeline(plan, store, lanes, hooks);
+    owned.clear();  // every stream drained before host memory is unlocked
+    const double register_seconds = direct != nullptr ? direct->finish() : 0.0;
+    if (report != nullptr) {
+      report->registered = direct_bricks.load() > 0;
+      report->direct_bricks = direct_bricks.load();
+      report->bricks = totals.bricks;
+      report->bytes_moved = totals.bytes_moved;
+      report->staging_bytes = staging.held_bytes();
+      report->device_bytes = fitted.device_bytes();
+      report->register_seconds = register_seconds;
+      report->seconds = seconds_since(start);
+    }
+  }
+
+ private:
+  static int current_device() {
+    int device = 0;
+    kc::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+    return device;
+  }
+  // The kernels of one pass: the factory's where set, else the library's.
+  std::unique_ptr<const DeviceBrickKernels<T>> make(const PassSpec& pass) const {
+    if constexpr (sizeof(T) == 4) {
+      if (factory_.single) return factory_.single(pass.staged_brick(), pass.staged_axes());
+    } else {
+      if (factory_.twice) return factory_.twice(pass.staged_brick(), pass.staged_axes());
+    }
+    return std::make_unique<InHouseBrickKernels<T>>(pass.staged_brick(), pass.staged_axes());
+  }
+
+  int device_ = 0;
+  BrickKernelFactory factory_;
+  CudaPageLocker locker_;
+};
+
+}  // namespace
+
+std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const BrickKernelFactory* kernels) {
+  if (precision == Precision::single) return std::make_unique<CudaBackend<float>>(kernels);
+  return std::make_unique<CudaBackend<double>>(kernels);
+}
+
+std::string cuda_unavailable_reason() {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    (void)cudaGetLastError();  // clear the sticky error so later calls start clean
+    return std::string("no usable CUDA device: ") + cudaGetErrorString(status);
+  }
+  if (count == 0) return "no CUDA device present";
+  return "";
+}
+
+}  // namespace oocfft::engine

@@ -1,0 +1,129 @@
+#include "engine/host_backend.hpp"
+
+#include <limits>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <vector>
+
+#include "engine/axis_plans.hpp"
+#include "engine/brick_transform_host.hpp"
+#include "engine/stream_pipeline.hpp"
+#include "oocfft/error.hpp"
+
+namespace oocfft::engine {
+namespace {
+
+template <class T>
+class HostBrickLane final : public BrickLane {
+ public:
+  HostBrickLane(const AxisPlans<T>& plans, volume::VolumeStore& store, std::byte* buffer, tbb::task_arena& arena,
+                bool inverse, T scale, Clock::time_point start)
+      : plans_(plans), store_(store), buffer_(buffer), arena_(arena), inverse_(inverse), scale_(scale),
+        start_(start) {}
+
+  void process(const BrickJob& job, BrickTiming& t) override {
+    const PassSpec& spec = *job.spec;
+    arena_.execute([&] {
+      t.gather_start = seconds_since(start_);
+      store_.read(job.box, spec.layout, buffer_);
+      t.gather_end = t.kernel_start = seconds_since(start_);
+      transform_brick_host(plans_, reinterpret_cast<kernels::Complex<T>*>(buffer_),
+                           transpose::staged_shape(job.box, spec.layout), spec.staged_axes(), spec.layout, inverse_,
+                           job.last_pass ? scale_ : T(1));
+      t.kernel_end = t.scatter_start = seconds_since(start_);
+      store_.write(job.box, spec.layout, buffer_);
+      t.scatter_end = seconds_since(start_);
+    });
+  }
+
+ private:
+  const AxisPlans<T>& plans_;
+  volume::VolumeStore& store_;
+  std::byte* buffer_;
+  tbb::task_arena& arena_;
+  bool inverse_;
+  T scale_;
+  Clock::time_point start_;
+};
+
+// The host executor needs no device memory; its line plans serve every
+// plan of the shape.
+class HostKernelSet final : public PassKernelSet {
+ public:
+  explicit HostKernelSet(std::string description) : description_(std::move(description)) {}
+  std::size_t table_bytes() const override { return 0; }
+  std::size_t workspace_bytes() const override { return 0; }
+  std::string describe() const override { return description_; }
+
+ private:
+  std::string description_;
+};
+
+template <class T>
+class HostBackend final : public ExecutionBackend {
+ public:
+  explicit HostBackend(const Shape& shape) : plans_(shape), volume_{shape.nz, shape.ny, shape.nx} {}
+
+  Backend kind() const override { return Backend::host; }
+  // No device: without a budget everything is in core (in place).
+  std::size_t default_device_budget() const override { return std::numeric_limits<std::size_t>::max() / 4; }
+  std::shared_ptr<const PassKernelSet> build(const PassPlan&) const override {
+    return std::make_shared<HostKernelSet>(plans_.describe());
+  }
+  const volume::PageLocker* page_locker() const override { return nullptr; }
+
+  bool transform_in_place(std::byte* data, const RunContext& run) const override {
+    run.arena->execute([&] {
+      transform_brick_host(plans_, reinterpret_cast<kernels::Complex<T>*>(data), volume_, kernels::AxisSet::all(),
+                           transpose::BrickLayout::natural, run.inverse, static_cast<T>(run.scale));
+    });
+    return true;
+  }
+
+  void execute(const FittedPlan& fitted, volume::VolumeStore& store, const RunContext& run,
+               RunReport* report) const override {
+    const PassPlan& plan = fitted.plan;
+    const Clock::time_point start = Clock::now();
+    std::lock_guard<std::mutex> lock(run.pool->mutex());
+    std::vector<volume::StagingBuffer>* buffers = nullptr;
+    try {
+      buffers = &run.pool->acquire(plan.streams, plan.staging_bytes, nullptr);
+    } catch (const std::bad_alloc&) {
+      throw Error(ErrorKind::out_of_memory, "could not allocate " + std::to_string(plan.streams) +
+                                                " host brick buffers of " + format_bytes(double(plan.staging_bytes)));
+    }
+    std::vector<std::unique_ptr<HostBrickLane<T>>> owned;
+    std::vector<BrickLane*> lanes;
+    for (unsigned s = 0; s < plan.streams; ++s) {
+      owned.push_back(std::make_unique<HostBrickLane<T>>(plans_, store, (*buffers)[s].data(), *run.arena,
+                                                         run.inverse, static_cast<T>(run.scale), start));
+      lanes.push_back(owned.back().get());
+    }
+    PipelineHooks hooks;
+    hooks.progress = &run.options->progress;
+    hooks.cancel = &run.options->cancel;
+    if (report != nullptr && report->record_timeline) hooks.timeline = &report->timeline;
+    const PipelineTotals totals = run_pipeline(plan, store, lanes, hooks);
+    if (report != nullptr) {
+      report->bricks = totals.bricks;
+      report->bytes_moved = totals.bytes_moved;
+      report->staging_bytes = run.pool->held_bytes();
+      report->device_bytes = 0;
+      report->seconds = seconds_since(start);
+    }
+  }
+
+ private:
+  AxisPlans<T> plans_;
+  BrickShape volume_;
+};
+
+}  // namespace
+
+std::unique_ptr<ExecutionBackend> make_host_backend(const Shape& shape, Precision precision) {
+  if (precision == Precision::single) return std::make_unique<HostBackend<float>>(shape);
+  return std::make_unique<HostBackend<double>>(shape);
+}
+
+}  // namespace oocfft::engine

@@ -1,0 +1,96 @@
+#pragma once
+// Transforms of volumes stored in HDF5 datasets, including datasets larger
+// than the GPU's memory and larger than host RAM.
+//
+// A dataset is named "FILE:/GROUP/DATASET". Complex data is read as h5py
+// writes it (a compound {r, i} of float32 or float64; member names
+// real/imag and Real/Imaginary are accepted too) or as a trailing axis of
+// length 2; real float32/float64 data is transformed as complex. Datasets
+// of 1, 2 or 3 axes are volumes with leading axes of length 1 added.
+//
+// The result always goes to a new dataset (h5py's compound {r, i}, in the
+// input's precision), written under a temporary name and linked under its
+// own name only when complete: a failed or interrupted run leaves the input
+// as it was and no half-written dataset under the output name.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "oocfft/options.hpp"
+#include "oocfft/run_report.hpp"
+#include "oocfft/shape.hpp"
+
+namespace oocfft {
+
+struct DatasetPath {
+  std::string file;
+  std::string dataset;  // absolute: starts with '/'
+
+  // "volume.h5:/group/data". The file name is everything before the last
+  // ":/". Throws Error(invalid_argument) when there is no ":/" or either
+  // part is empty.
+  static DatasetPath parse(const std::string& text);
+  std::string to_string() const;  // "volume.h5:/group/data"
+  friend bool operator==(const DatasetPath&, const DatasetPath&) = default;
+};
+
+// How the stored values become complex.
+enum class StoredElement {
+  complex_compound,  // compound {r, i} (or real/imag, Real/Imaginary)
+  complex_pairs,     // a trailing axis of length 2: (re, im)
+  real               // float32 / float64, imaginary parts zero
+};
+
+struct DatasetInfo {
+  DatasetPath path;
+  std::vector<std::size_t> dims;    // as stored
+  Shape shape;                      // the complex volume transformed
+  Precision precision = Precision::single;
+  StoredElement element = StoredElement::complex_compound;
+  std::string dtype;                // numpy's name of the stored type: "complex64", "float64", ...
+  std::vector<std::size_t> chunks;  // empty for a contiguous dataset
+  std::size_t complex_bytes() const;  // the transformed volume's bytes
+};
+
+// Opens the dataset read-only and describes it. Throws Error(io) for a
+// missing or unreadable file or dataset, Error(unsupported) for a type or
+// rank oocfft cannot transform, each naming the file and dataset.
+DatasetInfo inspect_dataset(const DatasetPath& path);
+
+struct DatasetTransformOptions {
+  // Replace the input dataset by the result (output == input); the input is
+  // unlinked only after the result is complete.
+  bool in_place = false;
+  // Host bytes the transform may hold. A volume that fits is read into
+  // page-locked memory the library owns and streamed from there (the
+  // direct-DMA path); a larger one streams file -> device -> file through
+  // staging buffers within this budget. 0 = derived from the host's
+  // available memory (MemAvailable).
+  std::size_t host_memory_budget = 0;
+};
+
+struct DatasetTransformReport {
+  DatasetInfo input;
+  DatasetPath output;
+  bool in_memory = false;       // the volume was read into host memory whole
+  std::size_t host_memory_budget = 0;  // resolved
+  double read_seconds = 0;      // whole-volume read (in-memory path only)
+  double transform_seconds = 0; // the engine's run (streamed: includes the file I/O)
+  double write_seconds = 0;     // whole-volume write (in-memory path only)
+  double seconds = 0;           // everything, file opened to file closed
+  RunReport run;
+};
+
+// Transforms the dataset `input` into the new dataset `output` (in the same
+// file or another). `options` are the plan's (backend, norm, budgets,
+// streams, progress, cancel). Throws oocfft::Error naming the file and
+// dataset for bad input; the input file is never modified unless in_place,
+// and then only once the result is complete.
+DatasetTransformReport transform_dataset(const DatasetPath& input, const DatasetPath& output, Direction direction,
+                                         const Options& options, const DatasetTransformOptions& file_options = {});
+
+// What transform_dataset would do: the dataset, the memory path, the plan.
+std::string describe_dataset_transform(const DatasetPath& input, const Options& options,
+                                       const DatasetTransformOptions& file_options = {});
+
+}  // namespace oocfft

@@ -1,0 +1,61 @@
+#pragma once
+// DatasetTransfer: one transform's input and output datasets. It opens the
+// input read-only (read-write only when the output replaces it), checks
+// everything that can be checked before a byte is written, and creates the
+// output dataset under a temporary name next to the output's name. commit()
+// links the result under its name (replacing the input when in place);
+// without commit() the destructor removes the temporary dataset, so an
+// error or a cancel leaves the input as it was and no half-written dataset
+// under the output name.
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "oocfft/hdf5.hpp"
+#include "oocfft/options.hpp"
+#include "volume/volume_store.hpp"
+
+namespace oocfft::io {
+
+// What the output dataset's attributes record.
+struct TransformRecord {
+  Direction direction = Direction::forward;
+  Norm norm = Norm::backward;
+  bool shifted = false;
+};
+
+class DatasetTransfer {
+ public:
+  // Throws Error(invalid_argument) when output == input without in_place,
+  // or in_place with output != input; Error(io) when a file or dataset is
+  // missing or a location is not writable; Error(unsupported) for a type or
+  // rank oocfft cannot read. Nothing is written when it throws.
+  DatasetTransfer(const DatasetPath& input, const DatasetPath& output, bool in_place, const TransformRecord& record);
+  ~DatasetTransfer();
+  DatasetTransfer(const DatasetTransfer&) = delete;
+  DatasetTransfer& operator=(const DatasetTransfer&) = delete;
+
+  const DatasetInfo& input() const;
+  std::size_t element_bytes() const;  // 8 for complex64, 16 for complex128
+
+  // The whole input as complex values (C order) into `volume`
+  // (input().complex_bytes() bytes).
+  void read_input(std::byte* volume) const;
+  // The whole result from `volume` into the output dataset.
+  void write_output(const std::byte* volume);
+
+  // A VolumeStore whose reads come from the input until pass_finished(0),
+  // then from the output; writes go to the output. The chunk caches are
+  // sized for bricks of up to `brick_bytes`. Owned by this object.
+  volume::VolumeStore& streamed_store(std::size_t brick_bytes);
+
+  // Flushes the output and links it under its name; with in_place, the input
+  // dataset is unlinked first. Throws Error(io) on failure.
+  void commit();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace oocfft::io

@@ -1,0 +1,76 @@
+#pragma once
+// VolumeStore: where a volume lives, seen by the engine (DESIGN.md, "The
+// algorithm"). It reads a brick (a box, in a given staging layout) into a
+// staging buffer and writes one back; the engine never knows whether the
+// volume is a host array or an HDF5 dataset, and never sees a pointer to it.
+//
+// Direct DMA is a capability a store may offer: memory the device can copy
+// bricks to and from with no staging copy (an array the caller page-locked,
+// one the store page-locks in chunks while the run goes on). A file store
+// offers none and every brick stages.
+//
+// read() and write() may be called concurrently from several stream threads
+// for disjoint boxes, and run their copies in the caller's TBB arena.
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "oocfft/options.hpp"
+#include "transpose/box.hpp"
+#include "volume/page_locker.hpp"
+
+namespace oocfft::volume {
+
+using kernels::BrickShape;
+using transpose::Box;
+using transpose::BrickLayout;
+
+// One DMA between page-locked host memory and a packed device brick: `rows`
+// runs of `width` bytes, `host_pitch` apart on the host, adjacent on the
+// device from `device_offset` (bytes from the brick's start).
+struct DmaCopy {
+  std::byte* host = nullptr;
+  std::size_t device_offset = 0;
+  std::size_t width = 0;
+  std::size_t rows = 1;
+  std::size_t host_pitch = 0;
+};
+
+// A store's direct-DMA session for one run. Its destructor unlocks whatever
+// it page-locked, also after an error or a cancel.
+class DirectAccess {
+ public:
+  virtual ~DirectAccess() = default;
+  // The copies that move the natural-layout `box` straight between host
+  // memory and a packed device brick, or an empty list when this box must
+  // stage (its memory could not be locked). May wait until the box's memory
+  // is locked.
+  virtual std::vector<DmaCopy> copies(const Box& box) = 0;
+  // Unlocks what the session locked and returns the seconds spent locking
+  // and unlocking. Call once no copy uses the memory any more; later calls
+  // return 0.
+  virtual double finish() = 0;
+};
+
+class VolumeStore {
+ public:
+  virtual ~VolumeStore() = default;
+  virtual BrickShape shape() const = 0;
+  virtual std::size_t element_bytes() const = 0;
+  virtual void read(const Box& box, BrickLayout layout, std::byte* staging) const = 0;
+  virtual void write(const Box& box, BrickLayout layout, const std::byte* staging) = 0;
+  // Called by the engine once every brick of `pass` is written back and
+  // before the next pass reads: a store that reads one dataset and writes
+  // another switches its reads to what it wrote.
+  virtual void pass_finished(unsigned pass) { (void)pass; }
+  // Opens direct DMA for one run under `policy` (options.hpp,
+  // HostRegistration), locking memory through `locker`; null when the store
+  // offers none for this run, and every brick stages.
+  virtual std::unique_ptr<DirectAccess> open_direct_access(HostRegistration policy, const PageLocker& locker) {
+    (void)policy;
+    (void)locker;
+    return nullptr;
+  }
+};
+
+}  // namespace oocfft::volume
