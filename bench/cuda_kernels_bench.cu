@@ -11,11 +11,11 @@
 // sample of lines for 1D cases, cuFFT double (Z2Z on the same input) for 3D
 // complex<float>; none for 3D complex<double>.
 //
-//   oocfft_cuda_bench [--quick] [--pow2]
+//   oocfft_cuda_bench [--quick] [--pow2] [--general-tiles]
 // --quick: a subset, fewer repetitions; --pow2: only the cases the
-// fixed-length kernels serve (powers of two up to 4096, 256^3, 512^3). With
-// OOCFFT_CUDA_GENERAL_TILES=1 in the environment the library uses its general
-// tile kernel everywhere, for a before/after comparison in one run.
+// fixed-length kernels serve (powers of two up to 4096, 256^3, 512^3);
+// --general-tiles: the device plans use the general tile kernel everywhere
+// (TileKernels::general_only), for a before/after comparison.
 #include <cuda_runtime.h>
 #include <cufft.h>
 #include <fftw3.h>
@@ -173,6 +173,7 @@ struct Options {
   bool quick = false;
   bool pow2 = false;  // only the cases the fixed-length kernels serve
   int reps = 10;
+  kc::TileKernels tile_kernels = kc::TileKernels::fixed_where_available;
 };
 
 template <class T>
@@ -193,7 +194,7 @@ void run_case(const std::string& name, BrickShape shape, AxisSet axes, const std
   fill_random<T><<<grid_of(n), 256, 0, stream.get()>>>(input.as<CT>(), n, 12345u);
   kc::check_launch("fill_random");
 
-  const kc::DeviceBrickPlan<T> ours(shape, axes);
+  const kc::DeviceBrickPlan<T> ours(shape, axes, opt.tile_kernels);
   const kc::DeviceBuffer work(ours.workspace_bytes(), "bench workspace");
   cufftHandle handle = make_cufft();
   check_cufft(cufftSetStream(handle, stream.get()), "cufftSetStream");
@@ -330,8 +331,10 @@ int main(int argc, char** argv) {
       opt.reps = 5;
     } else if (std::strcmp(argv[i], "--pow2") == 0) {
       opt.pow2 = true;
+    } else if (std::strcmp(argv[i], "--general-tiles") == 0) {
+      opt.tile_kernels = kc::TileKernels::general_only;
     } else {
-      std::fprintf(stderr, "usage: %s [--quick] [--pow2]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--quick] [--pow2] [--general-tiles]\n", argv[0]);
       return 2;
     }
   }

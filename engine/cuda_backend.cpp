@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/brick_kernels.hpp"
 #include "engine/stream_pipeline.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_brick_plan.hpp"

@@ -33,20 +33,22 @@ class DeviceBrickPlan<T>::Impl {
  public:
   BrickShape max_shape;
   AxisSet axes;
+  TileKernels kernels = TileKernels::fixed_where_available;
   // Axes of equal length share one plan (and its tables).
   std::shared_ptr<DeviceLinePlan<T>> x, y, z;
 };
 
 template <class T>
-DeviceBrickPlan<T>::DeviceBrickPlan(BrickShape max_shape, AxisSet axes) : impl_(std::make_unique<Impl>()) {
+DeviceBrickPlan<T>::DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKernels kernels) : impl_(std::make_unique<Impl>()) {
   const DeviceLimits limits = DeviceLimits::current();
   impl_->max_shape = max_shape;
   impl_->axes = axes;
+  impl_->kernels = kernels;
   std::vector<std::shared_ptr<DeviceLinePlan<T>>> made;
   auto plan_for = [&](std::size_t n) {
     for (const auto& p : made)
       if (p->length() == n) return p;
-    made.push_back(std::make_shared<DeviceLinePlan<T>>(n, limits));
+    made.push_back(std::make_shared<DeviceLinePlan<T>>(n, limits, kernels));
     return made.back();
   };
   // Axes of length 1 are the identity and get no plan.
@@ -125,8 +127,13 @@ std::string DeviceBrickPlan<T>::describe() const {
     s += std::string("  device axis ") + names[a] + ": " + order[a]->describe() + (a == 0 ? "" : ", strided lanes") +
          "\n";
   }
-  if (s.empty()) s = "  device: no axis longer than 1\n";
-  return s;
+  if (s.empty()) return "  device: no axis longer than 1\n";
+  return s + "  tile kernels: " + to_string(impl_->kernels) + "\n";
+}
+
+const char* to_string(TileKernels kernels) noexcept {
+  return kernels == TileKernels::general_only ? "general (run-time length) only"
+                                              : "fixed-length where compiled, general otherwise";
 }
 
 template class DeviceBrickPlan<float>;

@@ -16,6 +16,7 @@
 
 #include "kernels/brick.hpp"
 #include "kernels/complex.hpp"
+#include "kernels/cuda/tile_kernel_choice.hpp"
 
 namespace oocfft::kernels::cuda {
 
@@ -25,7 +26,8 @@ class DeviceBrickPlan {
   // Builds line plans for the transformed axes and uploads their twiddle and
   // chirp tables to the current device. Throws oocfft::Error(cuda) on a CUDA
   // failure, Error(out_of_memory) when the tables do not fit.
-  DeviceBrickPlan(BrickShape max_shape, AxisSet axes);
+  // `kernels` says which tile kernels serve the lines (tile_job.hpp).
+  DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKernels kernels = TileKernels::fixed_where_available);
   ~DeviceBrickPlan();
   DeviceBrickPlan(DeviceBrickPlan&&) noexcept;
   DeviceBrickPlan& operator=(DeviceBrickPlan&&) noexcept;

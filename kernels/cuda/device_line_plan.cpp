@@ -81,8 +81,9 @@ int log2_exact(std::int64_t v) {
 // ---------------------------------------------------------------- TileStockham
 
 template <class T>
-TileStockham<T>::TileStockham(std::shared_ptr<const LinePlan<T>> plan, const DeviceLimits& limits)
-    : plan_(std::move(plan)), limits_(limits), n_(static_cast<int>(plan_->length())) {
+TileStockham<T>::TileStockham(std::shared_ptr<const LinePlan<T>> plan, const DeviceLimits& limits,
+                              TileKernels kernels)
+    : plan_(std::move(plan)), limits_(limits), kernels_(kernels), n_(static_cast<int>(plan_->length())) {
   capacity_ = capacity_of(plan_->factorization.radices);
   if (plan_->passes.size() > static_cast<std::size_t>(max_tile_passes))
     throw Error(ErrorKind::unsupported, "line length " + std::to_string(n_) + " needs too many radix passes");
@@ -129,6 +130,7 @@ void TileStockham<T>::fill(TileJob<T>& job, int log_lanes) const {
   job.n_divisor = FastDivisor(static_cast<std::uint32_t>(n_));
   job.log_lanes = log_lanes;
   job.threads = threads_for(1 << log_lanes);
+  job.kernels = kernels_;
   job.pass_count = static_cast<int>(passes_.size());
   std::copy(passes_.begin(), passes_.end(), job.passes);
   job.twiddles = twiddles_.template as<const Complex<T>>();
@@ -153,7 +155,7 @@ struct FourStep {
 // Chooses the most balanced split whose two factors are Stockham lengths that
 // fit one tile, so each step's tiles can hold several lanes.
 template <class T>
-FourStep<T> make_four_step(std::size_t n, const DeviceLimits& limits) {
+FourStep<T> make_four_step(std::size_t n, const DeviceLimits& limits, TileKernels kernels) {
   std::size_t best1 = 0, best2 = 0;
   for (std::size_t d = 2; d * d <= n; ++d) {
     if (n % d != 0) continue;
@@ -174,8 +176,8 @@ FourStep<T> make_four_step(std::size_t n, const DeviceLimits& limits) {
   f.n = n;
   f.n1 = best1;
   f.n2 = best2;
-  f.b.emplace(make_line_plan<T>(best1), limits);
-  f.a.emplace(make_line_plan<T>(best2), limits);
+  f.b.emplace(make_line_plan<T>(best1), limits, kernels);
+  f.a.emplace(make_line_plan<T>(best2), limits, kernels);
   // w_n^e = low[e mod B] * high[e div B] with B = 2^k >= sqrt(n): two tables
   // of exact long-double roots, one rounding each, one product in T.
   f.log_block = 0;
@@ -293,7 +295,7 @@ struct DeviceLinePlan<T>::State {
 };
 
 template <class T>
-DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits) : state_(std::make_unique<State>()) {
+DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits, TileKernels kernels) : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.n = n;
   s.host = make_line_plan<T>(n);
@@ -301,10 +303,10 @@ DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits) : s
   if (f.algorithm == LineAlgorithm::stockham) {
     if (tile_fits<T>(n, f.radices, 1, limits)) {
       s.kernel = LineKernel::shared_memory;
-      s.tile.emplace(s.host, limits);
+      s.tile.emplace(s.host, limits, kernels);
     } else {
       s.kernel = LineKernel::four_step;
-      s.four.emplace(make_four_step<T>(n, limits));
+      s.four.emplace(make_four_step<T>(n, limits, kernels));
     }
     return;
   }
@@ -314,10 +316,10 @@ DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits) : s
   const LinePlan<T>& conv = *s.host->convolution;
   if (tile_fits<T>(s.m, conv.factorization.radices, 1, limits)) {
     s.kernel = LineKernel::bluestein_shared_memory;
-    s.tile.emplace(s.host->convolution, limits);
+    s.tile.emplace(s.host->convolution, limits, kernels);
   } else {
     s.kernel = LineKernel::bluestein_four_step;
-    s.four.emplace(make_four_step<T>(s.m, limits));
+    s.four.emplace(make_four_step<T>(s.m, limits, kernels));
   }
 }
 

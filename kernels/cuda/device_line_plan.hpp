@@ -51,7 +51,7 @@ struct StridedLines {
 template <class T>
 class TileStockham {
  public:
-  TileStockham(std::shared_ptr<const LinePlan<T>> plan, const DeviceLimits& limits);
+  TileStockham(std::shared_ptr<const LinePlan<T>> plan, const DeviceLimits& limits, TileKernels kernels);
   int length() const { return n_; }
   // log2 of the lanes per tile for this batch shape, or -1 when not even
   // one line fits. lanes_fast: lanes are the contiguous dimension.
@@ -66,6 +66,7 @@ class TileStockham {
   int threads_for(int lanes) const;
   std::shared_ptr<const LinePlan<T>> plan_;
   DeviceLimits limits_;
+  TileKernels kernels_;
   int n_ = 1;
   int capacity_ = values_per_thread;  // fewest values a thread covers in any pass
   std::vector<TilePass> passes_;
@@ -75,7 +76,7 @@ class TileStockham {
 template <class T>
 class DeviceLinePlan {
  public:
-  DeviceLinePlan(std::size_t n, const DeviceLimits& limits);
+  DeviceLinePlan(std::size_t n, const DeviceLimits& limits, TileKernels kernels);
   ~DeviceLinePlan();
   DeviceLinePlan(DeviceLinePlan&&) noexcept;
   DeviceLinePlan& operator=(DeviceLinePlan&&) noexcept;

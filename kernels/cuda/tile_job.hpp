@@ -25,6 +25,7 @@
 
 #include <cstdint>
 
+#include "kernels/cuda/tile_kernel_choice.hpp"
 #include "kernels/complex.hpp"
 
 namespace oocfft::kernels::cuda {
@@ -100,6 +101,7 @@ struct TileJob {
   FastDivisor n_divisor;    // e / n
   int log_lanes = 0;        // lanes per tile = 1 << log_lanes
   int threads = 32;         // block size
+  TileKernels kernels = TileKernels::fixed_where_available;
   bool lanes_fast_in = false;   // load mapping: lanes (true) or points contiguous
   bool lanes_fast_out = false;  // store mapping
   std::int64_t point_in = 1;

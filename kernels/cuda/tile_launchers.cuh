@@ -54,21 +54,10 @@ inline unsigned elementwise_grid(std::int64_t count, unsigned threads) {
 
 }  // namespace detail
 
-// OOCFFT_CUDA_GENERAL_TILES=1 in the environment turns the fixed-length
-// kernels off (read once): the general kernel then serves every job, for
-// comparisons and as a fallback should a fixed kernel misbehave on a device.
-inline bool fixed_tiles_enabled() {
-  static const bool enabled = [] {
-    const char* v = std::getenv("OOCFFT_CUDA_GENERAL_TILES");
-    return v == nullptr || v[0] == '\0' || v[0] == '0';
-  }();
-  return enabled;
-}
-
 template <class T>
 void launch_stockham_tiles(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
   detail::check_job(job);
-  if (fixed_tiles_enabled() && launch_fixed_stockham_tiles(job, inverse, stream)) return;
+  if (job.kernels == TileKernels::fixed_where_available && launch_fixed_stockham_tiles(job, inverse, stream)) return;
   const std::size_t bytes = tile_shared_bytes<T>(static_cast<std::size_t>(job.n) << job.log_lanes);
   const unsigned grid = detail::grid_for(job);
   if (inverse) {

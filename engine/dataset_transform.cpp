@@ -1,0 +1,173 @@
+// transform_dataset and describe_dataset_transform (include/oocfft/hdf5.hpp):
+// the engine over an HDF5 input and output.
+//
+// Two paths, chosen by the host memory budget (choose_path):
+//   in memory  the volume fits the budget: it is read whole into a HostBuffer
+//              the library owns, page-locked on the CUDA backend so that
+//              every brick DMAs straight from it (no staging copies: the
+//              engine's fastest path), transformed, and written whole;
+//   streamed   it does not: the passes read bricks from the file into the
+//              staging buffers and write them to the output dataset, and the
+//              next pass reads the output (io::DatasetTransfer's store).
+//              Host memory stays near the staging budget (half the host
+//              budget; the chunk caches of the two datasets take the rest).
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+
+#include "engine/host_memory.hpp"
+#include "engine/normalization.hpp"
+#include "engine/streaming_engine.hpp"
+#include "io/dataset_transfer.hpp"
+#include "oocfft/error.hpp"
+#include "oocfft/hdf5.hpp"
+#include "volume/host_buffer.hpp"
+#include "volume/host_volume.hpp"
+
+namespace oocfft {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// The plan's options for one path, and why the path was chosen.
+struct TransformPath {
+  bool in_memory = false;
+  std::size_t host_budget = 0;
+  Options options;
+  std::string reason;
+};
+
+TransformPath choose_path(const DatasetInfo& info, const Options& options,
+                          const DatasetTransformOptions& file_options) {
+  TransformPath path;
+  path.host_budget = file_options.host_memory_budget != 0 ? file_options.host_memory_budget
+                                                          : engine::default_host_memory_budget();
+  path.options = options;
+  const std::size_t volume = info.complex_bytes();
+  const std::string budget = format_bytes(double(path.host_budget)) +
+                             (file_options.host_memory_budget != 0 ? "" : " (80% of MemAvailable)");
+  if (volume <= path.host_budget) {
+    path.in_memory = true;
+    path.reason = "in memory: the volume (" + format_bytes(double(volume)) + ") fits the host memory budget of " +
+                  budget + "; read whole into page-locked memory, bricks DMA'd from it";
+    return path;
+  }
+  // Streamed: the staging buffers (all streams) take at most half the
+  // budget; on the host backend its brick buffers are the staging, and the
+  // device budget bounds them the same way so the plan never goes in place.
+  const std::size_t staging = path.host_budget / 2;
+  Options& o = path.options;
+  o.host_staging_budget = o.host_staging_budget == 0 ? staging : std::min(o.host_staging_budget, staging);
+  const Backend backend = engine::resolve_backend(options.backend);
+  if (backend == Backend::host)
+    o.device_memory_budget =
+        o.device_memory_budget == 0 ? o.host_staging_budget : std::min(o.device_memory_budget, o.host_staging_budget);
+  path.reason = "streamed file -> device -> file: the volume (" + format_bytes(double(volume)) +
+                ") exceeds the host memory budget of " + budget + "; staging at most " +
+                format_bytes(double(o.host_staging_budget));
+  return path;
+}
+
+Precision precision_of(const DatasetInfo& info) { return info.precision; }
+
+// Reads the whole volume, page-locks it when the backend can, transforms it
+// and writes it.
+void transform_in_memory(io::DatasetTransfer& transfer, const TransformPath& path, Direction direction,
+                         tbb::task_arena& arena, DatasetTransformReport& report) {
+  const DatasetInfo& info = transfer.input();
+  volume::HostBuffer buffer(info.complex_bytes(), ("dataset " + info.path.to_string()).c_str());
+  Clock::time_point t = Clock::now();
+  transfer.read_input(buffer.data());
+  report.read_seconds = seconds_since(t);
+
+  std::optional<engine::StreamingEngine> engine;
+  engine.emplace(info.shape, precision_of(info), path.options, engine::resolve_backend(path.options.backend));
+  const volume::PageLocker* locker = engine->page_locker();
+  if (locker != nullptr && !buffer.lock(*locker)) {
+    // Not lockable (RLIMIT_MEMLOCK, no memory): bricks stage, within what is
+    // left of the budget.
+    Options staged = path.options;
+    const std::size_t left = path.host_budget - std::min(path.host_budget, info.complex_bytes());
+    staged.host_staging_budget = std::max<std::size_t>(left, std::size_t{64} << 20);
+    engine.emplace(info.shape, precision_of(info), staged, engine::resolve_backend(path.options.backend));
+  }
+  const bool inverse = direction == Direction::inverse;
+  const double scale = engine::norm_scale(path.options.norm, direction, info.shape.elements());
+  t = Clock::now();
+  if (engine->host_in_place()) {
+    engine->execute_in_place(buffer.data(), inverse, scale, arena, &report.run);
+  } else {
+    volume::HostVolume store(buffer.data(), {info.shape.nz, info.shape.ny, info.shape.nx}, transfer.element_bytes());
+    engine->execute(store, inverse, scale, arena, &report.run);
+  }
+  report.transform_seconds = seconds_since(t);
+  t = Clock::now();
+  transfer.write_output(buffer.data());
+  report.write_seconds = seconds_since(t);
+}
+
+void transform_streamed(io::DatasetTransfer& transfer, const TransformPath& path, Direction direction,
+                        tbb::task_arena& arena, DatasetTransformReport& report) {
+  const DatasetInfo& info = transfer.input();
+  const engine::StreamingEngine engine(info.shape, precision_of(info), path.options,
+                                       engine::resolve_backend(path.options.backend));
+  const engine::PassPlan& plan = engine.plan();
+  // The chunk caches hold what one staged piece touches.
+  volume::VolumeStore& store = transfer.streamed_store(std::min(plan.brick_bytes, plan.staging_bytes));
+  const Clock::time_point t = Clock::now();
+  engine.execute(store, direction == Direction::inverse,
+                 engine::norm_scale(path.options.norm, direction, info.shape.elements()), arena, &report.run);
+  report.transform_seconds = seconds_since(t);
+}
+
+tbb::task_arena make_arena(const Options& options) {
+  return tbb::task_arena(options.threads == 0 ? tbb::task_arena::automatic : static_cast<int>(options.threads));
+}
+
+}  // namespace
+
+DatasetTransformReport transform_dataset(const DatasetPath& input, const DatasetPath& output, Direction direction,
+                                         const Options& options, const DatasetTransformOptions& file_options) {
+  const Clock::time_point start = Clock::now();
+  io::TransformRecord record;
+  record.direction = direction;
+  record.norm = options.norm;
+  // Checks both datasets and creates the output under a temporary name;
+  // without commit() its destructor removes it again.
+  io::DatasetTransfer transfer(input, output, file_options.in_place, record);
+  const TransformPath path = choose_path(transfer.input(), options, file_options);
+  DatasetTransformReport report;
+  report.input = transfer.input();
+  report.output = output;
+  report.in_memory = path.in_memory;
+  report.host_memory_budget = path.host_budget;
+  tbb::task_arena arena = make_arena(options);
+  if (path.in_memory) {
+    transform_in_memory(transfer, path, direction, arena, report);
+  } else {
+    transform_streamed(transfer, path, direction, arena, report);
+  }
+  transfer.commit();
+  report.seconds = seconds_since(start);
+  return report;
+}
+
+std::string describe_dataset_transform(const DatasetPath& input, const Options& options,
+                                       const DatasetTransformOptions& file_options) {
+  const DatasetInfo info = inspect_dataset(input);
+  const TransformPath path = choose_path(info, options, file_options);
+  const engine::StreamingEngine engine(info.shape, info.precision, path.options,
+                                       engine::resolve_backend(path.options.backend));
+  std::string s = "oocfft dataset transform: " + input.to_string() + ", stored " + info.dtype + ", volume " +
+                  info.shape.to_string() + " complex " + to_string(info.precision) + " (" +
+                  format_bytes(double(info.complex_bytes())) + ")\n";
+  s += "  " + path.reason + "\n";
+  s += engine.describe();
+  return s;
+}
+
+}  // namespace oocfft
