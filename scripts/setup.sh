@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Debian packages oocfft builds and tests with, when missing
+# Installs the Debian packages oocfft builds and tests with (numpy and h5py
+# write the test fixtures and the references), when missing
 # (apt-get update once, then one install; through sudo when not root), then
 # configures and builds the release preset. Sourced by demo.sh and test.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-packages=(g++ make cmake pkg-config libtbb-dev libhdf5-dev libgtest-dev libfftw3-dev)
+packages=(g++ make cmake pkg-config libtbb-dev libhdf5-dev libgtest-dev libcli11-dev libfftw3-dev python3 python3-numpy python3-h5py)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
