@@ -1,149 +1,186 @@
 #include "apps/cli_options.hpp"
 
-#include <initializer_list>
-#include <cstdint>
-#include <sstream>
+#include <functional>
+#include <limits>
+#include <stdexcept>
 #include <utility>
+#include <vector>
+
+#include "apps/value_parsers.hpp"
 
 namespace oocfft::apps {
 
 namespace {
-std::size_t parse_count(const std::string& text, const std::string& what) {
-  std::size_t used = 0;
-  unsigned long long v = 0;
-  try {
-    v = std::stoull(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
+
+template <class E>
+using Choices = std::vector<std::pair<std::string, E>>;
+
+// An option taking one of `choices` by name, one spelling each. The names
+// are checked by CLI::IsMember (whose message lists them and which writes
+// them into the help); CLI::CheckedTransformer would also take each enum's
+// underlying integer ("--backend 1"), a second spelling nobody should learn.
+template <class E>
+CLI::Option* add_choice(CLI::App& app, const std::string& name, E& target, const Choices<E>& choices,
+                        const std::string& help) {
+  std::vector<std::string> names;
+  std::string default_name;
+  for (const auto& [text, value] : choices) {
+    names.push_back(text);
+    if (value == target) default_name = text;
   }
-  if (used != text.size() || text.empty() || text[0] == '-')
-    throw Error(ErrorKind::invalid_argument, what + ": '" + text + "' is not a non-negative integer");
-  return static_cast<std::size_t>(v);
-}
-// "512MiB", "4GiB", "1000000" (bytes); binary suffixes KiB, MiB, GiB, TiB.
-std::size_t parse_bytes(const std::string& text, const std::string& flag) {
-  static const std::pair<const char*, std::size_t> units[] = {
-      {"KiB", std::size_t{1} << 10}, {"MiB", std::size_t{1} << 20}, {"GiB", std::size_t{1} << 30},
-      {"TiB", std::size_t{1} << 40}};
-  for (const auto& [suffix, factor] : units) {
-    const std::string s(suffix);
-    if (text.size() > s.size() && text.compare(text.size() - s.size(), s.size(), s) == 0) {
-      const std::size_t count = parse_count(text.substr(0, text.size() - s.size()), flag);
-      if (count > SIZE_MAX / factor) throw Error(ErrorKind::invalid_argument, flag + ": '" + text + "' is too large");
-      return count * factor;
-    }
-  }
-  return parse_count(text, flag);
+  CLI::Option* option = app.add_option_function<std::string>(
+      name,
+      [&target, choices](const std::string& text) {
+        for (const auto& [choice, value] : choices)
+          if (choice == text) target = value;
+      },
+      help);
+  return option->check(CLI::IsMember(names))->default_str(default_name);
 }
 
-// The value named `text` among `choices`, or an error listing them.
-template <class E>
-E parse_choice(const std::string& flag, const std::string& text,
-               std::initializer_list<std::pair<const char*, E>> choices) {
-  std::string names;
-  for (const auto& [name, value] : choices) {
-    if (text == name) return value;
-    names += (names.empty() ? "" : ", ") + std::string(name);
-  }
-  throw Error(ErrorKind::invalid_argument, flag + ": '" + text + "' is not one of " + names);
+// The value of `name` through one of the strict parsers, its error message
+// prefixed with the option's name.
+template <class Parse, class Target>
+CLI::Option* add_parsed(CLI::App& app, const std::string& name, Target& target, Parse parse, const std::string& help,
+                        const std::string& type_name) {
+  return app
+      .add_option_function<std::string>(
+          name,
+          [&target, parse, name](const std::string& text) {
+            try {
+              target = parse(text);
+            } catch (const std::invalid_argument& e) {
+              throw CLI::ValidationError(name, e.what());
+            }
+          },
+          help)
+      ->type_name(type_name);
 }
+
+// An integer in [lo, hi], parsed at 64 bits first so that 4294967297 is
+// refused rather than truncated into an unsigned.
+template <class Target>
+CLI::Option* add_count(CLI::App& app, const std::string& name, Target& target, std::uint64_t lo, std::uint64_t hi,
+                       const std::string& help) {
+  auto parse = [lo, hi](const std::string& text) {
+    const std::uint64_t v = parse_decimal(text);
+    if (v < lo || v > hi)
+      throw std::invalid_argument("'" + text + "' is not in " + std::to_string(lo) + ".." + std::to_string(hi));
+    return static_cast<Target>(v);
+  };
+  return add_parsed(app, name, target, parse, help, "N")->default_str(std::to_string(target));
+}
+
+void add_plan_options(CLI::App& app, Options& o) {
+  add_choice<Backend>(app, "--backend", o.backend,
+                      {{"auto", Backend::automatic}, {"host", Backend::host}, {"cuda", Backend::cuda}},
+                      "auto: CUDA when this build has it and a GPU is present");
+  add_choice<Norm>(app, "--norm", o.norm,
+                   {{"backward", Norm::backward}, {"ortho", Norm::ortho}, {"forward", Norm::forward}},
+                   "numpy's norm: which direction is scaled");
+  add_choice<Strategy>(app, "--strategy", o.strategy,
+                       {{"auto", Strategy::automatic},
+                        {"in_core", Strategy::in_core},
+                        {"two_pass", Strategy::two_pass},
+                        {"three_pass", Strategy::three_pass},
+                        {"line_transpose", Strategy::line_transpose}},
+                       "passes over the volume; auto: the fewest that fit the budgets");
+  add_choice<HostRegistration>(app, "--register", o.register_host_memory,
+                               {{"auto", HostRegistration::automatic},
+                                {"on", HostRegistration::on},
+                                {"off", HostRegistration::off}},
+                               "DMA bricks straight from page-locked host memory (on: locked in chunks during "
+                               "the run) or stage them; auto: direct only where already page-locked");
+  add_parsed(app, "--device-memory", o.device_memory_budget, parse_size,
+             "device memory the plan may use (e.g. 4GiB); default: free memory less a margin", "SIZE");
+  add_parsed(app, "--staging-memory", o.host_staging_budget, parse_size,
+             "pinned host staging for all streams together; default: what the bricks need", "SIZE");
+  add_count(app, "--streams", o.streams, 1, 64, "bricks in flight, each with its own buffers");
+  // TBB and the engine take an unsigned; no machine has more hardware threads.
+  add_count(app, "--threads", o.threads, 0, 4096, "host threads, 0 = all cores");
+}
+
+void add_volume_options(CLI::App& app, Shape& shape, Precision& precision) {
+  add_parsed(app, "--shape", shape, parse_shape, "volume shape, x fastest", "NZxNYxNX")
+      ->default_str(std::to_string(shape.nz) + "x" + std::to_string(shape.ny) + "x" + std::to_string(shape.nx));
+  add_choice<Precision>(app, "--precision", precision,
+                        {{"single", Precision::single}, {"double", Precision::double_precision}},
+                        "complex64 or complex128");
+}
+
+void add_host_memory(CLI::App& app, std::size_t& bytes) {
+  add_parsed(app, "--host-memory", bytes, parse_size,
+             "host memory the dataset transform may hold; a volume that fits is read whole, a larger one "
+             "streamed; default: the host's available memory",
+             "SIZE");
+}
+
+// DatasetPath::parse's refusal of a malformed "FILE:/DATASET" is a usage
+// error; anything else it throws is left to the command's run.
+void check_dataset_path(const std::string& option, const std::string& text) {
+  try {
+    (void)DatasetPath::parse(text);
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::invalid_argument) throw CLI::ValidationError(option, e.what());
+    throw;
+  }
+}
+
 }  // namespace
 
-Shape parse_shape(const std::string& text) {
-  std::vector<std::size_t> dims;
-  std::stringstream ss(text);
-  std::string part;
-  while (std::getline(ss, part, 'x')) dims.push_back(parse_count(part, "--shape"));
-  if (dims.empty() || dims.size() > 3)
-    throw Error(ErrorKind::invalid_argument, "--shape: '" + text + "' is not NZxNYxNX, NYxNX or NX");
-  while (dims.size() < 3) dims.insert(dims.begin(), 1);
-  return Shape{dims[0], dims[1], dims[2]};
-}
+void configure(CLI::App& app, CliOptions& cli) {
+  app.require_subcommand(1);
+  app.footer("Sizes take KiB, MiB, GiB or TiB. Run `oocfft COMMAND --help` for a command's options.");
 
-CliOptions parse_cli(const std::vector<std::string>& args) {
-  CliOptions o;
-  std::size_t i = 0;
-  if (i < args.size() && args[i].rfind("--", 0) != 0) {
-    const std::string& c = args[i++];
-    if (c == "demo") {
-      o.command = Command::demo;
-    } else if (c == "info") {
-      o.command = Command::info;
-    } else if (c == "help") {
-      o.command = Command::help;
-    } else {
-      throw Error(ErrorKind::invalid_argument, "unknown command '" + c + "' (expected demo, info or help)");
-    }
-  }
-  auto value = [&](const std::string& flag) -> const std::string& {
-    if (i >= args.size()) throw Error(ErrorKind::invalid_argument, flag + " needs a value");
-    return args[i++];
-  };
-  while (i < args.size()) {
-    const std::string flag = args[i++];
-    if (flag == "--shape") {
-      o.shape = parse_shape(value(flag));
-    } else if (flag == "--precision") {
-      o.precision = parse_choice<Precision>(flag, value(flag),
-                                            {{"single", Precision::single}, {"double", Precision::double_precision}});
-    } else if (flag == "--backend") {
-      o.options.backend = parse_choice<Backend>(
-          flag, value(flag), {{"auto", Backend::automatic}, {"host", Backend::host}, {"cuda", Backend::cuda}});
-    } else if (flag == "--norm") {
-      o.options.norm = parse_choice<Norm>(
-          flag, value(flag), {{"backward", Norm::backward}, {"ortho", Norm::ortho}, {"forward", Norm::forward}});
-    } else if (flag == "--strategy") {
-      o.options.strategy = parse_choice<Strategy>(flag, value(flag),
-                                                  {{"auto", Strategy::automatic},
-                                                   {"in_core", Strategy::in_core},
-                                                   {"two_pass", Strategy::two_pass},
-                                                   {"three_pass", Strategy::three_pass},
-                                                   {"line_transpose", Strategy::line_transpose}});
-    } else if (flag == "--register") {
-      o.options.register_host_memory = parse_choice<HostRegistration>(flag, value(flag),
-                                                                      {{"auto", HostRegistration::automatic},
-                                                                       {"on", HostRegistration::on},
-                                                                       {"off", HostRegistration::off}});
-    } else if (flag == "--device-budget") {
-      o.options.device_memory_budget = parse_bytes(value(flag), flag);
-    } else if (flag == "--staging-budget") {
-      o.options.host_staging_budget = parse_bytes(value(flag), flag);
-    } else if (flag == "--streams") {
-      o.options.streams = static_cast<unsigned>(parse_count(value(flag), flag));
-    } else if (flag == "--threads") {
-      o.options.threads = static_cast<unsigned>(parse_count(value(flag), flag));
-    } else if (flag == "--bins") {
-      o.spot_bins = parse_count(value(flag), flag);
-    } else if (flag == "--seed") {
-      o.seed = parse_count(value(flag), flag);
-    } else if (flag == "--help" || flag == "-h") {
-      o.command = Command::help;
-    } else {
-      throw Error(ErrorKind::invalid_argument, "unknown option '" + flag + "'");
-    }
-  }
-  return o;
-}
+  CLI::App* demo = app.add_subcommand("demo", "transform a generated volume forward and back, check it, time it");
+  demo->footer(
+      "Generates a seeded random volume in host memory (default 256x256x256 complex64), transforms it forward,\n"
+      "checks it against a direct long-double DFT at --bins bins and by the marginal self-test, transforms it\n"
+      "back and checks the round trip; prints times, GFLOP/s, errors and PASS (exit 0) or FAIL (exit 1).\n"
+      "Host memory: the volume's bytes (the checks regenerate the input from the seed) plus staging.");
+  demo->callback([&cli] { cli.command = Command::demo; });
+  add_volume_options(*demo, cli.demo.shape, cli.demo.precision);
+  add_count(*demo, "--seed", cli.demo.seed, 0, std::numeric_limits<std::uint64_t>::max(),
+            "seed of the generated volume");
+  add_count(*demo, "--bins", cli.demo.bins, 1, 4096, "bins of the direct-DFT spot check");
+  add_plan_options(*demo, cli.options);
 
-std::string usage() {
-  return "usage: oocfft [demo|info|help] [options]\n"
-         "  demo   generate a seeded random volume, transform it forward and back, check the\n"
-         "         result against a direct long-double DFT at a few bins, print time and error\n"
-         "  info   print the plan oocfft would use for the shape\n"
-         "options:\n"
-         "  --shape NZxNYxNX      volume shape (default 256x256x256)\n"
-         "  --precision single|double   complex64 or complex128 (default single)\n"
-         "  --backend auto|host|cuda    (default auto: CUDA when a GPU is present)\n"
-         "  --norm backward|ortho|forward  numpy's norm (default backward)\n"
-         "  --strategy auto|in_core|two_pass|three_pass|line_transpose  (default auto)\n"
-         "  --register auto|on|off  DMA bricks straight from the page-locked volume (on: locked in\n"
-         "                        chunks during the run) or stage them (default auto: staged)\n"
-         "  --device-budget BYTES device memory the plan may use, e.g. 4GiB (default: free memory)\n"
-         "  --staging-budget BYTES host staging for all streams (default: what the bricks need)\n"
-         "  --streams N           bricks in flight (default 4)\n"
-         "  --threads N           host threads, 0 = all (default 0)\n"
-         "  --bins N              bins of the direct-DFT spot check (default 16)\n"
-         "  --seed N              seed of the generated volume (default 2026)\n";
+  CLI::App* info = app.add_subcommand("info", "print the plan for a shape or an HDF5 dataset");
+  info->footer(
+      "With DATASET: its stored shape, dtype, element kind and chunking, then what `oocfft fft` would do:\n"
+      "the memory path (in memory or streamed), the plan, the memory it needs.");
+  info->callback([&cli] {
+    cli.command = Command::info;
+    if (!cli.info.dataset.empty()) check_dataset_path("DATASET", cli.info.dataset);
+  });
+  CLI::Option* dataset = info->add_option("DATASET", cli.info.dataset, "an HDF5 dataset, FILE:/GROUP/DATASET");
+  add_volume_options(*info, cli.info.shape, cli.info.precision);
+  for (const char* name : {"--shape", "--precision"}) info->get_option(name)->excludes(dataset);
+  add_host_memory(*info, cli.host_memory);
+  add_plan_options(*info, cli.options);
+
+  CLI::App* fft = app.add_subcommand("fft", "transform an HDF5 dataset into a new dataset");
+  fft->footer(
+      "Writes OUTPUT as h5py's complex {r, i} in the input's precision, under a temporary name first. The input\n"
+      "is never modified, except with --in-place, and then only once the result is complete. Ctrl-C stops after\n"
+      "the bricks in flight and leaves the input as it was (exit 130); a second Ctrl-C ends at once.");
+  fft->callback([&cli] {
+    cli.command = Command::fft;
+    if (cli.fft.output.empty() && !cli.fft.in_place)
+      throw CLI::RequiredError("OUTPUT (or --in-place, which writes the result over INPUT)");
+    if (cli.fft.in_place && !cli.fft.output.empty() && cli.fft.output != cli.fft.input)
+      throw CLI::ValidationError("--in-place", "writes the result over INPUT: give no OUTPUT, or OUTPUT = INPUT");
+    check_dataset_path("INPUT", cli.fft.input);
+    if (!cli.fft.output.empty()) check_dataset_path("OUTPUT", cli.fft.output);
+  });
+  fft->add_option("INPUT", cli.fft.input, "the dataset to transform, FILE:/GROUP/DATASET")->required();
+  fft->add_option("OUTPUT", cli.fft.output, "the new dataset, FILE:/GROUP/DATASET (same file or another)");
+  fft->add_flag_callback(
+      "--inverse", [&cli] { cli.fft.direction = Direction::inverse; }, "inverse transform (exponent sign +)");
+  fft->add_flag("--in-place", cli.fft.in_place, "replace INPUT by the result once it is complete");
+  fft->add_option("--json", cli.fft.json, "write the run's report to this file as JSON")->type_name("REPORT.json");
+  add_host_memory(*fft, cli.host_memory);
+  add_plan_options(*fft, cli.options);
 }
 
 }  // namespace oocfft::apps

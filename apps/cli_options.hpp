@@ -1,28 +1,52 @@
 #pragma once
-// Command-line options of the `oocfft` program and their parsing.
-#include <optional>
+// The `oocfft` command line: its subcommands and their options, declared to
+// CLI11 (which parses, checks choices and writes the help text) and bound
+// to one CliOptions value.
+#include <cstddef>
+#include <cstdint>
 #include <string>
-#include <vector>
 
+#include <CLI/CLI.hpp>
 #include <oocfft/oocfft.hpp>
 
 namespace oocfft::apps {
 
-enum class Command { demo, info, help };
+enum class Command { demo, info, fft };
+
+struct DemoArgs {
+  // The embedded default volume: 256^3 complex64 (128 MiB), generated from the seed.
+  Shape shape{256, 256, 256};
+  Precision precision = Precision::single;
+  std::uint64_t seed = 2026;
+  std::size_t bins = 16;  // of the direct-DFT spot check
+};
+
+struct InfoArgs {
+  std::string dataset;  // "FILE:/DATASET", or empty: describe a plan for `shape`
+  Shape shape{256, 256, 256};
+  Precision precision = Precision::single;
+};
+
+struct FftArgs {
+  std::string input;
+  std::string output;  // empty with --in-place: the input
+  Direction direction = Direction::forward;
+  bool in_place = false;
+  std::string json;  // report file, or empty
+};
 
 struct CliOptions {
   Command command = Command::demo;
-  // The embedded default volume of the demo: 256^3 complex64 (128 MiB).
-  Shape shape{256, 256, 256};
-  Precision precision = Precision::single;
-  Options options;
-  std::size_t spot_bins = 16;
-  std::uint64_t seed = 2026;
+  Options options;  // the plan's options, shared by every command
+  std::size_t host_memory = 0;  // DatasetTransformOptions::host_memory_budget
+  DemoArgs demo;
+  InfoArgs info;
+  FftArgs fft;
 };
 
-// Parses argv; throws oocfft::Error(invalid_argument) naming the bad flag.
-CliOptions parse_cli(const std::vector<std::string>& args);
-Shape parse_shape(const std::string& text);  // "NZxNYxNX", "NYxNX" or "NX"
-std::string usage();
+// Declares the subcommands and options on `app`, bound to `cli`, which must
+// outlive app.parse(). Checks that need the whole command line (fft's
+// OUTPUT or --in-place) run as part of parse() and throw CLI::ParseError.
+void configure(CLI::App& app, CliOptions& cli);
 
 }  // namespace oocfft::apps

@@ -21,12 +21,14 @@
 //        origin, for all three axes) and by the round trip.
 #include <fftw3.h>
 #include <tbb/blocked_range.h>
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
 #include <oocfft/oocfft.hpp>
+
+#include "apps/marginal_check.hpp"
+#include "apps/seeded_volume.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -122,22 +124,9 @@ std::size_t peak_rss() {
 
 double gib(double bytes) { return bytes / double(1ull << 30); }
 
-// Deterministic values in [-0.5, 0.5) from the index: no stored copy of a
-// 96 GiB input is needed to check its round trip.
-c64 hashed(std::size_t i, std::uint64_t seed) {
-  std::uint64_t h = (i + seed) * 0x9E3779B97F4A7C15ull;
-  h ^= h >> 31;
-  h *= 0xBF58476D1CE4E5B9ull;
-  h ^= h >> 29;
-  return {static_cast<float>(h & 0xFFFFFF) / 16777216.0f - 0.5f,
-          static_cast<float>((h >> 24) & 0xFFFFFF) / 16777216.0f - 0.5f};
-}
-
-void fill(c64* v, std::size_t n, std::uint64_t seed) {
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 16), [&](const auto& r) {
-    for (std::size_t i = r.begin(); i != r.end(); ++i) v[i] = hashed(i, seed);
-  });
-}
+// The input of every case: the seeded volume (apps/seeded_volume.hpp), so
+// no stored copy of a 96 GiB input is needed to check its round trip.
+void fill(c64* v, std::size_t n, std::uint64_t seed) { oocfft::checks::fill_seeded(v, n, seed); }
 
 void copy_volume(c64* to, const c64* from, std::size_t n) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 20), [&](const auto& r) {
@@ -160,89 +149,10 @@ double relative_l2(const c64* a, const c64* b, std::size_t n) {
   return std::sqrt(s.first / s.second);
 }
 
-double round_trip_error(const c64* a, std::size_t n, std::uint64_t seed) {
-  using Pair = std::pair<double, double>;
-  const Pair s = tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, n, 1 << 16), Pair{0, 0},
-      [&](const auto& r, Pair acc) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) {
-          const c64 x = hashed(i, seed);
-          acc.first += std::norm(std::complex<double>(a[i]) - std::complex<double>(x));
-          acc.second += std::norm(std::complex<double>(x));
-        }
-        return acc;
-      },
-      [](Pair x, Pair y) { return Pair{x.first + y.first, x.second + y.second}; });
-  return std::sqrt(s.first / s.second);
-}
-
-// Marginal self-test. Summing the input over y and z gives m_x[x]; its 1D
-// DFT equals the 3D transform's line X[0, 0, :]; likewise for y and z.
-struct Marginals {
-  std::vector<std::complex<double>> z, y, x;
-};
-
-Marginals marginals(const c64* a, const oocfft::Shape& s) {
-  struct Acc {
-    std::vector<std::complex<double>> z, y, x;
-  };
-  tbb::enumerable_thread_specific<Acc> local([&] { return Acc{std::vector<std::complex<double>>(s.nz), std::vector<std::complex<double>>(s.ny), std::vector<std::complex<double>>(s.nx)}; });
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, s.nz * s.ny, 16), [&](const auto& r) {
-    Acc& acc = local.local();
-    for (std::size_t row = r.begin(); row != r.end(); ++row) {
-      const std::size_t z = row / s.ny, y = row % s.ny;
-      const c64* p = a + row * s.nx;
-      std::complex<double> sum = 0;
-      for (std::size_t x = 0; x < s.nx; ++x) {
-        sum += std::complex<double>(p[x]);
-        acc.x[x] += std::complex<double>(p[x]);
-      }
-      acc.z[z] += sum;
-      acc.y[y] += sum;
-    }
-  });
-  Marginals m{std::vector<std::complex<double>>(s.nz), std::vector<std::complex<double>>(s.ny),
-              std::vector<std::complex<double>>(s.nx)};
-  for (const Acc& acc : local) {
-    for (std::size_t i = 0; i < s.nz; ++i) m.z[i] += acc.z[i];
-    for (std::size_t i = 0; i < s.ny; ++i) m.y[i] += acc.y[i];
-    for (std::size_t i = 0; i < s.nx; ++i) m.x[i] += acc.x[i];
-  }
-  return m;
-}
-
-// Naive DFT in double with exact angle reduction (j k mod n).
-std::vector<std::complex<double>> dft(const std::vector<std::complex<double>>& v) {
-  const std::size_t n = v.size();
-  std::vector<std::complex<double>> out(n);
-  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) {
-    std::complex<long double> s = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      const long double angle = -2.0L * 3.141592653589793238462643383279502884L * static_cast<long double>((j * k) % n) / static_cast<long double>(n);
-      s += std::complex<long double>(v[j]) * std::complex<long double>(std::cos(angle), std::sin(angle));
-    }
-    out[k] = std::complex<double>(s);
-  });
-  return out;
-}
-
-double marginal_error(const c64* transformed, const oocfft::Shape& s, const Marginals& m) {
-  const auto fz = dft(m.z), fy = dft(m.y), fx = dft(m.x);
-  double num = 0, den = 0;
-  for (std::size_t k = 0; k < s.nz; ++k) {
-    num += std::norm(std::complex<double>(transformed[k * s.ny * s.nx]) - fz[k]);
-    den += std::norm(fz[k]);
-  }
-  for (std::size_t k = 0; k < s.ny; ++k) {
-    num += std::norm(std::complex<double>(transformed[k * s.nx]) - fy[k]);
-    den += std::norm(fy[k]);
-  }
-  for (std::size_t k = 0; k < s.nx; ++k) {
-    num += std::norm(std::complex<double>(transformed[k]) - fx[k]);
-    den += std::norm(fx[k]);
-  }
-  return std::sqrt(num / den);
-}
+using oocfft::checks::marginal_error;
+using oocfft::checks::marginals;
+using oocfft::checks::Marginals;
+using oocfft::checks::round_trip_error;
 
 struct PcieFigures {
   double h2d = 0, d2h = 0, duplex = 0;  // GB/s; duplex is each way

@@ -1,0 +1,17 @@
+#pragma once
+// `oocfft info FILE:/DATASET` and `oocfft fft`: the HDF5 dataset commands.
+#include <atomic>
+
+#include "apps/cli_options.hpp"
+
+namespace oocfft::apps {
+
+// Prints the dataset as stored, then what `fft` would do with it.
+void run_info_dataset(const CliOptions& cli);
+
+// Transforms cli.fft.input into cli.fft.output with progress on stderr and a
+// summary on stdout; writes the JSON report when asked. `interrupted`
+// becomes Options::cancel: the library then throws Error(cancelled).
+void run_fft(const CliOptions& cli, const std::atomic<bool>& interrupted);
+
+}  // namespace oocfft::apps

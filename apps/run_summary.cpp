@@ -1,0 +1,20 @@
+#include "apps/run_summary.hpp"
+
+#include <cstdio>
+
+#include "core/format_bytes.hpp"
+
+namespace oocfft::apps {
+
+std::string run_summary(double seconds, std::size_t volume_bytes, const RunReport& run, const std::string& where) {
+  const double moved = static_cast<double>(volume_bytes) * 2.0 * run.passes;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "done in %.3f s, %.2f GB/s (%s volume read and written once per pass, %u pass%s), %s on %s, %s",
+                seconds, seconds > 0 ? moved / seconds * 1e-9 : 0.0,
+                format_bytes(static_cast<double>(volume_bytes)).c_str(), run.passes, run.passes == 1 ? "" : "es",
+                to_string(run.strategy), to_string(run.backend), where.c_str());
+  return line;
+}
+
+}  // namespace oocfft::apps

@@ -1,0 +1,81 @@
+#include "apps/value_parsers.hpp"
+
+#include <charconv>
+#include <stdexcept>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <oocfft/error.hpp>
+
+namespace oocfft::apps {
+
+namespace {
+[[noreturn]] void refuse(std::string_view text, const std::string& expected) {
+  throw std::invalid_argument("'" + std::string(text) + "' is not " + expected);
+}
+bool all_digits(std::string_view text) {
+  if (text.empty()) return false;
+  for (const char c : text)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+}  // namespace
+
+std::uint64_t parse_decimal(std::string_view text) {
+  if (!all_digits(text)) refuse(text, "a non-negative decimal integer");
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc::result_out_of_range) refuse(text, "an integer below 2^64");
+  if (ec != std::errc() || end != text.data() + text.size()) refuse(text, "a non-negative decimal integer");
+  return value;
+}
+
+std::size_t parse_size(std::string_view text) {
+  static constexpr std::pair<std::string_view, unsigned> units[] = {
+      {"", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
+  const std::string expected = "a size: bytes, or an integer with KiB, MiB, GiB or TiB (e.g. 4GiB)";
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  const std::string_view number = text.substr(0, digits), suffix = text.substr(digits);
+  if (number.empty()) refuse(text, expected);
+  for (const auto& [name, shift] : units) {
+    if (suffix != name) continue;
+    const std::uint64_t count = parse_decimal(number);
+    if (count > (std::numeric_limits<std::size_t>::max() >> shift)) refuse(text, "a size below 2^64 bytes");
+    return static_cast<std::size_t>(count) << shift;
+  }
+  refuse(text, expected);
+}
+
+Shape parse_shape(std::string_view text) {
+  const std::string expected = "a shape NZxNYxNX, NYxNX or NX of positive integers";
+  std::vector<std::size_t> dims;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t x = text.find('x', start);
+    const std::string_view part = text.substr(start, x == std::string_view::npos ? std::string_view::npos : x - start);
+    if (!all_digits(part) || dims.size() == 3) refuse(text, expected);
+    std::uint64_t n = 0;
+    try {
+      n = parse_decimal(part);
+    } catch (const std::invalid_argument&) {
+      refuse(text, expected + " (an axis overflows)");
+    }
+    if (n == 0) refuse(text, expected + " (an axis is 0)");
+    dims.push_back(static_cast<std::size_t>(n));
+    if (x == std::string_view::npos) break;
+    start = x + 1;
+  }
+  while (dims.size() < 3) dims.insert(dims.begin(), 1);
+  const Shape shape{dims[0], dims[1], dims[2]};
+  try {
+    (void)shape.elements();
+  } catch (const Error&) {
+    refuse(text, expected + " (the element count overflows)");
+  }
+  return shape;
+}
+
+}  // namespace oocfft::apps

@@ -1,0 +1,224 @@
+// The `oocfft` command as a user runs it: the built binary (OOCFFT_CLI_PATH)
+// with its exit status, stdout and stderr. Every refused value must exit 2
+// and name its option; runs must PASS their own checks.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string quoted(const std::string& arg) {
+  std::string q = "'";
+  for (const char c : arg) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+Outcome run_cli(const std::vector<std::string>& args) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto out = dir / ("oocfft_cli_" + std::to_string(::getpid()) + "_out");
+  const auto err = dir / ("oocfft_cli_" + std::to_string(::getpid()) + "_err");
+  std::string command = quoted(OOCFFT_CLI_PATH);
+  for (const std::string& a : args) command += " " + quoted(a);
+  command += " >" + quoted(out.string()) + " 2>" + quoted(err.string()) + " </dev/null";
+  const int status = std::system(command.c_str());
+  Outcome o;
+  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  o.out = slurp(out);
+  o.err = slurp(err);
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+  return o;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// ---- refused values: exit 2, a message naming the option, usage text ----
+
+struct BadValue {
+  const char* name;  // the test's name
+  std::vector<std::string> args;
+  std::string option;  // must appear in the message
+};
+
+void PrintTo(const BadValue& bad, std::ostream* os) { *os << bad.name; }
+
+class CliRefusesBadValue : public ::testing::TestWithParam<BadValue> {};
+
+TEST_P(CliRefusesBadValue, ExitsTwoNamingTheOption) {
+  const BadValue& bad = GetParam();
+  const Outcome o = run_cli(bad.args);
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_TRUE(contains(o.err, bad.option + ":")) << o.err;
+  EXPECT_TRUE(contains(o.err, "Usage:")) << "a command-line error prints usage text\n" << o.err;
+  EXPECT_FALSE(contains(o.out, "PASS")) << "nothing ran";
+}
+
+const BadValue bad_values[] = {
+    {"Streams2Pow32Plus1", {"demo", "--streams", "4294967297"}, "--streams"},
+    {"StreamsZero", {"demo", "--streams", "0"}, "--streams"},
+    {"Streams65", {"info", "--streams", "65"}, "--streams"},
+    {"StreamsNegative", {"demo", "--streams", "-1"}, "--streams"},
+    {"StreamsHex", {"demo", "--streams", "0x4"}, "--streams"},
+    {"Threads2Pow32Plus1", {"demo", "--threads", "4294967297"}, "--threads"},
+    {"BinsZero", {"demo", "--bins", "0"}, "--bins"},
+    {"BinsHundredMillion", {"demo", "--bins", "100000000"}, "--bins"},
+    {"ShapeTrailingX", {"demo", "--shape", "4x4x4x"}, "--shape"},
+    {"ShapeLeadingSpace", {"demo", "--shape", " 4x4x4"}, "--shape"},
+    {"ShapePlus", {"demo", "--shape", "+4x4x4"}, "--shape"},
+    {"ShapeZeroAxis", {"demo", "--shape", "0x4x4"}, "--shape"},
+    {"ShapeFourAxes", {"info", "--shape", "2x2x2x2"}, "--shape"},
+    {"ShapeEmptyAxis", {"info", "--shape", "4xx4"}, "--shape"},
+    {"ShapeAxisOverflows", {"demo", "--shape", "18446744073709551616"}, "--shape"},
+    {"ShapeElementsOverflow", {"demo", "--shape", "4294967296x4294967296x2"}, "--shape"},
+    {"ShapeNotANumber", {"demo", "--shape", "big"}, "--shape"},
+    {"SizeDecimalSuffix", {"demo", "--device-memory", "4GB"}, "--device-memory"},
+    {"SizeLowerCaseSuffix", {"demo", "--device-memory", "4gib"}, "--device-memory"},
+    {"SizeNegative", {"demo", "--device-memory", "-1"}, "--device-memory"},
+    {"SizeFraction", {"demo", "--staging-memory", "1.5GiB"}, "--staging-memory"},
+    {"SizeOverflows", {"demo", "--device-memory", "16777216TiB"}, "--device-memory"},
+    {"SizeSuffixOnly", {"demo", "--device-memory", "GiB"}, "--device-memory"},
+    {"HostMemoryJunk", {"info", "--host-memory", "lots"}, "--host-memory"},
+    {"BackendUnknown", {"demo", "--backend", "opencl"}, "--backend"},
+    {"BackendAutomaticIsGone", {"demo", "--backend", "automatic"}, "--backend"},
+    {"BackendIntegerIsNoSpelling", {"demo", "--backend", "1"}, "--backend"},
+    {"StrategyAutomaticIsGone", {"demo", "--strategy", "automatic"}, "--strategy"},
+    {"StrategyUnknown", {"info", "--strategy", "four_pass"}, "--strategy"},
+    {"RegisterAutomaticIsGone", {"demo", "--register", "automatic"}, "--register"},
+    {"RegisterYes", {"demo", "--register", "yes"}, "--register"},
+    {"NormUnknown", {"demo", "--norm", "none"}, "--norm"},
+    {"PrecisionUnknown", {"demo", "--precision", "half"}, "--precision"},
+    {"InPlaceWithAnotherOutput", {"fft", "a.h5:/x", "b.h5:/y", "--in-place"}, "--in-place"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Values, CliRefusesBadValue, ::testing::ValuesIn(bad_values),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// ---- usage ----
+
+TEST(CliUsage, NoArgumentsPrintsHelpAndExitsTwo) {
+  const Outcome o = run_cli({});
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_TRUE(contains(o.err, "demo") && contains(o.err, "info") && contains(o.err, "fft")) << o.err;
+}
+
+TEST(CliUsage, HelpExitsZero) {
+  const Outcome o = run_cli({"--help"});
+  EXPECT_EQ(o.exit_code, 0);
+  EXPECT_TRUE(contains(o.out, "Subcommands")) << o.out;
+}
+
+TEST(CliUsage, UnknownCommandExitsTwo) {
+  const Outcome o = run_cli({"transform"});
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_TRUE(contains(o.err, "transform")) << o.err;
+}
+
+TEST(CliUsage, FftWithoutOutputOrInPlaceExitsTwo) {
+  const Outcome o = run_cli({"fft", "in.h5:/x"});
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_TRUE(contains(o.err, "OUTPUT")) << o.err;
+}
+
+// A failure at run time is not a usage error: exit 1, no usage text.
+TEST(CliUsage, RuntimeFailureExitsOneWithoutUsage) {
+  // No CUDA backend in a host-only build; with one, an impossible device budget.
+  const Outcome o = run_cli({"demo", "--shape", "8x8x8", "--backend", "cuda", "--device-memory", "1"});
+  EXPECT_EQ(o.exit_code, 1) << o.out << o.err;
+  EXPECT_TRUE(contains(o.err, "oocfft: ")) << o.err;
+  EXPECT_FALSE(contains(o.err, "Usage:")) << o.err;
+  EXPECT_FALSE(contains(o.out, "PASS"));
+}
+
+// ---- info ----
+
+TEST(CliInfo, ShapeOnHostPrintsAPlanWithoutADeviceBudget) {
+  const Outcome o = run_cli({"info", "--shape", "64x64x64", "--backend", "host"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "64 x 64 x 64")) << o.out;
+  EXPECT_TRUE(contains(o.out, "backend host")) << o.out;
+  EXPECT_TRUE(contains(o.out, "strategy: in_core")) << o.out;
+  EXPECT_FALSE(contains(o.out, "TiB")) << "no device budget nonsense:\n" << o.out;
+}
+
+TEST(CliInfo, TwoAxisShapeIsAVolumeOfOnePlane) {
+  const Outcome o = run_cli({"info", "--shape", "48x40", "--backend", "host"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "1 x 48 x 40")) << o.out;
+}
+
+// ---- demo ----
+
+void expect_pass(const Outcome& o) {
+  EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
+  EXPECT_TRUE(contains(o.out, "\nPASS\n")) << o.out;
+  EXPECT_FALSE(contains(o.out, "FAIL")) << o.out;
+}
+
+TEST(CliDemo, SinglePrecisionPasses) {
+  const Outcome o = run_cli({"demo", "--shape", "24x20x18", "--backend", "host"});
+  expect_pass(o);
+  EXPECT_TRUE(contains(o.out, "complex64")) << o.out;
+  EXPECT_TRUE(contains(o.out, "marginal self-test")) << o.out;
+}
+
+TEST(CliDemo, DoublePrecisionPasses) {
+  const Outcome o = run_cli({"demo", "--shape", "24x20x18", "--backend", "host", "--precision", "double"});
+  expect_pass(o);
+  EXPECT_TRUE(contains(o.out, "complex128")) << o.out;
+}
+
+TEST(CliDemo, OrthoNormPasses) {
+  expect_pass(run_cli({"demo", "--shape", "12x10x9", "--backend", "host", "--norm", "ortho", "--bins", "5"}));
+}
+
+// A 64 KiB budget over 3 streams cannot hold the 256 KiB volume: the demo
+// must take a streamed plan (asserted, not assumed) and still PASS.
+TEST(CliDemo, StreamedPlanPasses) {
+  const Outcome o =
+      run_cli({"demo", "--shape", "32x32x32", "--backend", "host", "--device-memory", "64KiB", "--streams", "3"});
+  expect_pass(o);
+  EXPECT_TRUE(contains(o.out, "two_pass on host")) << o.out;
+  EXPECT_TRUE(contains(o.out, "3 streams")) << o.out;
+  // stderr is a file here, not a terminal: one line per pass, no bar.
+  EXPECT_TRUE(contains(o.err, "pass 1/2 done")) << o.err;
+  EXPECT_TRUE(contains(o.err, "pass 2/2 done")) << o.err;
+  EXPECT_FALSE(contains(o.err, "\r")) << o.err;
+}
+
+// ---- fft ----
+
+// Needs the HDF5 dataset API. With apps/pending_dataset_api.cpp (the
+// stand-in until io/ lands) every dataset call says "not in this build
+// yet": the test then skips, saying so, and runs for real once the
+// implementation replaces the stand-in.
+TEST(CliFft, MissingInputFileExitsOneNamingIt) {
+  const std::string missing = "no_such_volume_for_oocfft_cli_test.h5";
+  const Outcome o = run_cli({"fft", missing + ":/data", "out_for_oocfft_cli_test.h5:/data"});
+  if (contains(o.err, "not in this build yet")) GTEST_SKIP() << "HDF5 dataset API not in this build: " << o.err;
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_TRUE(contains(o.err, missing)) << o.err;
+  EXPECT_FALSE(contains(o.err, "Usage:")) << o.err;
+  EXPECT_FALSE(std::filesystem::exists("out_for_oocfft_cli_test.h5"));
+}
+
+}  // namespace
