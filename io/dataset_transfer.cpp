@@ -102,7 +102,7 @@ void DatasetTransfer::Impl::open(const TransformRecord& record) {
 
   // Everything about the input is checked through a read-only handle first:
   // a bad input is refused without ever opening its file for writing.
-  input_file = open_file_read_only(input_path.file);
+  input_file = open_file_read_only(input_path.file, in_where);
   input_dataset = open_dataset(input_file.get(), input_path);
   input = describe_dataset(input_dataset.get(), input_path);
   check_output_location(shared_file);
@@ -112,13 +112,13 @@ void DatasetTransfer::Impl::open(const TransformRecord& record) {
     // read-write once, for both the input and the output.
     input_dataset.reset();
     input_file.reset();
-    input_file = open_file(input_path.file, H5F_ACC_RDWR);
+    input_file = open_file(input_path.file, H5F_ACC_RDWR, in_where);
     input_dataset = open_dataset(input_file.get(), input_path);
   } else if (fs::exists(output_path.file)) {
-    separate_output_file = open_file(output_path.file, H5F_ACC_RDWR);
+    separate_output_file = open_file(output_path.file, H5F_ACC_RDWR, out_where);
   } else {
     separate_output_file = checked_id(H5Fcreate(output_path.file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT),
-                                      HidKind::file, "creating HDF5 file " + output_path.file);
+                                      HidKind::file, out_where + ": creating HDF5 file " + output_path.file);
     output_file_created = true;
   }
   create_output(record);
@@ -135,7 +135,7 @@ void DatasetTransfer::Impl::check_output_location(bool shared_file) {
   }
   // An existing file: look for the name through a read-only handle, so a
   // refusal writes nothing.
-  Hid probe = shared_file ? Hid() : open_file_read_only(output_path.file);
+  Hid probe = shared_file ? Hid() : open_file_read_only(output_path.file, out_where);
   const hid_t file = shared_file ? input_file.get() : probe.get();
   if (!in_place && link_exists(file, output_path.dataset))
     throw Error(ErrorKind::invalid_argument, "output " + out_where + " exists; oocfft does not overwrite datasets");

@@ -12,17 +12,20 @@ std::mutex& hdf5_library_mutex() {
   return mutex;
 }
 
-Hid open_file(const std::string& file, unsigned flags) {
+Hid open_file(const std::string& file, unsigned flags, const std::string& purpose) {
   std::error_code ec;
   if (!std::filesystem::exists(file, ec))
-    throw Error(ErrorKind::io, "HDF5 file " + file + " does not exist");
-  if (std::filesystem::is_directory(file, ec)) throw Error(ErrorKind::io, file + " is a directory, not an HDF5 file");
+    throw Error(ErrorKind::io, purpose + ": HDF5 file " + file + " does not exist");
+  if (std::filesystem::is_directory(file, ec))
+    throw Error(ErrorKind::io, purpose + ": " + file + " is a directory, not an HDF5 file");
   const bool write = flags & H5F_ACC_RDWR;
   return checked_id(H5Fopen(file.c_str(), flags, H5P_DEFAULT), HidKind::file,
-                    std::string("opening HDF5 file ") + file + (write ? " for writing" : ""));
+                    purpose + ": opening HDF5 file " + file + (write ? " for writing" : ""));
 }
 
-Hid open_file_read_only(const std::string& file) { return open_file(file, H5F_ACC_RDONLY); }
+Hid open_file_read_only(const std::string& file, const std::string& purpose) {
+  return open_file(file, H5F_ACC_RDONLY, purpose);
+}
 
 bool link_exists(hid_t file, const std::string& name) {
   for (std::size_t end = name.find('/', 1);; end = name.find('/', end + 1)) {

@@ -23,10 +23,10 @@ namespace oocfft::io {
 
 std::mutex& hdf5_library_mutex();
 
-// Error(io) naming the file for a missing, unreadable, truncated or
-// non-HDF5 file.
-Hid open_file_read_only(const std::string& file);
-Hid open_file(const std::string& file, unsigned flags);
+// Error(io) for a missing, unreadable, truncated or non-HDF5 file; the
+// message starts with `purpose` ("FILE:/DATASET" of the dataset wanted).
+Hid open_file_read_only(const std::string& file, const std::string& purpose);
+Hid open_file(const std::string& file, unsigned flags, const std::string& purpose);
 
 // Whether every component of the absolute `name` exists as a link in `file`
 // (H5Lexists alone fails when an intermediate group is missing).

@@ -14,7 +14,7 @@ DatasetInfo inspect_dataset(const DatasetPath& path) {
   using namespace io;
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
-  Hid file = open_file_read_only(path.file);
+  Hid file = open_file_read_only(path.file, path.to_string());
   Hid dataset = open_dataset(file.get(), path);
   return describe_dataset(dataset.get(), path).info;
 }

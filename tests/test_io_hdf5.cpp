@@ -310,6 +310,29 @@ TEST(IoInspect, MissingNonHdf5AndTruncatedFilesAreIoErrors) {
   EXPECT_FALSE(fs::exists(dir / "o.h5"));
 }
 
+// HDF5 would print its error stack for each failed call; the library
+// silences it and carries the text in the Error instead.
+TEST(IoInspect, FailuresPrintNothingAndKeepHdf5sReason) {
+  REQUIRE_FIXTURES();
+  const fs::path text = scratch_directory() / "text.h5";
+  std::ofstream(text) << "not an HDF5 file\n";
+  ::testing::internal::CaptureStderr();
+  std::string message;
+  try {
+    (void)inspect_dataset({text.string(), "/x"});
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  expect_error([&] { (void)inspect_dataset(fixture("/c64_3d/not_a_group")); }, ErrorKind::io, {"/c64_3d/not_a_group"});
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  EXPECT_NE(message.find("file signature not found"), std::string::npos) << message;
+  // The caller's own HDF5 error printing is back as it was.
+  H5E_auto2_t handler = nullptr;
+  void* data = nullptr;
+  H5Eget_auto2(H5E_DEFAULT, &handler, &data);
+  EXPECT_NE(handler, nullptr);
+}
+
 // ---------------------------------------------------------------- whole-volume reads
 
 TEST(IoTransfer, ReadInputGivesTheValuesH5pyWrote) {
