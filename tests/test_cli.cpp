@@ -207,14 +207,9 @@ TEST(CliDemo, StreamedPlanPasses) {
 
 // ---- fft ----
 
-// Needs the HDF5 dataset API. With apps/pending_dataset_api.cpp (the
-// stand-in until io/ lands) every dataset call says "not in this build
-// yet": the test then skips, saying so, and runs for real once the
-// implementation replaces the stand-in.
 TEST(CliFft, MissingInputFileExitsOneNamingIt) {
   const std::string missing = "no_such_volume_for_oocfft_cli_test.h5";
   const Outcome o = run_cli({"fft", missing + ":/data", "out_for_oocfft_cli_test.h5:/data"});
-  if (contains(o.err, "not in this build yet")) GTEST_SKIP() << "HDF5 dataset API not in this build: " << o.err;
   EXPECT_EQ(o.exit_code, 1) << o.err;
   EXPECT_TRUE(contains(o.err, missing)) << o.err;
   EXPECT_FALSE(contains(o.err, "Usage:")) << o.err;

@@ -1,0 +1,78 @@
+#include "io/box_io.hpp"
+
+#include <vector>
+
+#include "oocfft/error.hpp"
+
+namespace oocfft::io {
+namespace {
+
+std::string box_text(const transpose::Box& box) {
+  const auto& e = box.extent;
+  return "box z " + std::to_string(box.z0) + "+" + std::to_string(e.nz) + ", y " + std::to_string(box.y0) + "+" +
+         std::to_string(e.ny) + ", x " + std::to_string(box.x0) + "+" + std::to_string(e.nx);
+}
+
+// The box as a selection of the file's dataspace: the volume's last
+// `complex_rank` axes, plus the whole trailing (re, im) axis of pairs.
+Hid file_selection(const StoredDataset& dataset, const transpose::Box& box, const std::string& what) {
+  const hsize_t start3[3] = {box.z0, box.y0, box.x0};
+  const hsize_t count3[3] = {box.extent.nz, box.extent.ny, box.extent.nx};
+  std::vector<hsize_t> start(start3 + 3 - dataset.complex_rank, start3 + 3);
+  std::vector<hsize_t> count(count3 + 3 - dataset.complex_rank, count3 + 3);
+  if (dataset.type.element == StoredElement::complex_pairs) {
+    start.push_back(0);
+    count.push_back(2);
+  }
+  Hid space = checked_id(H5Dget_space(dataset.id), HidKind::dataspace, what);
+  check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr), what);
+  return space;
+}
+
+// The packed box in memory, counted in the memory type's units.
+Hid memory_space(const StoredDataset& dataset, const transpose::Box& box, const std::string& what) {
+  const hsize_t values =
+      box.elements() * (dataset.type.element == StoredElement::complex_pairs ? hsize_t{2} : hsize_t{1});
+  return checked_id(H5Screate_simple(1, &values, nullptr), HidKind::dataspace, what);
+}
+
+// Widens `n` reals at the start of `data` to n complex values with
+// imaginary parts 0, back to front: value i moves to 2i >= i, so no value is
+// overwritten before it is moved.
+template <class T>
+void widen_real(T* data, std::size_t n) {
+  for (std::size_t i = n; i-- > 0;) {
+    const T re = data[i];
+    data[2 * i + 1] = T(0);
+    data[2 * i] = re;
+  }
+}
+
+}  // namespace
+
+void read_box(const StoredDataset& dataset, const transpose::Box& box, std::byte* natural) {
+  const std::string what = "reading " + box_text(box) + " of " + dataset.name;
+  Hid file_space = file_selection(dataset, box, what);
+  Hid memory = memory_space(dataset, box, what);
+  Hid type = memory_type(dataset.type);
+  check(H5Dread(dataset.id, type.get(), memory.get(), file_space.get(), H5P_DEFAULT, natural), what);
+  if (dataset.type.element == StoredElement::real) {
+    if (dataset.type.precision == Precision::single) {
+      widen_real(reinterpret_cast<float*>(natural), box.elements());
+    } else {
+      widen_real(reinterpret_cast<double*>(natural), box.elements());
+    }
+  }
+}
+
+void write_box(const StoredDataset& dataset, const transpose::Box& box, const std::byte* natural) {
+  const std::string what = "writing " + box_text(box) + " of " + dataset.name;
+  if (dataset.type.element != StoredElement::complex_compound)
+    throw Error(ErrorKind::invalid_argument, what + ": oocfft writes complex compound datasets only");
+  Hid file_space = file_selection(dataset, box, what);
+  Hid memory = memory_space(dataset, box, what);
+  Hid type = memory_type(dataset.type);
+  check(H5Dwrite(dataset.id, type.get(), memory.get(), file_space.get(), H5P_DEFAULT, natural), what);
+}
+
+}  // namespace oocfft::io

@@ -1,0 +1,329 @@
+#include "io/dataset_transfer.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <mutex>
+#include <system_error>
+
+#include "io/box_io.hpp"
+#include "io/chunk_geometry.hpp"
+#include "io/hdf5_library.hpp"
+#include "io/hdf5_volume.hpp"
+#include "io/stored_type.hpp"
+#include "oocfft/error.hpp"
+
+namespace oocfft::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Whole-volume reads and writes go in slabs of z planes of about this
+// size, so HDF5's per-call bookkeeping (chunk maps, conversion strips)
+// stays small whatever the volume.
+constexpr std::size_t slab_target_bytes = std::size_t{64} << 20;
+
+// The link names the output lives under before commit(), and the input
+// while an in-place commit swaps it out. Prefixed so no user dataset is
+// likely to collide, and so a leftover from an interrupted run is
+// recognisable as oocfft's.
+constexpr const char* partial_prefix = ".oocfft-partial-";
+constexpr const char* replaced_prefix = ".oocfft-replaced-";
+
+std::string sibling(const std::string& dataset, const char* prefix) {
+  const std::size_t slash = dataset.rfind('/');
+  return dataset.substr(0, slash + 1) + prefix + dataset.substr(slash + 1);
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
+  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+
+void write_string_attribute(hid_t object, const char* name, const std::string& value, const std::string& where) {
+  // Variable-length UTF-8: h5py reads it as a Python str.
+  const std::string what = std::string("writing attribute ") + name + " of " + where;
+  Hid type = checked_id(H5Tcopy(H5T_C_S1), HidKind::datatype, what);
+  check(H5Tset_size(type.get(), H5T_VARIABLE), what);
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), what);
+  Hid space = checked_id(H5Screate(H5S_SCALAR), HidKind::dataspace, what);
+  Hid attribute = checked_id(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                             HidKind::attribute, what);
+  const char* text = value.c_str();
+  check(H5Awrite(attribute.get(), type.get(), &text), what);
+}
+
+}  // namespace
+
+struct DatasetTransfer::Impl {
+  DatasetPath input_path;
+  DatasetPath output_path;
+  bool in_place = false;
+  OpenedDataset input;
+  Hid input_file;
+  Hid separate_output_file;  // open only when the output is in another file
+  Hid input_dataset;
+  Hid output_dataset;
+  std::string partial_name;  // the output's link name until commit()
+  bool output_file_created = false;
+  bool partial_linked = false;
+  bool committed = false;
+  std::unique_ptr<Hdf5Volume> store;
+
+  hid_t output_file() const { return separate_output_file ? separate_output_file.get() : input_file.get(); }
+  std::string output_where() const { return output_path.to_string(); }
+
+  void open(const TransformRecord& record);
+  void check_output_location(bool shared_file);
+  void create_output(const TransformRecord& record);
+  StoredDataset input_view() const {
+    return {input_dataset.get(), input.type, input.complex_rank, input_path.to_string()};
+  }
+  StoredDataset output_view() const {
+    StoredType type{StoredElement::complex_compound, input.type.precision, "", "r", "i"};
+    return {output_dataset.get(), type, input.complex_rank, output_where()};
+  }
+  std::vector<std::size_t> output_dims() const {
+    return {input.info.dims.begin(), input.info.dims.begin() + static_cast<std::ptrdiff_t>(input.complex_rank)};
+  }
+  void abandon() noexcept;
+};
+
+void DatasetTransfer::Impl::open(const TransformRecord& record) {
+  const std::string in_where = input_path.to_string(), out_where = output_where();
+  if (in_place && !(output_path == input_path))
+    throw Error(ErrorKind::invalid_argument, "in-place transform of " + in_where + " to another dataset " + out_where);
+  const bool shared_file = same_file(input_path.file, output_path.file);
+  if (!in_place && shared_file && output_path.dataset == input_path.dataset)
+    throw Error(ErrorKind::invalid_argument,
+                "output " + out_where + " is the input dataset; ask for an in-place transform to replace it");
+  if (output_path.dataset.empty() || output_path.dataset.front() != '/' || output_path.dataset.back() == '/')
+    throw Error(ErrorKind::invalid_argument, "output " + out_where + ": not an absolute dataset name");
+
+  // Everything about the input is checked through a read-only handle first:
+  // a bad input is refused without ever opening its file for writing.
+  input_file = open_file_read_only(input_path.file, in_where);
+  input_dataset = open_dataset(input_file.get(), input_path);
+  input = describe_dataset(input_dataset.get(), input_path);
+  check_output_location(shared_file);
+
+  if (shared_file) {
+    // One file cannot be open twice with different modes: reopen it
+    // read-write once, for both the input and the output.
+    input_dataset.reset();
+    input_file.reset();
+    input_file = open_file(input_path.file, H5F_ACC_RDWR, in_where);
+    input_dataset = open_dataset(input_file.get(), input_path);
+  } else if (fs::exists(output_path.file)) {
+    separate_output_file = open_file(output_path.file, H5F_ACC_RDWR, out_where);
+  } else {
+    separate_output_file = checked_id(H5Fcreate(output_path.file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT),
+                                      HidKind::file, out_where + ": creating HDF5 file " + output_path.file);
+    output_file_created = true;
+  }
+  create_output(record);
+}
+
+void DatasetTransfer::Impl::check_output_location(bool shared_file) {
+  const std::string out_where = output_where();
+  if (!shared_file && !fs::exists(output_path.file)) {
+    const fs::path directory = fs::path(output_path.file).parent_path();
+    std::error_code ec;
+    if (!directory.empty() && !fs::is_directory(directory, ec))
+      throw Error(ErrorKind::io, "output " + out_where + ": directory " + directory.string() + " does not exist");
+    return;  // a new file holds no dataset yet
+  }
+  // An existing file: look for the name through a read-only handle, so a
+  // refusal writes nothing.
+  Hid probe = shared_file ? Hid() : open_file_read_only(output_path.file, out_where);
+  const hid_t file = shared_file ? input_file.get() : probe.get();
+  if (!in_place && link_exists(file, output_path.dataset))
+    throw Error(ErrorKind::invalid_argument, "output " + out_where + " exists; oocfft does not overwrite datasets");
+}
+
+void DatasetTransfer::Impl::create_output(const TransformRecord& record) {
+  const std::string out_where = output_where();
+  const std::string what = "creating output dataset " + out_where;
+  const hid_t file = output_file();
+  partial_name = sibling(output_path.dataset, partial_prefix);
+  if (link_exists(file, partial_name)) {
+    // Left by a run that was killed before it could clean up; the name is
+    // oocfft's own, so it is removed rather than blocking every later run.
+    check(H5Ldelete(file, partial_name.c_str(), H5P_DEFAULT), "removing the leftover " + partial_name + " in " +
+                                                                  output_path.file);
+  }
+
+  const std::vector<std::size_t> dims = output_dims();
+  const std::size_t element_bytes = complex_bytes(input.type.precision);
+  const std::vector<std::size_t> chunk_dims = output_chunks(dims, element_bytes);
+  std::vector<hsize_t> extent(dims.begin(), dims.end()), chunks(chunk_dims.begin(), chunk_dims.end());
+
+  Hid space = checked_id(H5Screate_simple(static_cast<int>(extent.size()), extent.data(), nullptr),
+                         HidKind::dataspace, what);
+  Hid type = h5py_complex_file_type(input.type.precision);
+  Hid create = checked_id(H5Pcreate(H5P_DATASET_CREATE), HidKind::property_list, what);
+  check(H5Pset_chunk(create.get(), static_cast<int>(chunks.size()), chunks.data()), what);
+  // Every element is written before commit(): filling chunks with zeros
+  // first would only double the writes.
+  check(H5Pset_fill_time(create.get(), H5D_FILL_TIME_NEVER), what);
+  // Missing groups on the way to the output name are created, as h5py's
+  // require_group would.
+  Hid link_create = checked_id(H5Pcreate(H5P_LINK_CREATE), HidKind::property_list, what);
+  check(H5Pset_create_intermediate_group(link_create.get(), 1), what);
+  output_dataset = checked_id(H5Dcreate2(file, partial_name.c_str(), type.get(), space.get(), link_create.get(),
+                                         create.get(), H5P_DEFAULT),
+                              HidKind::dataset, what);
+  partial_linked = true;
+
+  write_string_attribute(output_dataset.get(), "direction", to_string(record.direction), out_where);
+  write_string_attribute(output_dataset.get(), "norm", to_string(record.norm), out_where);
+  write_string_attribute(output_dataset.get(), "shift", record.shifted ? "fftshift" : "none", out_where);
+  write_string_attribute(output_dataset.get(), "source", input_path.to_string(), out_where);
+  write_string_attribute(output_dataset.get(), "original_dtype", input.info.dtype, out_where);
+  write_string_attribute(output_dataset.get(), "oocfft_version", OOCFFT_VERSION, out_where);
+}
+
+// Never throws: runs in the destructor and on a failed constructor.
+// HDF5 does not give the space of an unlinked dataset back to the file
+// (the file keeps its size; h5repack reclaims it), so an abandoned output
+// in an existing file leaves the file larger, though its datasets are as
+// they were. A file this transfer created is removed whole.
+void DatasetTransfer::Impl::abandon() noexcept {
+  try {
+    const std::lock_guard lock(hdf5_library_mutex());
+    const ErrorStackSilencer silence;
+    store.reset();
+    output_dataset.reset();
+    if (partial_linked && !committed && !output_file_created) {
+      if (H5Ldelete(output_file(), partial_name.c_str(), H5P_DEFAULT) < 0) (void)hdf5_error_text();
+    }
+    input_dataset.reset();
+    separate_output_file.reset();
+    input_file.reset();
+    if (output_file_created && !committed) {
+      std::error_code ec;
+      fs::remove(output_path.file, ec);
+    }
+  } catch (...) {
+    // Nothing to report to from here; the handles' own destructors still close them.
+  }
+}
+
+DatasetTransfer::DatasetTransfer(const DatasetPath& input, const DatasetPath& output, bool in_place,
+                                 const TransformRecord& record)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->input_path = input;
+  impl_->output_path = output;
+  impl_->in_place = in_place;
+  try {
+    const std::lock_guard lock(hdf5_library_mutex());
+    const ErrorStackSilencer silence;
+    impl_->open(record);
+  } catch (...) {
+    impl_->abandon();
+    throw;
+  }
+}
+
+DatasetTransfer::~DatasetTransfer() { impl_->abandon(); }
+
+const DatasetInfo& DatasetTransfer::input() const { return impl_->input.info; }
+
+std::size_t DatasetTransfer::element_bytes() const { return complex_bytes(impl_->input.type.precision); }
+
+namespace {
+
+// Calls `move(box, offset)` for each slab of whole z planes.
+template <class Move>
+void for_each_slab(const Shape& shape, std::size_t element_bytes, Move move) {
+  const std::size_t plane_bytes = shape.ny * shape.nx * element_bytes;
+  const std::size_t planes = std::clamp<std::size_t>(slab_target_bytes / plane_bytes, 1, shape.nz);
+  for (std::size_t z = 0; z < shape.nz; z += planes) {
+    const std::size_t n = std::min(planes, shape.nz - z);
+    move(transpose::Box{z, 0, 0, {n, shape.ny, shape.nx}}, z * plane_bytes);
+  }
+}
+
+}  // namespace
+
+void DatasetTransfer::read_input(std::byte* volume) const {
+  const std::lock_guard lock(hdf5_library_mutex());
+  const ErrorStackSilencer silence;
+  const StoredDataset input = impl_->input_view();
+  for_each_slab(impl_->input.info.shape, element_bytes(),
+                [&](const transpose::Box& box, std::size_t offset) { read_box(input, box, volume + offset); });
+}
+
+void DatasetTransfer::write_output(const std::byte* volume) {
+  const std::lock_guard lock(hdf5_library_mutex());
+  const ErrorStackSilencer silence;
+  if (impl_->committed) throw Error(ErrorKind::invalid_argument, impl_->output_where() + ": already committed");
+  const StoredDataset output = impl_->output_view();
+  for_each_slab(impl_->input.info.shape, element_bytes(),
+                [&](const transpose::Box& box, std::size_t offset) { write_box(output, box, volume + offset); });
+}
+
+volume::VolumeStore& DatasetTransfer::streamed_store(std::size_t brick_bytes) {
+  Impl& m = *impl_;
+  const std::lock_guard lock(hdf5_library_mutex());
+  const ErrorStackSilencer silence;
+  if (m.committed) throw Error(ErrorKind::invalid_argument, m.output_where() + ": already committed");
+  m.store.reset();
+  // A chunk cache is set when a dataset is opened (H5Pset_chunk_cache on
+  // the access list), so both datasets are reopened with caches sized for
+  // the bricks. A contiguous input has no chunks and needs none.
+  auto reopen = [&](Hid& dataset, hid_t file, const std::string& name, const std::vector<std::size_t>& dims,
+                    const std::vector<std::size_t>& chunks, std::size_t stored_bytes, const DatasetPath& path) {
+    Hid access = checked_id(H5Pcreate(H5P_DATASET_ACCESS), HidKind::property_list, "opening " + path.to_string());
+    if (!chunks.empty()) {
+      const ChunkCache cache = chunk_cache_for(dims, chunks, stored_bytes, brick_bytes);
+      check(H5Pset_chunk_cache(access.get(), cache.slots, cache.bytes, cache.w0),
+            "sizing the chunk cache of " + path.to_string());
+    }
+    dataset.reset();  // an open dataset ignores a second handle's access list
+    dataset = open_dataset(file, DatasetPath{path.file, name}, access.get());
+  };
+  const DatasetInfo& info = m.input.info;
+  const std::size_t stored_bytes =
+      m.input.type.element == StoredElement::complex_compound ? complex_bytes(info.precision) : real_bytes(info.precision);
+  reopen(m.input_dataset, m.input_file.get(), m.input_path.dataset, info.dims, info.chunks, stored_bytes, m.input_path);
+  const std::vector<std::size_t> dims = m.output_dims();
+  reopen(m.output_dataset, m.output_file(), m.partial_name, dims, output_chunks(dims, complex_bytes(info.precision)),
+         complex_bytes(info.precision), m.output_path);
+  const Shape& s = info.shape;
+  m.store = std::make_unique<Hdf5Volume>(m.input_view(), m.output_view(), kernels::BrickShape{s.nz, s.ny, s.nx});
+  return *m.store;
+}
+
+void DatasetTransfer::commit() {
+  Impl& m = *impl_;
+  const std::lock_guard lock(hdf5_library_mutex());
+  const ErrorStackSilencer silence;
+  if (m.committed) return;
+  const std::string out_where = m.output_where();
+  const hid_t file = m.output_file();
+  m.store.reset();
+  check(H5Fflush(file, H5F_SCOPE_LOCAL), "flushing " + out_where);
+  m.output_dataset.reset();
+  if (m.in_place) {
+    // The input is moved aside, not deleted, until the result holds its
+    // name: a failed relink puts it back, so the name never points nowhere.
+    m.input_dataset.reset();
+    const std::string replaced = sibling(m.input_path.dataset, replaced_prefix);
+    check(H5Lmove(file, m.input_path.dataset.c_str(), file, replaced.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+          "moving the input " + m.input_path.to_string() + " aside");
+    if (H5Lmove(file, m.partial_name.c_str(), file, m.output_path.dataset.c_str(), H5P_DEFAULT, H5P_DEFAULT) < 0) {
+      const std::string detail = hdf5_error_text();
+      (void)H5Lmove(file, replaced.c_str(), file, m.input_path.dataset.c_str(), H5P_DEFAULT, H5P_DEFAULT);
+      throw Error(ErrorKind::io, "linking the result as " + out_where + ": " + detail);
+    }
+    check(H5Ldelete(file, replaced.c_str(), H5P_DEFAULT), "unlinking the replaced input " + m.input_path.to_string());
+  } else {
+    check(H5Lmove(file, m.partial_name.c_str(), file, m.output_path.dataset.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+          "linking the result as " + out_where);
+  }
+  m.committed = true;
+  check(H5Fflush(file, H5F_SCOPE_LOCAL), "flushing " + out_where);
+}
+
+}  // namespace oocfft::io
