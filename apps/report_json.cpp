@@ -1,5 +1,7 @@
 #include "apps/report_json.hpp"
 
+#include <sys/resource.h>
+
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -54,6 +56,13 @@ std::string json_escape(const std::string& text) {
   return out + "\"";
 }
 
+// The process's peak resident memory so far (getrusage: Linux reports KiB).
+std::size_t peak_rss_bytes() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<std::size_t>(usage.ru_maxrss) * 1024;
+}
+
 std::string report_json(const DatasetTransformReport& r) {
   const DatasetInfo& in = r.input;
   const RunReport& run = r.run;
@@ -79,6 +88,7 @@ std::string report_json(const DatasetTransformReport& r) {
     << "  \"transform_seconds\": " << number(r.transform_seconds) << ",\n"
     << "  \"write_seconds\": " << number(r.write_seconds) << ",\n"
     << "  \"seconds\": " << number(r.seconds) << ",\n"
+    << "  \"peak_rss_bytes\": " << peak_rss_bytes() << ",\n"
     << "  \"run\": {\n"
     << "    \"strategy\": " << json_escape(to_string(run.strategy)) << ",\n"
     << "    \"backend\": " << json_escape(to_string(run.backend)) << ",\n"
