@@ -29,11 +29,17 @@ Hid file_selection(const StoredDataset& dataset, const transpose::Box& box, cons
   return space;
 }
 
-// The packed box in memory, counted in the memory type's units.
+// The packed box in memory, with the rank and extents of the file
+// selection. A 1D memory space against a 3D selection gives the same bytes
+// but sends HDF5's chunked I/O down its element-by-element mapping of
+// memory to chunks (H5S_select_iterate per element): writing a 24 GiB
+// volume then took 188 s, CPU-bound, against 18 s for the disk.
 Hid memory_space(const StoredDataset& dataset, const transpose::Box& box, const std::string& what) {
-  const hsize_t values =
-      box.elements() * (dataset.type.element == StoredElement::complex_pairs ? hsize_t{2} : hsize_t{1});
-  return checked_id(H5Screate_simple(1, &values, nullptr), HidKind::dataspace, what);
+  const hsize_t count3[3] = {box.extent.nz, box.extent.ny, box.extent.nx};
+  std::vector<hsize_t> count(count3 + 3 - dataset.complex_rank, count3 + 3);
+  if (dataset.type.element == StoredElement::complex_pairs) count.push_back(2);
+  return checked_id(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), HidKind::dataspace,
+                    what);
 }
 
 // Widens `n` reals at the start of `data` to n complex values with
