@@ -9,8 +9,9 @@
 //   streamed   it does not: the passes read bricks from the file into the
 //              staging buffers and write them to the output dataset, and the
 //              next pass reads the output (io::DatasetTransfer's store).
-//              Host memory stays near the staging budget (half the host
-//              budget; the chunk caches of the two datasets take the rest).
+//              Host memory stays within the budget: half for the staging
+//              buffers, the other half for the chunk caches of the two
+//              datasets.
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -116,8 +117,11 @@ void transform_streamed(io::DatasetTransfer& transfer, const TransformPath& path
   const engine::StreamingEngine engine(info.shape, precision_of(info), path.options,
                                        engine::resolve_backend(path.options.backend));
   const engine::PassPlan& plan = engine.plan();
-  // The chunk caches hold what one staged piece touches.
-  volume::VolumeStore& store = transfer.streamed_store(std::min(plan.brick_bytes, plan.staging_bytes));
+  // The two datasets' chunk caches (each at most twice the brick it is
+  // sized for: io/chunk_geometry.cpp) share the half of the budget the
+  // staging leaves: bricks of an eighth of the budget for the caches.
+  const std::size_t cache_brick = std::min({plan.brick_bytes, plan.staging_bytes, path.host_budget / 8});
+  volume::VolumeStore& store = transfer.streamed_store(cache_brick);
   const Clock::time_point t = Clock::now();
   engine.execute(store, direction == Direction::inverse,
                  engine::norm_scale(path.options.norm, direction, info.shape.elements()), arena, &report.run);

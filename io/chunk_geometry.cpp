@@ -57,10 +57,17 @@ std::vector<std::size_t> output_chunks(const std::vector<std::size_t>& dims, std
 }
 
 // bytes: the brick plus the largest layer of chunks a brick's edge can cut
-// through (across z for a z-slab, across y for a y-slab): the partial
-// chunks on a brick's edge stay cached until the neighbouring brick has
-// used (read) or filled (written) the rest, so each chunk is read and
-// written once instead of once per brick that touches it.
+// through, across z for a z-slab and across y for a y-slab (bricks always
+// hold whole x rows, so no edge cuts across x): the partial chunks on a
+// brick's edge stay cached until the neighbouring brick has used (read) or
+// filled (written) the rest, so each chunk is read and written once instead
+// of once per brick that touches it. Capped at twice the brick, so that
+// the caches of the two datasets stay within the share of the host budget
+// the streamed path leaves them (engine/dataset_transform.cpp): a y-layer
+// of a large volume is itself gigabytes, and a brick edge that cuts it then
+// costs a re-read of the chunks it cuts, not memory. (Counting the x axis
+// as a layer once made the cache the whole volume: peak RSS 1.1 GB for a
+// 1 GiB volume streamed through a 256 MiB budget.)
 // slots: a prime at least 10x the chunks that fit, as the HDF5 manual
 // advises, so the hash of chunk indices rarely collides.
 // w0 = 1: evict fully read or written chunks first; oocfft reads and writes
@@ -69,15 +76,18 @@ ChunkCache chunk_cache_for(const std::vector<std::size_t>& dims, const std::vect
                            std::size_t element_bytes, std::size_t brick_bytes) {
   std::size_t chunk_bytes = element_bytes;
   for (std::size_t c : chunks) chunk_bytes *= c;
+  const std::size_t rank = dims.size();
   std::size_t largest_layer = 0;
-  for (std::size_t a = 0; a < dims.size(); ++a) {
+  // The axes a brick edge can cut: the volume's z and y (the last axis is x).
+  for (std::size_t a = rank >= 3 ? rank - 3 : 0; a + 1 < rank; ++a) {
     std::size_t layer = chunks[a] * element_bytes;
-    for (std::size_t b = 0; b < dims.size(); ++b)
+    for (std::size_t b = 0; b < rank; ++b)
       if (b != a) layer *= round_up(dims[b], chunks[b]);
     largest_layer = std::max(largest_layer, layer);
   }
   ChunkCache cache;
-  cache.bytes = brick_bytes + largest_layer;
+  cache.bytes = std::min(brick_bytes + largest_layer, 2 * brick_bytes);
+  cache.bytes = std::max(cache.bytes, chunk_bytes);
   cache.slots = next_prime(10 * (cache.bytes / chunk_bytes + 1));
   cache.w0 = 1.0;
   return cache;
