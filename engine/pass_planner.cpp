@@ -125,12 +125,13 @@ PassPlan build(Strategy s, const PlannerInput& in, std::size_t limit, unsigned s
   plan.element_bytes = in.element_bytes;
   plan.device_budget = in.device_budget;
   const std::size_t volume = in.volume.elements();
-  // Pipeline fill: at least eight bricks per stream per pass where the lines
-  // allow it, else the streams idle while the first bricks go up and the
-  // last come down. Measured on the H100 machine, 16 GiB two-pass through a
-  // 4 GiB budget, staged: 1 GiB bricks (4 per stream and pass) 1.50-1.56 s,
-  // 512 MiB bricks (8 per stream and pass) 1.38-1.46 s (bench/RESULTS.md).
-  constexpr std::size_t bricks_per_stream = 8;
+  // Pipeline fill: at least two bricks per stream per pass where the lines
+  // allow it, else the streams idle while one brick crosses the bus. More
+  // did not measure faster: 16 GiB two-pass through a 4 GiB budget on the
+  // H100 machine, staged / caller page-locked, 1 GiB bricks (two per stream
+  // and pass) 1.50-1.77 s / 0.83-0.90 s over three runs, 256 MiB bricks
+  // (eight) 1.63-1.66 s / 0.94 s (bench/RESULTS.md, "HDF5 volumes").
+  constexpr std::size_t bricks_per_stream = 2;
   const std::size_t fill = std::max<std::size_t>(1, ceil_div(volume, bricks_per_stream * streams));
   for (const PassTemplate& t : templates(s)) {
     const AxisSet a = effective(t.axes, in.volume);
