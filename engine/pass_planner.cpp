@@ -128,9 +128,10 @@ PassPlan build(Strategy s, const PlannerInput& in, std::size_t limit, unsigned s
   // Pipeline fill: at least two bricks per stream per pass where the lines
   // allow it, else the streams idle while one brick crosses the bus. More
   // did not measure faster: 16 GiB two-pass through a 4 GiB budget on the
-  // H100 machine, staged / caller page-locked, 1 GiB bricks (two per stream
-  // and pass) 1.50-1.77 s / 0.83-0.90 s over three runs, 256 MiB bricks
-  // (eight) 1.63-1.66 s / 0.94 s (bench/RESULTS.md, "HDF5 volumes").
+  // H100 machine, staged / caller page-locked, 1 GiB bricks (about four per
+  // stream and pass, as the budget allows) 1.50-1.77 s / 0.83-0.90 s over
+  // three runs, 512 MiB bricks (eight) 1.63-1.66 s / 0.94 s
+  // (bench/RESULTS.md, "HDF5 volumes").
   constexpr std::size_t bricks_per_stream = 2;
   const std::size_t fill = std::max<std::size_t>(1, ceil_div(volume, bricks_per_stream * streams));
   for (const PassTemplate& t : templates(s)) {
