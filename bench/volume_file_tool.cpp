@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "apps/marginal_check.hpp"
+
 namespace {
 
 using c64 = std::complex<float>;
@@ -111,22 +113,6 @@ int write_volume(const std::string& file, const std::string& dataset, hsize_t nz
   return 0;
 }
 
-std::vector<std::complex<double>> dft(const std::vector<std::complex<double>>& v) {
-  const std::size_t n = v.size();
-  std::vector<std::complex<double>> out(n);
-  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t k) {
-    std::complex<long double> s = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      // Exact angle reduction: (j k) mod n in integers.
-      const long double angle = -2.0L * 3.141592653589793238462643383279502884L *
-                                static_cast<long double>((j * k) % n) / static_cast<long double>(n);
-      s += std::complex<long double>(v[j]) * std::complex<long double>(std::cos(angle), std::sin(angle));
-    }
-    out[k] = std::complex<double>(s);
-  });
-  return out;
-}
-
 std::vector<c64> read_line(hid_t d, hid_t type, const hsize_t dims[3], int axis) {
   hsize_t start[3] = {0, 0, 0}, count[3] = {1, 1, 1};
   count[axis] = dims[axis];
@@ -180,7 +166,7 @@ int check_transform(const std::string& in_file, const std::string& in_set, const
   double num = 0, den = 0;
   const std::vector<std::complex<double>>* sums[3] = {&mz, &my, &mx};
   for (int axis = 0; axis < 3; ++axis) {
-    const auto expected = dft(*sums[axis]);
+    const auto expected = oocfft::checks::dft(*sums[axis]);
     const std::vector<c64> got = read_line(dout, type, dims, axis);
     for (std::size_t k = 0; k < expected.size(); ++k) {
       num += std::norm(std::complex<double>(got[k]) - expected[k]);

@@ -79,12 +79,7 @@ void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double s
   if (fitted_.plan.host_in_place)
     throw Error(ErrorKind::unsupported, "this plan transforms host arrays in place and cannot stream a volume store; "
                                         "give the host backend a device_memory_budget");
-  RunContext run;
-  run.inverse = inverse;
-  run.scale = scale;
-  run.arena = &arena;
-  run.pool = &pool_;
-  run.options = &options_;
+  const RunContext run = run_context(inverse, scale, arena);
   FittedPlan current = fitted_;
   for (int attempt = 0;; ++attempt) {
     if (report != nullptr) {
@@ -114,12 +109,7 @@ void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double s
 
 void StreamingEngine::execute_in_place(std::byte* data, bool inverse, double scale, tbb::task_arena& arena,
                                        RunReport* report) const {
-  RunContext run;
-  run.inverse = inverse;
-  run.scale = scale;
-  run.arena = &arena;
-  run.pool = &pool_;
-  run.options = &options_;
+  const RunContext run = run_context(inverse, scale, arena);
   const Clock::time_point start = Clock::now();
   if (!backend_->transform_in_place(data, run))
     throw Error(ErrorKind::unsupported, "the " + std::string(to_string(backend_->kind())) +
@@ -133,6 +123,16 @@ void StreamingEngine::execute_in_place(std::byte* data, bool inverse, double sca
     report->streams = 1;
     report->seconds = seconds_since(start);
   }
+}
+
+RunContext StreamingEngine::run_context(bool inverse, double scale, tbb::task_arena& arena) const {
+  RunContext run;
+  run.inverse = inverse;
+  run.scale = scale;
+  run.arena = &arena;
+  run.pool = &pool_;
+  run.options = &options_;
+  return run;
 }
 
 double StreamingEngine::pcie_floor_seconds() const {

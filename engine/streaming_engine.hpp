@@ -65,6 +65,7 @@ class StreamingEngine {
   // for it: planned with the kernels' real tables and workspace, and
   // planned again until it fits. Throws Error(out_of_memory) when it cannot.
   FittedPlan fit(std::size_t budget) const;
+  RunContext run_context(bool inverse, double scale, tbb::task_arena& arena) const;
   // What the registration policy will do for this plan, for describe().
   std::string registration_summary() const;
 
