@@ -73,20 +73,25 @@ TransformPath choose_path(const DatasetInfo& info, const Options& options,
   return path;
 }
 
-Precision precision_of(const DatasetInfo& info) { return info.precision; }
-
 // Reads the whole volume, page-locks it when the backend can, transforms it
 // and writes it.
 void transform_in_memory(io::DatasetTransfer& transfer, const TransformPath& path, Direction direction,
                          tbb::task_arena& arena, DatasetTransformReport& report) {
   const DatasetInfo& info = transfer.input();
   volume::HostBuffer buffer(info.complex_bytes(), ("dataset " + info.path.to_string()).c_str());
+  // The whole-volume read and write take seconds per 10 GiB: the cancel
+  // hook is polled between their slabs too.
+  const Options& o = path.options;
+  const io::DatasetTransfer::SlabHook poll_cancel = [&o] {
+    if (o.cancel && o.cancel())
+      throw Error(ErrorKind::cancelled, "cancelled while moving the dataset; the input is untouched");
+  };
   Clock::time_point t = Clock::now();
-  transfer.read_input(buffer.data());
+  transfer.read_input(buffer.data(), poll_cancel);
   report.read_seconds = seconds_since(t);
 
   std::optional<engine::StreamingEngine> engine;
-  engine.emplace(info.shape, precision_of(info), path.options, engine::resolve_backend(path.options.backend));
+  engine.emplace(info.shape, info.precision, path.options, engine::resolve_backend(path.options.backend));
   const volume::PageLocker* locker = engine->page_locker();
   if (locker != nullptr && !buffer.lock(*locker)) {
     // Not lockable (RLIMIT_MEMLOCK, no memory): bricks stage, within what is
@@ -94,7 +99,7 @@ void transform_in_memory(io::DatasetTransfer& transfer, const TransformPath& pat
     Options staged = path.options;
     const std::size_t left = path.host_budget - std::min(path.host_budget, info.complex_bytes());
     staged.host_staging_budget = std::max<std::size_t>(left, std::size_t{64} << 20);
-    engine.emplace(info.shape, precision_of(info), staged, engine::resolve_backend(path.options.backend));
+    engine.emplace(info.shape, info.precision, staged, engine::resolve_backend(path.options.backend));
   }
   const bool inverse = direction == Direction::inverse;
   const double scale = engine::norm_scale(path.options.norm, direction, info.shape.elements());
@@ -107,14 +112,14 @@ void transform_in_memory(io::DatasetTransfer& transfer, const TransformPath& pat
   }
   report.transform_seconds = seconds_since(t);
   t = Clock::now();
-  transfer.write_output(buffer.data());
+  transfer.write_output(buffer.data(), poll_cancel);
   report.write_seconds = seconds_since(t);
 }
 
 void transform_streamed(io::DatasetTransfer& transfer, const TransformPath& path, Direction direction,
                         tbb::task_arena& arena, DatasetTransformReport& report) {
   const DatasetInfo& info = transfer.input();
-  const engine::StreamingEngine engine(info.shape, precision_of(info), path.options,
+  const engine::StreamingEngine engine(info.shape, info.precision, path.options,
                                        engine::resolve_backend(path.options.backend));
   const engine::PassPlan& plan = engine.plan();
   // The two datasets' chunk caches (each at most twice the brick it is

@@ -246,21 +246,25 @@ void for_each_slab(const Shape& shape, std::size_t element_bytes, Move move) {
 
 }  // namespace
 
-void DatasetTransfer::read_input(std::byte* volume) const {
+void DatasetTransfer::read_input(std::byte* volume, const SlabHook& before_slab) const {
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
   const StoredDataset input = impl_->input_view();
-  for_each_slab(impl_->input.info.shape, element_bytes(),
-                [&](const transpose::Box& box, std::size_t offset) { read_box(input, box, volume + offset); });
+  for_each_slab(impl_->input.info.shape, element_bytes(), [&](const transpose::Box& box, std::size_t offset) {
+    if (before_slab) before_slab();
+    read_box(input, box, volume + offset);
+  });
 }
 
-void DatasetTransfer::write_output(const std::byte* volume) {
+void DatasetTransfer::write_output(const std::byte* volume, const SlabHook& before_slab) {
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
   if (impl_->committed) throw Error(ErrorKind::invalid_argument, impl_->output_where() + ": already committed");
   const StoredDataset output = impl_->output_view();
-  for_each_slab(impl_->input.info.shape, element_bytes(),
-                [&](const transpose::Box& box, std::size_t offset) { write_box(output, box, volume + offset); });
+  for_each_slab(impl_->input.info.shape, element_bytes(), [&](const transpose::Box& box, std::size_t offset) {
+    if (before_slab) before_slab();
+    write_box(output, box, volume + offset);
+  });
 }
 
 volume::VolumeStore& DatasetTransfer::streamed_store(std::size_t brick_bytes) {

@@ -8,6 +8,7 @@
 // error or a cancel leaves the input as it was and no half-written dataset
 // under the output name.
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -38,11 +39,14 @@ class DatasetTransfer {
   const DatasetInfo& input() const;
   std::size_t element_bytes() const;  // 8 for complex64, 16 for complex128
 
+  // Called before each slab of read_input and write_output (about 256 MiB
+  // each); may throw to stop (a cancel: nothing is linked until commit()).
+  using SlabHook = std::function<void()>;
   // The whole input as complex values (C order) into `volume`
   // (input().complex_bytes() bytes).
-  void read_input(std::byte* volume) const;
+  void read_input(std::byte* volume, const SlabHook& before_slab = {}) const;
   // The whole result from `volume` into the output dataset.
-  void write_output(const std::byte* volume);
+  void write_output(const std::byte* volume, const SlabHook& before_slab = {});
 
   // A VolumeStore whose reads come from the input until pass_finished(0),
   // then from the output; writes go to the output. The chunk caches are
