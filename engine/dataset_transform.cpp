@@ -20,6 +20,7 @@
 
 #include "engine/host_memory.hpp"
 #include "engine/normalization.hpp"
+#include "engine/options_check.hpp"
 #include "engine/streaming_engine.hpp"
 #include "io/dataset_transfer.hpp"
 #include "oocfft/error.hpp"
@@ -142,6 +143,8 @@ tbb::task_arena make_arena(const Options& options) {
 DatasetTransformReport transform_dataset(const DatasetPath& input, const DatasetPath& output, Direction direction,
                                          const Options& options, const DatasetTransformOptions& file_options) {
   const Clock::time_point start = Clock::now();
+  engine::check_options(options);
+  engine::check_direction(direction);
   io::TransformRecord record;
   record.direction = direction;
   record.norm = options.norm;
@@ -167,6 +170,7 @@ DatasetTransformReport transform_dataset(const DatasetPath& input, const Dataset
 
 std::string describe_dataset_transform(const DatasetPath& input, const Options& options,
                                        const DatasetTransformOptions& file_options) {
+  engine::check_options(options);
   const DatasetInfo info = inspect_dataset(input);
   const TransformPath path = choose_path(info, options, file_options);
   const engine::StreamingEngine engine(info.shape, info.precision, path.options,

@@ -2,10 +2,12 @@
 
 #include <tbb/task_arena.h>
 
+#include <cstdint>
 #include <type_traits>
 
 #include "engine/execution_backend.hpp"
 #include "engine/normalization.hpp"
+#include "engine/options_check.hpp"
 #include "engine/streaming_engine.hpp"
 #include "volume/host_volume.hpp"
 
@@ -31,7 +33,7 @@ constexpr Precision precision_of() {
 class Plan::Impl {
  public:
   Impl(Shape shape_in, Precision precision_in, const Options& options_in)
-      : shape((validate_shape(shape_in), shape_in)),
+      : shape((validate_shape(shape_in), engine::check_options(options_in), shape_in)),
         precision(precision_in),
         options(options_in),
         arena(options_in.threads == 0 ? tbb::task_arena::automatic : static_cast<int>(options_in.threads)),
@@ -42,6 +44,11 @@ class Plan::Impl {
   template <class T>
   void execute(std::complex<T>* data, Direction direction, RunReport* report = nullptr) const {
     if (data == nullptr) throw Error(ErrorKind::invalid_argument, "execute: data is a null pointer");
+    if (reinterpret_cast<std::uintptr_t>(data) % alignof(std::complex<T>) != 0)
+      throw Error(ErrorKind::invalid_argument, std::string("execute: data is not aligned for complex<") +
+                                                   (std::is_same_v<T, float> ? "float" : "double") + "> (" +
+                                                   std::to_string(alignof(std::complex<T>)) + " bytes)");
+    engine::check_direction(direction);
     if (precision_of<T>() != precision)
       throw Error(ErrorKind::invalid_argument, std::string("execute: the plan is ") + to_string(precision) +
                                                    " precision but the array holds complex<" +

@@ -28,11 +28,24 @@ PipelineTotals run_pipeline(const PassPlan& plan, volume::VolumeStore& store, co
       BrickLane& lane = *lanes[stream];
       for (;;) {
         if (stop.load()) return;
-        if (hooks.cancel != nullptr && *hooks.cancel && (*hooks.cancel)()) {
+        if (hooks.cancel != nullptr && *hooks.cancel) {
+          // One call at a time, never beside a progress call: the callback
+          // needs no locking of its own. An exception from it stops the run
+          // like a cancel and reaches the caller as it was thrown.
           std::lock_guard<std::mutex> lock(report_mutex);
-          cancelled = true;
-          stop.store(true);
-          return;
+          bool stop_now = false;
+          try {
+            stop_now = (*hooks.cancel)();
+          } catch (...) {
+            if (!failure) failure = std::current_exception();
+            stop.store(true);
+            return;
+          }
+          if (stop_now) {
+            cancelled = true;
+            stop.store(true);
+            return;
+          }
         }
         const std::size_t index = next.fetch_add(1);
         if (index >= spec.bricks) return;

@@ -6,9 +6,10 @@
 // therefore overlap the transfers and kernels of the others, as in oneTBB's
 // parallel_pipeline with one token per staging buffer. A pass ends when all
 // its bricks are written back (the next pass reads what it wrote).
-// Progress is reported after each brick, one call at a time; cancellation
-// is polled before each brick; the first error stops every stream after its
-// brick in flight and is rethrown.
+// Progress is reported after each brick and cancellation polled before
+// each brick, one call of either at a time; the first error (a brick's, or
+// an exception from either callback) stops every stream after its brick in
+// flight and is rethrown.
 #include <chrono>
 #include <cstddef>
 #include <functional>

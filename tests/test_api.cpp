@@ -4,6 +4,8 @@
 
 #include <oocfft/oocfft.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <limits>
 
 #include "kernels/host_executor.hpp"
@@ -141,6 +143,38 @@ TEST(ApiErrors, BadInputsGiveTheDocumentedError) {
     cuda.backend = Backend::cuda;
     expect_error(ErrorKind::unsupported, "Backend::cuda", [&] { fft3d(data.data(), Shape{2, 2, 2}, Direction::forward, cuda); });
   }
+}
+
+// A pointer that is not aligned for its element type, and enum values
+// outside their enumerations, are refused before anything is touched
+// (both were undefined behaviour).
+TEST(ApiErrors, MisalignedArraysAndOutOfRangeEnumsAreRefused) {
+  alignas(16) std::byte raw[8 * sizeof(std::complex<float>) + 16];
+  for (std::size_t i = 0; i < sizeof raw; ++i) raw[i] = std::byte(i);
+  std::vector<std::byte> before(raw, raw + sizeof raw);
+  auto* misaligned = reinterpret_cast<std::complex<float>*>(raw + 1);
+  expect_error(ErrorKind::invalid_argument, "aligned",
+               [&] { fft3d(misaligned, Shape{2, 2, 2}, Direction::forward, host_options()); });
+  EXPECT_TRUE(std::equal(before.begin(), before.end(), raw)) << "the bytes changed";
+
+  std::vector<std::complex<float>> data(8, {1.0f, 2.0f});
+  const auto values = data;
+  Options o = host_options();
+  o.norm = static_cast<Norm>(9);
+  expect_error(ErrorKind::invalid_argument, "norm", [&] { fft3d(data.data(), Shape{2, 2, 2}, Direction::forward, o); });
+  o = host_options();
+  o.strategy = static_cast<Strategy>(17);
+  expect_error(ErrorKind::invalid_argument, "strategy", [&] { fft3d(data.data(), Shape{2, 2, 2}, Direction::forward, o); });
+  o = host_options();
+  o.backend = static_cast<Backend>(-1);
+  expect_error(ErrorKind::invalid_argument, "backend", [&] { fft3d(data.data(), Shape{2, 2, 2}, Direction::forward, o); });
+  o = host_options();
+  o.register_host_memory = static_cast<HostRegistration>(3);
+  expect_error(ErrorKind::invalid_argument, "register_host_memory",
+               [&] { fft3d(data.data(), Shape{2, 2, 2}, Direction::forward, o); });
+  expect_error(ErrorKind::invalid_argument, "direction",
+               [&] { fft3d(data.data(), Shape{2, 2, 2}, static_cast<Direction>(2), host_options()); });
+  EXPECT_EQ(data, values);
 }
 
 TEST(ApiErrors, AutomaticBackendFallsBackToHostWithoutCuda) {

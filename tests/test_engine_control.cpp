@@ -6,7 +6,9 @@
 #include <oocfft/oocfft.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
+#include <thread>
 
 #include "tests/engine_test_support.hpp"
 #include "tests/reference.hpp"
@@ -93,6 +95,44 @@ TEST(EngineControl, ErrorsInTheProgressCallbackPropagate) {
   o.progress = [](const Progress&) { throw std::runtime_error("callback failed"); };
   auto y = to_precision<float>(random_signal(shape.elements(), 6));
   EXPECT_THROW(Plan(shape, Precision::single, o).execute(y.data(), Direction::forward), std::runtime_error);
+}
+
+// A throwing cancel with several streams once ended the process
+// (std::terminate from a stream thread); it now reaches the caller, on
+// every stream count, and before any brick the array is untouched.
+TEST(EngineControl, ErrorsInTheCancelCallbackPropagateOnEveryStreamCount) {
+  for (unsigned streams : {1u, 2u, 4u}) {
+    SCOPED_TRACE(streams);
+    Options o = streamed_options(Strategy::two_pass, streams);
+    o.cancel = [] () -> bool { throw std::runtime_error("cancel failed"); };
+    const auto x = to_precision<float>(random_signal(shape.elements(), 6));
+    auto y = x;
+    EXPECT_THROW(Plan(shape, Precision::single, o).execute(y.data(), Direction::forward), std::runtime_error);
+    EXPECT_EQ(y, x) << "thrown before the first brick: the array is untouched";
+  }
+}
+
+// cancel and progress are called one at a time, never side by side.
+TEST(EngineControl, CallbacksAreCalledOneAtATime) {
+  Options o = streamed_options(Strategy::two_pass, 4);
+  std::atomic<int> inside{0};
+  std::atomic<bool> overlapped{false};
+  std::atomic<std::size_t> calls{0};
+  auto enter = [&] {
+    if (inside.fetch_add(1) != 0) overlapped = true;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    ++calls;
+    inside.fetch_sub(1);
+  };
+  o.cancel = [&] {
+    enter();
+    return false;
+  };
+  o.progress = [&](const Progress&) { enter(); };
+  auto y = to_precision<float>(random_signal(shape.elements(), 6));
+  Plan(shape, Precision::single, o).execute(y.data(), Direction::forward);
+  EXPECT_GT(calls.load(), 10u);
+  EXPECT_FALSE(overlapped.load()) << "two callbacks ran at once";
 }
 
 void expect_refused(const Options& o, ErrorKind kind, const char* why) {

@@ -70,8 +70,12 @@ struct Options {
   // Called after every brick, from the engine's stream threads, one call at a
   // time. May be empty.
   std::function<void(const Progress&)> progress;
-  // Polled before each brick; when it returns true the engine finishes the
-  // bricks in flight, then throws Error(cancelled). An in-place array is then
+  // Polled before each brick, from the engine's stream threads, one call at
+  // a time (never beside another cancel or progress call); when it returns
+  // true the engine finishes the bricks in flight, then throws
+  // Error(cancelled). An exception thrown by it (or by progress) stops the
+  // run the same way and is rethrown to the caller as it was thrown; the
+  // array is then in the state described here for a cancel. An in-place array is then
   // left with the passes before the current one complete and the current
   // pass applied to some bricks only: its contents are not a transform of
   // anything and must be restored from a copy. A cancel seen before the first
