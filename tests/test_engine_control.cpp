@@ -135,6 +135,44 @@ TEST(EngineControl, CallbacksAreCalledOneAtATime) {
   EXPECT_FALSE(overlapped.load()) << "two callbacks ran at once";
 }
 
+// The host backend's in-core plan (no budget: transformed where it lies)
+// reports progress after each axis and polls cancel before each, like the
+// streamed plans per brick; both were ignored there.
+TEST(EngineControl, InCoreOnTheHostReportsProgressAndObeysCancel) {
+  Options o;
+  o.backend = Backend::host;
+  std::size_t calls = 0;
+  o.progress = [&](const Progress& p) {
+    ++calls;
+    EXPECT_EQ(p.bricks_done, calls);
+    EXPECT_EQ(p.bricks_total, 3u);
+  };
+  const auto x = to_precision<float>(random_signal(shape.elements(), 9));
+  auto y = x;
+  RunReport report;
+  Plan(shape, Precision::single, o).execute(y.data(), Direction::forward, &report);
+  EXPECT_EQ(report.strategy, Strategy::in_core);
+  EXPECT_EQ(calls, 3u) << "one call per axis";
+
+  o.progress = nullptr;
+  o.cancel = [] { return true; };
+  y = x;
+  try {
+    Plan(shape, Precision::single, o).execute(y.data(), Direction::forward);
+    ADD_FAILURE() << "no Error(cancelled)";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::cancelled) << e.what();
+  }
+  EXPECT_EQ(y, x) << "a cancel before the first axis leaves the array untouched";
+
+  int polls = 0;
+  o.cancel = [&] { return ++polls == 2; };  // after the first axis
+  y = x;
+  EXPECT_THROW(Plan(shape, Precision::single, o).execute(y.data(), Direction::forward), Error);
+  EXPECT_EQ(polls, 2);
+  EXPECT_NE(y, x) << "one axis was transformed before the cancel";
+}
+
 void expect_refused(const Options& o, ErrorKind kind, const char* why) {
   const auto x = to_precision<float>(random_signal(shape.elements(), 8));
   auto y = x;

@@ -67,10 +67,12 @@ struct Options {
   unsigned streams = 4;
   Strategy strategy = Strategy::automatic;
   HostRegistration register_host_memory = HostRegistration::automatic;
-  // Called after every brick, from the engine's stream threads, one call at a
-  // time. May be empty.
+  // Called after every brick (the host backend's in-core plan, which
+  // transforms the array where it lies: after every axis), from the
+  // engine's stream threads, one call at a time. May be empty.
   std::function<void(const Progress&)> progress;
-  // Polled before each brick, from the engine's stream threads, one call at
+  // Polled before each brick (in-core on the host: before each axis), from
+  // the engine's stream threads, one call at
   // a time (never beside another cancel or progress call); when it returns
   // true the engine finishes the bricks in flight, then throws
   // Error(cancelled). An exception thrown by it (or by progress) stops the
