@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <new>
 #include <optional>
 
 #include "engine/host_memory.hpp"
@@ -140,8 +141,10 @@ tbb::task_arena make_arena(const Options& options) {
 
 }  // namespace
 
-DatasetTransformReport transform_dataset(const DatasetPath& input, const DatasetPath& output, Direction direction,
-                                         const Options& options, const DatasetTransformOptions& file_options) {
+namespace {
+
+DatasetTransformReport transform(const DatasetPath& input, const DatasetPath& output, Direction direction,
+                                 const Options& options, const DatasetTransformOptions& file_options) {
   const Clock::time_point start = Clock::now();
   engine::check_options(options);
   engine::check_direction(direction);
@@ -166,6 +169,20 @@ DatasetTransformReport transform_dataset(const DatasetPath& input, const Dataset
   transfer.commit();
   report.seconds = seconds_since(start);
   return report;
+}
+
+}  // namespace
+
+DatasetTransformReport transform_dataset(const DatasetPath& input, const DatasetPath& output, Direction direction,
+                                         const Options& options, const DatasetTransformOptions& file_options) {
+  // Every allocation failure reaches the caller as Error(out_of_memory);
+  // the transfer's destructor has removed the partial output by then.
+  try {
+    return transform(input, output, direction, options, file_options);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::out_of_memory, "transforming " + input.to_string() +
+                                              ": the host memory could not be had (std::bad_alloc)");
+  }
 }
 
 std::string describe_dataset_transform(const DatasetPath& input, const Options& options,

@@ -1,5 +1,7 @@
 #include "engine/host_memory.hpp"
 
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -21,6 +23,11 @@ std::size_t available_host_memory() noexcept {
   } catch (...) {
   }
   return 0;
+}
+
+std::size_t physical_host_memory() noexcept {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : 0;
 }
 
 std::size_t default_host_memory_budget() {

@@ -3,6 +3,8 @@
 #include <tbb/task_arena.h>
 
 #include <cstdint>
+#include <new>
+#include <string>
 #include <type_traits>
 
 #include "engine/execution_backend.hpp"
@@ -88,19 +90,34 @@ class Plan::Impl {
   engine::StreamingEngine streaming;
 };
 
+namespace {
+// Every allocation failure inside the library reaches the caller as
+// Error(out_of_memory), naming what was being done.
+template <class F>
+auto out_of_memory_as_error(const std::string& what, F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::out_of_memory, what + ": the host memory could not be had (std::bad_alloc)");
+  }
+}
+}  // namespace
+
 Plan::Plan(Shape shape, Precision precision, const Options& options)
-    : impl_(std::make_unique<Impl>(shape, precision, options)) {}
+    : impl_(out_of_memory_as_error("planning " + shape.to_string(), [&] {
+        return std::make_unique<Impl>(shape, precision, options);
+      })) {}
 Plan::~Plan() = default;
 Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
 
-void Plan::execute(std::complex<float>* data, Direction direction) const { impl_->execute(data, direction); }
-void Plan::execute(std::complex<double>* data, Direction direction) const { impl_->execute(data, direction); }
+void Plan::execute(std::complex<float>* data, Direction direction) const { execute(data, direction, nullptr); }
+void Plan::execute(std::complex<double>* data, Direction direction) const { execute(data, direction, nullptr); }
 void Plan::execute(std::complex<float>* data, Direction direction, RunReport* report) const {
-  impl_->execute(data, direction, report);
+  out_of_memory_as_error("execute", [&] { impl_->execute(data, direction, report); });
 }
 void Plan::execute(std::complex<double>* data, Direction direction, RunReport* report) const {
-  impl_->execute(data, direction, report);
+  out_of_memory_as_error("execute", [&] { impl_->execute(data, direction, report); });
 }
 Shape Plan::shape() const { return impl_->shape; }
 Precision Plan::precision() const { return impl_->precision; }

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "engine/host_memory.hpp"
 #include "engine/stream_pipeline.hpp"
 #include "oocfft/error.hpp"
 
@@ -17,6 +18,25 @@ std::size_t element_bytes_of(Precision p) { return p == Precision::single ? 8 : 
 constexpr int fit_attempts = 4;
 // Halvings of the bricks after device allocations fail at execution.
 constexpr int shrink_attempts = 8;
+
+// Bytes of planning work per point of an axis: the line plan's tables in
+// the working precision, and the long-double values they are computed from
+// (32 bytes a point), counted once.
+constexpr double planning_bytes_per_point = 32;
+
+// Refuses, before any table is built, an axis whose tables could not fit
+// the host's memory: planning a length of 2^59 once grew until the kernel
+// ended the process. Names the axis.
+void check_axis_tables_fit(const Shape& shape) {
+  const std::size_t memory = physical_host_memory();
+  if (memory == 0) return;
+  const std::pair<const char*, std::size_t> axes[] = {{"z", shape.nz}, {"y", shape.ny}, {"x", shape.nx}};
+  for (const auto& [name, n] : axes)
+    if (double(n) * planning_bytes_per_point > double(memory))
+      throw Error(ErrorKind::out_of_memory, std::string("axis ") + name + " of length " + std::to_string(n) +
+                                                " needs about " + format_bytes(double(n) * planning_bytes_per_point) +
+                                                " to plan, more than this host's " + format_bytes(double(memory)));
+}
 
 }  // namespace
 
@@ -38,7 +58,7 @@ StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const 
       precision_(precision),
       options_(options),
       budget_given_(options.device_memory_budget != 0),
-      backend_(make_execution_backend(backend, shape, precision, kernels)) {
+      backend_((check_axis_tables_fit(shape), make_execution_backend(backend, shape, precision, kernels))) {
   const std::size_t budget = budget_given_ ? options.device_memory_budget : backend_->default_device_budget();
   fitted_ = fit(budget);
   if (fitted_.plan.host_in_place && !budget_given_)

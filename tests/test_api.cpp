@@ -177,6 +177,15 @@ TEST(ApiErrors, MisalignedArraysAndOutOfRangeEnumsAreRefused) {
   EXPECT_EQ(data, values);
 }
 
+// An axis no host could plan is refused at once, naming the axis (it grew
+// until the kernel ended the process).
+TEST(ApiErrors, AxesTooLongToPlanAreRefused) {
+  for (const Shape& s : {Shape{1, 1, std::size_t{1} << 59}, Shape{std::size_t{1} << 58, 1, 1}}) {
+    const char* axis = s.nx > 1 ? "axis x" : "axis z";
+    expect_error(ErrorKind::out_of_memory, axis, [&] { Plan(s, Precision::single, host_options()); });
+  }
+}
+
 TEST(ApiErrors, AutomaticBackendFallsBackToHostWithoutCuda) {
   if (cuda_available()) GTEST_SKIP() << "a CUDA device is present; this checks the no-GPU fallback";
   const Plan plan(Shape{4, 4, 4}, Precision::single);
