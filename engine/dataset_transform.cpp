@@ -20,6 +20,7 @@
 #include <optional>
 
 #include "engine/host_memory.hpp"
+#include "engine/host_threads.hpp"
 #include "engine/normalization.hpp"
 #include "engine/options_check.hpp"
 #include "engine/streaming_engine.hpp"
@@ -135,10 +136,6 @@ void transform_streamed(io::DatasetTransfer& transfer, const TransformPath& path
   report.transform_seconds = seconds_since(t);
 }
 
-tbb::task_arena make_arena(const Options& options) {
-  return tbb::task_arena(options.threads == 0 ? tbb::task_arena::automatic : static_cast<int>(options.threads));
-}
-
 }  // namespace
 
 namespace {
@@ -160,7 +157,7 @@ DatasetTransformReport transform(const DatasetPath& input, const DatasetPath& ou
   report.output = output;
   report.in_memory = path.in_memory;
   report.host_memory_budget = path.host_budget;
-  tbb::task_arena arena = make_arena(options);
+  tbb::task_arena arena = engine::make_arena(options.threads);
   if (path.in_memory) {
     transform_in_memory(transfer, path, direction, arena, report);
   } else {

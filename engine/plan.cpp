@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "engine/execution_backend.hpp"
+#include "engine/host_threads.hpp"
 #include "engine/normalization.hpp"
 #include "engine/options_check.hpp"
 #include "engine/streaming_engine.hpp"
@@ -38,7 +39,7 @@ class Plan::Impl {
       : shape((validate_shape(shape_in), engine::check_options(options_in), shape_in)),
         precision(precision_in),
         options(options_in),
-        arena(options_in.threads == 0 ? tbb::task_arena::automatic : static_cast<int>(options_in.threads)),
+        arena(engine::make_arena(options_in.threads)),
         // Makes the backend, chooses the strategy and builds the kernels;
         // refuses bad options before any data is seen.
         streaming(shape, precision, options, engine::resolve_backend(options_in.backend)) {}

@@ -1,11 +1,13 @@
 // The public API: round trips, numpy's norm modes, plans reused on new
 // arrays, strided line batches of the executor, and the documented errors.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <oocfft/oocfft.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <fstream>
 #include <limits>
 
 #include "kernels/host_executor.hpp"
@@ -184,6 +186,25 @@ TEST(ApiErrors, AxesTooLongToPlanAreRefused) {
     const char* axis = s.nx > 1 ? "axis x" : "axis z";
     expect_error(ErrorKind::out_of_memory, axis, [&] { Plan(s, Precision::single, host_options()); });
   }
+}
+
+// Resident memory a process holds now, from /proc/self/statm.
+std::size_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::size_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
+}
+
+// A loop of one-shot calls keeps resident memory flat: each call used to
+// make a TBB arena that oneTBB kept memory for (20 MiB over 2900 calls).
+TEST(ApiMemory, OneShotCallsInALoopStayFlat) {
+  auto x = to_precision<float>(random_signal(8 * 8 * 8, 12));
+  for (int i = 0; i < 100; ++i) fft3d(x.data(), Shape{8, 8, 8}, Direction::forward, host_options());
+  const std::size_t before = resident_bytes();
+  for (int i = 0; i < 3000; ++i) fft3d(x.data(), Shape{8, 8, 8}, Direction::forward, host_options());
+  const std::size_t after = resident_bytes();
+  EXPECT_LT(after, before + (std::size_t{4} << 20)) << "grew by " << (after - before) / 1024 << " KiB";
 }
 
 TEST(ApiErrors, AutomaticBackendFallsBackToHostWithoutCuda) {
