@@ -19,11 +19,15 @@ std::string member_name(hid_t compound, unsigned index) {
   return name ? std::string(name.get()) : std::string();
 }
 
-// 4 or 8 for an IEEE-like float of that size, 0 otherwise.
+// 4 or 8 for an IEEE binary32 or binary64 float (either byte order), 0
+// otherwise. The whole format is compared, not only the size: a float type
+// with a corrupt bit layout (a damaged file) crashed HDF5's conversion in
+// the fuzzer (tests/fuzz/README.md).
 std::size_t float_bytes(hid_t type) {
   if (H5Tget_class(type) != H5T_FLOAT) return 0;
-  const std::size_t size = H5Tget_size(type);
-  return size == 4 || size == 8 ? size : 0;
+  for (hid_t ieee : {H5T_IEEE_F32LE, H5T_IEEE_F32BE, H5T_IEEE_F64LE, H5T_IEEE_F64BE})
+    if (H5Tequal(type, ieee) > 0) return H5Tget_size(ieee);
+  return 0;
 }
 
 Precision precision_of(std::size_t bytes) { return bytes == 4 ? Precision::single : Precision::double_precision; }
@@ -36,6 +40,13 @@ bool classify_compound(hid_t file_type, StoredType& type) {
   if (!m0 || !m1) return false;
   const std::size_t bytes = float_bytes(m0.get());
   if (bytes == 0 || float_bytes(m1.get()) != bytes) return false;
+  // Two members that lie inside the compound and do not overlap; a damaged
+  // file can claim anything here, and HDF5's struct conversion trusts it.
+  const std::size_t size = H5Tget_size(file_type);
+  const std::size_t off0 = H5Tget_member_offset(file_type, 0), off1 = H5Tget_member_offset(file_type, 1);
+  if (size < 2 * bytes || off0 > size - bytes || off1 > size - bytes ||
+      (off0 < off1 ? off1 - off0 : off0 - off1) < bytes)
+    return false;
   for (const auto& [re, im] : complex_member_names) {
     // Either member order is read correctly: the memory type matches by name.
     if ((first == re && second == im) || (first == im && second == re)) {
