@@ -331,8 +331,7 @@ class CudaBrickLane final : public BrickLane {
 template <class T>
 class CudaBackend final : public ExecutionBackend {
  public:
-  explicit CudaBackend(const BrickKernelFactory* factory) : locker_(current_device()) {
-    kc::check_cuda(cudaGetDevice(&device_), "cudaGetDevice");
+  explicit CudaBackend(const BrickKernelFactory* factory) : device_(current_device()), locker_(device_) {
     if (factory != nullptr) factory_ = *factory;
   }
 
@@ -393,11 +392,7 @@ class CudaBackend final : public ExecutionBackend {
       lanes.push_back(lane.get());
     }
 
-    PipelineHooks hooks;
-    hooks.progress = &run.options->progress;
-    hooks.cancel = &run.options->cancel;
-    if (report != nullptr && report->record_timeline) hooks.timeline = &report->timeline;
-    const PipelineTotals totals = run_pipeline(plan, store, lanes, hooks);
+    const PipelineTotals totals = run_pipeline(plan, store, lanes, PipelineHooks::of(*run.options, report));
     owned.clear();  // every stream drained before host memory is unlocked
     const double register_seconds = direct != nullptr ? direct->finish() : 0.0;
     if (report != nullptr) {

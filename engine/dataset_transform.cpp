@@ -15,7 +15,6 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
-#include <chrono>
 #include <new>
 #include <optional>
 
@@ -23,6 +22,7 @@
 #include "engine/host_threads.hpp"
 #include "engine/normalization.hpp"
 #include "engine/options_check.hpp"
+#include "engine/stream_pipeline.hpp"
 #include "engine/streaming_engine.hpp"
 #include "io/dataset_transfer.hpp"
 #include "oocfft/error.hpp"
@@ -34,12 +34,13 @@ namespace oocfft {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+using engine::Clock;
+using engine::seconds_since;
 
 // The plan's options for one path, and why the path was chosen.
 struct TransformPath {
   bool in_memory = false;
+  Backend backend = Backend::host;  // resolved once, never automatic
   std::size_t host_budget = 0;
   Options options;
   std::string reason;
@@ -51,6 +52,7 @@ TransformPath choose_path(const DatasetInfo& info, const Options& options,
   path.host_budget = file_options.host_memory_budget != 0 ? file_options.host_memory_budget
                                                           : engine::default_host_memory_budget();
   path.options = options;
+  path.backend = engine::resolve_backend(options.backend);
   const std::size_t volume = info.complex_bytes();
   const std::string budget = format_bytes(double(path.host_budget)) +
                              (file_options.host_memory_budget != 0 ? "" : " (80% of MemAvailable)");
@@ -66,8 +68,7 @@ TransformPath choose_path(const DatasetInfo& info, const Options& options,
   const std::size_t staging = path.host_budget / 2;
   Options& o = path.options;
   o.host_staging_budget = o.host_staging_budget == 0 ? staging : std::min(o.host_staging_budget, staging);
-  const Backend backend = engine::resolve_backend(options.backend);
-  if (backend == Backend::host)
+  if (path.backend == Backend::host)
     o.device_memory_budget =
         o.device_memory_budget == 0 ? o.host_staging_budget : std::min(o.device_memory_budget, o.host_staging_budget);
   path.reason = "streamed file -> device -> file: the volume (" + format_bytes(double(volume)) +
@@ -76,11 +77,14 @@ TransformPath choose_path(const DatasetInfo& info, const Options& options,
   return path;
 }
 
-// Reads the whole volume, page-locks it when the backend can, transforms it
+// Plans (so a plan that cannot be made fails before the volume is read),
+// reads the whole volume, page-locks it when the backend can, transforms it
 // and writes it.
 void transform_in_memory(io::DatasetTransfer& transfer, const TransformPath& path, Direction direction,
                          tbb::task_arena& arena, DatasetTransformReport& report) {
   const DatasetInfo& info = transfer.input();
+  std::optional<engine::StreamingEngine> engine;
+  engine.emplace(info.shape, info.precision, path.options, path.backend);
   volume::HostBuffer buffer(info.complex_bytes(), ("dataset " + info.path.to_string()).c_str());
   // The whole-volume read and write take seconds per 10 GiB: the cancel
   // hook is polled between their slabs too.
@@ -93,8 +97,6 @@ void transform_in_memory(io::DatasetTransfer& transfer, const TransformPath& pat
   transfer.read_input(buffer.data(), poll_cancel);
   report.read_seconds = seconds_since(t);
 
-  std::optional<engine::StreamingEngine> engine;
-  engine.emplace(info.shape, info.precision, path.options, engine::resolve_backend(path.options.backend));
   const volume::PageLocker* locker = engine->page_locker();
   if (locker != nullptr && !buffer.lock(*locker)) {
     // Not lockable (RLIMIT_MEMLOCK, no memory): bricks stage, within what is
@@ -102,7 +104,7 @@ void transform_in_memory(io::DatasetTransfer& transfer, const TransformPath& pat
     Options staged = path.options;
     const std::size_t left = path.host_budget - std::min(path.host_budget, info.complex_bytes());
     staged.host_staging_budget = std::max<std::size_t>(left, std::size_t{64} << 20);
-    engine.emplace(info.shape, info.precision, staged, engine::resolve_backend(path.options.backend));
+    engine.emplace(info.shape, info.precision, staged, path.backend);
   }
   const bool inverse = direction == Direction::inverse;
   const double scale = engine::norm_scale(path.options.norm, direction, info.shape.elements());
@@ -122,8 +124,7 @@ void transform_in_memory(io::DatasetTransfer& transfer, const TransformPath& pat
 void transform_streamed(io::DatasetTransfer& transfer, const TransformPath& path, Direction direction,
                         tbb::task_arena& arena, DatasetTransformReport& report) {
   const DatasetInfo& info = transfer.input();
-  const engine::StreamingEngine engine(info.shape, info.precision, path.options,
-                                       engine::resolve_backend(path.options.backend));
+  const engine::StreamingEngine engine(info.shape, info.precision, path.options, path.backend);
   const engine::PassPlan& plan = engine.plan();
   // The two datasets' chunk caches (each at most twice the brick it is
   // sized for: io/chunk_geometry.cpp) share the half of the budget the
@@ -187,8 +188,7 @@ std::string describe_dataset_transform(const DatasetPath& input, const Options& 
   engine::check_options(options);
   const DatasetInfo info = inspect_dataset(input);
   const TransformPath path = choose_path(info, options, file_options);
-  const engine::StreamingEngine engine(info.shape, info.precision, path.options,
-                                       engine::resolve_backend(path.options.backend));
+  const engine::StreamingEngine engine(info.shape, info.precision, path.options, path.backend);
   std::string s = "oocfft dataset transform: " + input.to_string() + ", stored " + info.dtype + ", volume " +
                   info.shape.to_string() + " complex " + to_string(info.precision) + " (" +
                   format_bytes(double(info.complex_bytes())) + ")\n";

@@ -129,11 +129,7 @@ class HostBackend final : public ExecutionBackend {
                                                          run.inverse, static_cast<T>(run.scale), start));
       lanes.push_back(owned.back().get());
     }
-    PipelineHooks hooks;
-    hooks.progress = &run.options->progress;
-    hooks.cancel = &run.options->cancel;
-    if (report != nullptr && report->record_timeline) hooks.timeline = &report->timeline;
-    const PipelineTotals totals = run_pipeline(plan, store, lanes, hooks);
+    const PipelineTotals totals = run_pipeline(plan, store, lanes, PipelineHooks::of(*run.options, report));
     if (report != nullptr) {
       report->bricks = totals.bricks;
       report->bytes_moved = totals.bytes_moved;

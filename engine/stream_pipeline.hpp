@@ -48,6 +48,15 @@ struct PipelineHooks {
   const std::function<void(const Progress&)>* progress = nullptr;
   const std::function<bool()>* cancel = nullptr;
   std::vector<BrickTiming>* timeline = nullptr;  // null: not recorded
+
+  // The options' callbacks, and the report's timeline when it asks for one.
+  static PipelineHooks of(const Options& options, RunReport* report) {
+    PipelineHooks hooks;
+    hooks.progress = &options.progress;
+    hooks.cancel = &options.cancel;
+    if (report != nullptr && report->record_timeline) hooks.timeline = &report->timeline;
+    return hooks;
+  }
 };
 
 struct PipelineTotals {
