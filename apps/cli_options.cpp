@@ -111,7 +111,7 @@ void add_volume_options(CLI::App& app, Shape& shape, Precision& precision) {
 void add_host_memory(CLI::App& app, std::size_t& bytes) {
   add_parsed(app, "--host-memory", bytes, parse_size,
              "host memory the dataset transform may hold; a volume that fits is read whole, a larger one "
-             "streamed; default: the host's available memory",
+             "streamed; default: 80% of the host's available memory (MemAvailable)",
              "SIZE");
 }
 
