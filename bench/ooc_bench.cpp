@@ -8,17 +8,23 @@
 // (gather / H2D / kernel / D2H / scatter per brick) as CSV, and a JSON
 // summary. bench/plot_timeline.py draws the timeline as a PNG.
 //
-//   oocfft_ooc_bench [--cases=quick,16g,96g] [--no-fftw] [--no-line]
+//   oocfft_ooc_bench [--cases=quick,16g,16g-resident,96g] [--no-fftw] [--no-line]
 //                    [--no-cufft] [--no-registered] [--threads=16]
 //                    [--out=DIR] [--backend=host|cuda]
 // quick: 1 GiB (256x512x1024 c64), 256 MiB device budget.
 // 16g:   16 GiB (1024x1024x2048 c64), 4 GiB device budget; FFTW3f peer,
 //        line-transpose peer, cuFFT-pipeline peer, registered variants;
 //        error against FFTW.
+// 16g-resident: the same volume with the default budgets (it fits the
+//        device: the resident in-core plan), first and warm executions,
+//        pageable and caller page-locked, against the cuFFT user path
+//        (cudaMemcpy, cufftExecC2C, cudaMemcpy) on pageable and pinned
+//        memory; quick-resident is the same on 1 GiB.
 // 96g:   96 GiB (2048x2048x3072 c64), larger than any single GPU's memory
-//        here; checked by a marginal self-test (the DFT of the volume's
-//        sums over two axes equals the transform's lines through the
-//        origin, for all three axes) and by the round trip.
+//        here, default options (carry-over keeps what the device holds
+//        between the passes); checked by a marginal self-test (the DFT of
+//        the volume's sums over two axes equals the transform's lines
+//        through the origin, for all three axes) and by the round trip.
 #include <fftw3.h>
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
@@ -28,6 +34,7 @@
 #include <oocfft/oocfft.hpp>
 
 #include "apps/marginal_check.hpp"
+#include "engine/pcie_floor.hpp"
 #include "apps/seeded_volume.hpp"
 
 #include <algorithm>
@@ -265,17 +272,19 @@ Result run_case(const std::string& name, c64* data, const oocfft::Shape& shape, 
   r.seconds = seconds_since(t);
   r.device_peak = peak.used();
   r.rss = peak_rss();
-  const double bytes = double(shape.bytes(sizeof(c64)));
-  r.floor = double(r.report.passes) * bytes / (pcie.duplex > 0 ? pcie.duplex * 1e9 : 45.8e9);
+  const oocfft::engine::LinkBandwidth link =
+      pcie.duplex > 0 ? oocfft::engine::LinkBandwidth{pcie.h2d * 1e9, pcie.d2h * 1e9, pcie.duplex * 1e9}
+                      : oocfft::engine::reference_link;
+  r.floor = oocfft::engine::pcie_floor_seconds(r.report.passes, shape.bytes(sizeof(c64)), r.report.resident_bytes, link);
   const double n = double(shape.elements());
   std::printf(
       "%-28s %5zux%5zux%5zu c64 %-14s direct %5zu streams %u bricks %5zu  %8.3f s  %6.1f GB/s  floor %.3f s (%.0f%%)  "
-      "%6.1f GFLOP/s  RSS %.1f GiB  staging %.2f GiB  device %.2f GiB (engine %.2f GiB)%s\n",
+      "%6.1f GFLOP/s  RSS %.1f GiB  staging %.2f GiB  device %.2f GiB (engine %.2f GiB, resident %.2f GiB)%s\n",
       name.c_str(), shape.nz, shape.ny, shape.nx, oocfft::to_string(r.report.strategy),
       r.report.direct_bricks, r.report.streams, r.report.bricks, r.seconds,
       double(r.report.bytes_moved) / r.seconds / 1e9, r.floor, 100.0 * r.floor / r.seconds,
       5.0 * n * std::log2(n) / r.seconds / 1e9, gib(double(r.rss)), gib(double(r.report.staging_bytes)),
-      gib(double(r.device_peak)), gib(double(r.report.device_bytes)),
+      gib(double(r.device_peak)), gib(double(r.report.device_bytes)), gib(double(r.report.resident_bytes)),
       r.report.register_seconds > 0
           ? (" register+unregister " + std::to_string(r.report.register_seconds) + " s").c_str()
           : "");
@@ -604,10 +613,108 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
   }
 }
 
+#if OOCFFT_HAVE_CUDA
+// The cuFFT user path for a volume that fits the GPU: cudaMemcpy up,
+// cufftExecC2C in place on the whole volume, cudaMemcpy down, as a careful
+// (pinned array) or a naive (pageable array) program writes it.
+struct CufftUserPath {
+  oocfft::Shape shape;
+  void execute(c64* data, oocfft::Direction dir, oocfft::RunReport* report) const {
+    const std::size_t bytes = shape.bytes(sizeof(c64));
+    void* device = nullptr;
+    if (cudaMalloc(&device, bytes) != cudaSuccess) throw std::runtime_error("cudaMalloc of the volume failed");
+    cufftHandle plan = 0;
+    check_cufft(cufftPlan3d(&plan, int(shape.nz), int(shape.ny), int(shape.nx), CUFFT_C2C), "cufftPlan3d");
+    const auto t = Clock::now();
+    cudaMemcpy(device, data, bytes, cudaMemcpyHostToDevice);
+    auto* d = static_cast<cufftComplex*>(device);
+    check_cufft(cufftExecC2C(plan, d, d, dir == oocfft::Direction::forward ? CUFFT_FORWARD : CUFFT_INVERSE),
+                "cufftExecC2C");
+    cudaMemcpy(data, device, bytes, cudaMemcpyDeviceToHost);
+    const cudaError_t status = cudaDeviceSynchronize();
+    const double seconds = seconds_since(t);
+    cufftDestroy(plan);
+    cudaFree(device);
+    if (status != cudaSuccess) throw std::runtime_error(std::string("cuFFT user path: ") + cudaGetErrorString(status));
+    if (report != nullptr) {
+      *report = oocfft::RunReport{};
+      report->backend = oocfft::Backend::cuda;
+      report->passes = 1;
+      report->streams = 1;
+      report->bytes_moved = 2 * bytes;
+      report->seconds = seconds;  // without planning and cudaMalloc, which a reused program pays once
+    }
+  }
+};
+#endif
+
+// A volume that fits the device, with the default budget: the resident
+// in-core plan (one trip up, one down), its first execution against a warm
+// one, pageable and page-locked by the caller, against the cuFFT user path
+// (pageable and pinned) in the same run; every result checked by the
+// marginal self-test and against cuFFT.
+void case_resident(const Args& a, const std::string& label, const oocfft::Shape& shape, const PcieFigures& pcie) {
+  const std::size_t n = shape.elements();
+  std::printf("\n== %s: %s c64, %.1f GiB, default budgets ==\n", label.c_str(), shape.to_string().c_str(),
+              gib(double(shape.bytes(sizeof(c64)))));
+  Volume x(n), y(n);
+  fill(x.get(), n, 3);
+  const Marginals m = marginals(x.get(), shape);
+  oocfft::Options o;
+  o.backend = a.backend;
+  o.threads = a.threads;
+  DevicePeak peak;
+  const auto plan = make_plan(shape, o, peak);
+  std::printf("%s", plan->describe().c_str());
+  auto checked = [&](const std::string& name, const auto& executor, bool timeline) {
+    copy_volume(y.get(), x.get(), n);
+    Result r = run_case(name, y.get(), shape, oocfft::Direction::forward, executor, peak, timeline, pcie);
+    r.error = marginal_error(y.get(), shape, m);
+    r.error_kind = "marginal self-test";
+    std::printf("%-28s marginal self-test error %.2e\n", name.c_str(), r.error);
+    results.push_back(r);
+    return r;
+  };
+  const Result first = checked(label + " pageable (first)", *plan, false);
+  const Result warm = checked(label + " pageable", *plan, true);
+  write_timeline(a.out + "/timeline_" + label + ".csv", warm.report);
+  std::vector<c64> ours(y.get(), y.get() + n);
+  std::printf("%-28s first execution / warm time ratio %.3f\n", label.c_str(), first.seconds / warm.seconds);
+#if OOCFFT_HAVE_CUDA
+  if (!oocfft::cuda_available() || a.backend == oocfft::Backend::host) return;
+  Result pinned_ours;
+  const bool locked = cudaHostRegister(y.get(), shape.bytes(sizeof(c64)), cudaHostRegisterDefault) == cudaSuccess;
+  if (locked) pinned_ours = checked(label + " caller-registered", *plan, true);
+  if (a.cufft) {
+    const CufftUserPath cufft{shape};
+    // Once unmeasured: cuFFT loads its kernels on the first call.
+    copy_volume(y.get(), x.get(), n);
+    cufft.execute(y.get(), oocfft::Direction::forward, nullptr);
+    Result cu_pinned;
+    if (locked) {
+      cu_pinned = checked(label + " cuFFT user path pinned", cufft, false);
+      cu_pinned.error = relative_l2(y.get(), ours.data(), n);
+      std::printf("%-28s cuFFT pinned vs oocfft: results differ by %.2e\n", label.c_str(), cu_pinned.error);
+    }
+    cudaHostUnregister(y.get());
+    const Result cu_pageable = checked(label + " cuFFT user path pageable", cufft, false);
+    std::printf("%-28s oocfft pageable / cuFFT pageable time ratio %.3f (%.2fx faster)\n", label.c_str(),
+                warm.seconds / cu_pageable.seconds, cu_pageable.seconds / warm.seconds);
+    if (locked)
+      std::printf("%-28s oocfft pageable / cuFFT pinned %.3f; oocfft caller-registered / cuFFT pinned %.3f\n",
+                  label.c_str(), warm.seconds / cu_pinned.seconds, pinned_ours.seconds / cu_pinned.seconds);
+  } else if (locked) {
+    cudaHostUnregister(y.get());
+  }
+#else
+  (void)pcie;
+#endif
+}
+
 void case_beyond_gpu(const Args& a, const PcieFigures& pcie) {
   const oocfft::Shape shape{2048, 2048, 3072};
   const std::size_t n = shape.elements();
-  std::printf("\n== 96g: %s c64, %.1f GiB (larger than the GPU), staging budget 4 GiB ==\n",
+  std::printf("\n== 96g: %s c64, %.1f GiB (larger than the GPU), default budgets ==\n",
               shape.to_string().c_str(), gib(double(shape.bytes(sizeof(c64)))));
   Volume x(n);
   fill(x.get(), n, 5);
@@ -617,8 +724,6 @@ void case_beyond_gpu(const Args& a, const PcieFigures& pcie) {
   oocfft::Options o;
   o.backend = a.backend;
   o.threads = a.threads;
-  o.host_staging_budget = std::size_t{4} << 30;
-  o.device_memory_budget = std::size_t{16} << 30;
   DevicePeak peak;
   const auto plan = make_plan(shape, o, peak);
   std::printf("%s", plan->describe().c_str());
@@ -729,6 +834,10 @@ int main(int argc, char** argv) {
         case_gpu_sized(a, "quick", {256, 512, 1024}, std::size_t{256} << 20, pcie);
       } else if (c == "16g") {
         case_gpu_sized(a, "16g", {1024, 1024, 2048}, std::size_t{4} << 30, pcie);
+      } else if (c == "16g-resident") {
+        case_resident(a, "16g-resident", {1024, 1024, 2048}, pcie);
+      } else if (c == "quick-resident") {
+        case_resident(a, "quick-resident", {256, 512, 1024}, pcie);
       } else if (c == "96g") {
         case_beyond_gpu(a, pcie);
       } else {

@@ -217,6 +217,8 @@ struct LaneContext {
   volume::VolumeStore* store = nullptr;
   StagingOnDemand* staging = nullptr;
   std::size_t staging_bytes = 0;
+  const PassPlan* plan = nullptr;
+  std::byte* resident = nullptr;  // the planes kept between the passes; null: no carry-over
   volume::DirectAccess* direct = nullptr;  // null: every brick stages
   std::atomic<std::size_t>* direct_bricks = nullptr;
   tbb::task_arena* arena = nullptr;
@@ -241,70 +243,47 @@ class CudaBrickLane final : public BrickLane {
   cudaStream_t stream() const { return stream_.get(); }
   void set_clock(const DeviceClock& clock) { clock_ = clock; }
 
-  void process(const BrickJob& job, BrickTiming& t) override {
+  std::size_t process(const BrickJob& job, BrickTiming& t) override {
     kc::check_cuda(cudaSetDevice(c_.device), "cudaSetDevice");  // stream threads start on device 0
     const PassSpec& spec = *job.spec;
-    const std::size_t e = sizeof(kernels::Complex<T>);
     const cudaStream_t s = stream_.get();
-    std::byte* dev = static_cast<std::byte*>(data_.get());
-    volume::VolumeStore& store = *c_.store;
-    // Line layouts always go through staging (the element-wise transposes);
-    // natural bricks DMA straight from host memory when the store offers it
-    // for the box; a staged brick larger than staging goes up in
-    // device-contiguous pieces.
-    std::vector<volume::DmaCopy> copies;
-    if (c_.direct != nullptr && spec.layout == BrickLayout::natural) copies = c_.direct->copies(job.box);
-    const bool direct = !copies.empty();
-    const std::vector<Box> pieces = direct || spec.layout != BrickLayout::natural
-                                        ? std::vector<Box>{job.box}
-                                        : device_contiguous_pieces(job.box, c_.staging_bytes / e);
-
-    if (direct) {
-      c_.direct_bricks->fetch_add(1);
-      h2d_start_.record(s);
-      copy_box_direct(copies, dev, true, s);
-    } else {
-      if (staging_ == nullptr) staging_ = c_.staging->buffer(index_);
-      for (std::size_t k = 0; k < pieces.size(); ++k) {
-        if (k > 0) staging_free_.synchronize();  // the previous piece has left the staging buffer
-        const double g0 = seconds_since(c_.start);
-        c_.arena->execute([&] { store.read(pieces[k], spec.layout, staging_); });
-        if (k == 0) t.gather_start = g0;
-        t.gather_end = seconds_since(c_.start);
-        // Recorded after the gather, so the H2D span is the copy alone.
-        if (k == 0) h2d_start_.record(s);
-        kc::check_cuda(cudaMemcpyAsync(dev + offset_in(job.box, pieces[k]) * e, staging_, pieces[k].elements() * e,
-                                       cudaMemcpyHostToDevice, s),
-                       "cudaMemcpyAsync");
-        staging_free_.record(s);
-      }
+    const BrickShape volume = c_.store->shape();
+    const bool carry = c_.resident != nullptr;
+    // Pass 1 of a carry-over plan transforms a resident slab where it stays
+    // on the device; pass 2 copies the resident planes of its y-slab device
+    // to device and reads only the rest from the volume.
+    const bool keep = carry && job.pass == 0 && c_.plan->keeps_resident(job.box);
+    std::byte* dev = keep ? c_.resident + job.box.z0 * volume.ny * volume.nx * e_ : static_cast<std::byte*>(data_.get());
+    Box from_volume = job.box;
+    std::size_t offset = 0;  // of from_volume in the device brick
+    h2d_start_.record(s);
+    if (carry && job.pass == 1) {
+      from_volume = c_.plan->volume_part(job.box);
+      const std::size_t planes = job.box.extent.nz - from_volume.extent.nz;
+      copy_resident_planes(volume, job.box, planes, dev, s);
+      offset = planes * job.box.extent.ny * job.box.extent.nx * e_;
     }
+    bool direct = false;
+    std::size_t moved = 0;
+    if (from_volume.elements() > 0) moved += upload(from_volume, spec.layout, dev, offset, t, direct);
     h2d_end_.record(s);
     c_.kernels->passes[job.pass]->execute(reinterpret_cast<kernels::Complex<T>*>(dev),
                                           transpose::staged_shape(job.box, spec.layout), workspace_.get(), c_.inverse,
                                           job.last_pass ? c_.scale : T(1), s);
     kernel_end_.record(s);
-    if (direct) {
-      copy_box_direct(copies, dev, false, s);
-      d2h_end_.record(s);
-      d2h_end_.synchronize();
+    if (keep) {
+      // The next pass reads the slab from other streams: it must be done.
+      kernel_end_.synchronize();
     } else {
-      for (std::size_t k = 0; k < pieces.size(); ++k) {
-        kc::check_cuda(cudaMemcpyAsync(staging_, dev + offset_in(job.box, pieces[k]) * e, pieces[k].elements() * e,
-                                       cudaMemcpyDeviceToHost, s),
-                       "cudaMemcpyAsync");
-        d2h_end_.record(s);
-        d2h_end_.synchronize();
-        const double s0 = seconds_since(c_.start);
-        c_.arena->execute([&] { store.write(pieces[k], spec.layout, staging_); });
-        if (k == 0) t.scatter_start = s0;
-        t.scatter_end = seconds_since(c_.start);
-      }
+      moved += download(job.box, spec.layout, dev, t, direct);
+      t.d2h_start = clock_.at(kernel_end_);
+      t.d2h_end = clock_.at(d2h_end_);
     }
+    if (direct) c_.direct_bricks->fetch_add(1);
     t.h2d_start = clock_.at(h2d_start_);
     t.h2d_end = t.kernel_start = clock_.at(h2d_end_);
-    t.kernel_end = t.d2h_start = clock_.at(kernel_end_);
-    t.d2h_end = clock_.at(d2h_end_);
+    t.kernel_end = clock_.at(kernel_end_);
+    return moved;
   }
 
  private:
@@ -317,6 +296,100 @@ class CudaBrickLane final : public BrickLane {
     }
   }
 
+  // Volume box `box` up into the device brick at `offset` bytes: straight
+  // from page-locked memory when the store offers it for the box, else
+  // through the staging buffer (a natural brick larger than it in
+  // device-contiguous pieces). Returns the bytes read.
+  std::size_t upload(const Box& box, BrickLayout layout, std::byte* dev, std::size_t offset, BrickTiming& t,
+                     bool& direct) {
+    const cudaStream_t s = stream_.get();
+    std::vector<volume::DmaCopy> copies;
+    if (c_.direct != nullptr && layout == BrickLayout::natural) copies = c_.direct->copies(box);
+    if (!copies.empty()) {
+      direct = true;
+      copy_box_direct(copies, dev + offset, true, s);
+      return box.elements() * e_;
+    }
+    const std::vector<Box> pieces = staged_pieces(box, layout);
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+      std::byte* slot = staging_slot(k);
+      if (k >= 2) slot_free_[k % 2].synchronize();  // the piece before in this slot has left it
+      const double g0 = seconds_since(c_.start);
+      c_.arena->execute([&] { c_.store->read(pieces[k], layout, slot); });
+      if (k == 0) t.gather_start = g0;
+      t.gather_end = seconds_since(c_.start);
+      kc::check_cuda(cudaMemcpyAsync(dev + offset + offset_in(box, pieces[k]) * e_, slot, pieces[k].elements() * e_,
+                                     cudaMemcpyHostToDevice, s),
+                     "cudaMemcpyAsync");
+      slot_free_[k % 2].record(s);
+    }
+    return box.elements() * e_;
+  }
+
+  // The device brick of `box` back to the volume, the same two ways;
+  // returns when it is there. Returns the bytes written.
+  std::size_t download(const Box& box, BrickLayout layout, std::byte* dev, BrickTiming& t, bool& direct) {
+    const cudaStream_t s = stream_.get();
+    std::vector<volume::DmaCopy> copies;
+    if (c_.direct != nullptr && layout == BrickLayout::natural) copies = c_.direct->copies(box);
+    if (!copies.empty()) {
+      direct = true;
+      copy_box_direct(copies, dev, false, s);
+      d2h_end_.record(s);
+      d2h_end_.synchronize();
+      return box.elements() * e_;
+    }
+    // The copy down of piece k + 1 is queued before piece k is scattered,
+    // into the other slot, so the two overlap.
+    const std::vector<Box> pieces = staged_pieces(box, layout);
+    auto queue_down = [&](std::size_t k) {
+      kc::check_cuda(cudaMemcpyAsync(staging_slot(k), dev + offset_in(box, pieces[k]) * e_, pieces[k].elements() * e_,
+                                     cudaMemcpyDeviceToHost, s),
+                     "cudaMemcpyAsync");
+      if (k + 1 == pieces.size()) d2h_end_.record(s);  // before the slot's event, so complete once it is
+      slot_free_[k % 2].record(s);
+    };
+    queue_down(0);
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+      if (k + 1 < pieces.size()) queue_down(k + 1);
+      slot_free_[k % 2].synchronize();
+      const double s0 = seconds_since(c_.start);
+      c_.arena->execute([&] { c_.store->write(pieces[k], layout, staging_slot(k)); });
+      if (k == 0) t.scatter_start = s0;
+      t.scatter_end = seconds_since(c_.start);
+    }
+    return box.elements() * e_;
+  }
+
+  // The staged pieces of `box`: the whole box when it fits the staging
+  // buffer (line layouts always do), else device-contiguous pieces of half
+  // of it, which alternate between its two halves (a ring of two slots).
+  std::vector<Box> staged_pieces(const Box& box, BrickLayout layout) {
+    if (staging_ == nullptr) staging_ = c_.staging->buffer(index_);
+    if (layout != BrickLayout::natural || box.elements() * e_ <= c_.staging_bytes) {
+      slot_bytes_ = c_.staging_bytes;
+      return {box};
+    }
+    slot_bytes_ = c_.staging_bytes / 2 / e_ * e_;
+    return device_contiguous_pieces(box, slot_bytes_ / e_);
+  }
+  std::byte* staging_slot(std::size_t k) const { return staging_ + (k % 2) * slot_bytes_; }
+
+  // The first `planes` z planes of y-slab `box`, resident since pass 1,
+  // into the packed device brick: one 3D device-to-device copy.
+  void copy_resident_planes(const BrickShape& volume, const Box& box, std::size_t planes, std::byte* dev,
+                            cudaStream_t s) const {
+    if (planes == 0) return;
+    cudaMemcpy3DParms p{};
+    p.srcPtr = make_cudaPitchedPtr(c_.resident, volume.nx * e_, volume.nx * e_, volume.ny);
+    p.srcPos = make_cudaPos(box.x0 * e_, box.y0, box.z0);
+    p.dstPtr = make_cudaPitchedPtr(dev, box.extent.nx * e_, box.extent.nx * e_, box.extent.ny);
+    p.extent = make_cudaExtent(box.extent.nx * e_, box.extent.ny, planes);
+    p.kind = cudaMemcpyDeviceToDevice;
+    kc::check_cuda(cudaMemcpy3DAsync(&p, s), "cudaMemcpy3DAsync (resident planes, device to device)");
+  }
+
+  static constexpr std::size_t e_ = sizeof(kernels::Complex<T>);
   LaneContext<T> c_;
   unsigned index_;
   std::byte* staging_ = nullptr;
@@ -324,7 +397,8 @@ class CudaBrickLane final : public BrickLane {
   kc::DeviceBuffer workspace_;
   kc::Stream stream_;
   kc::Event h2d_start_, h2d_end_, kernel_end_, d2h_end_;
-  kc::Event staging_free_{false};
+  std::size_t slot_bytes_ = 0;
+  kc::Event slot_free_[2]{kc::Event(false), kc::Event(false)};  // a slot's copy has ended
   DeviceClock clock_;
 };
 
@@ -369,6 +443,17 @@ class CudaBackend final : public ExecutionBackend {
     context.store = &store;
     context.staging = &staging;
     context.staging_bytes = plan.staging_bytes;
+    context.plan = &plan;
+    std::optional<kc::DeviceBuffer> resident;
+    if (plan.resident_bytes > 0) {
+      try {
+        resident.emplace(plan.resident_bytes, "the planes kept between the passes");
+      } catch (const Error& error) {
+        if (error.kind() != ErrorKind::out_of_memory) throw;
+        throw DeviceBuffersUnavailable{error.what()};
+      }
+      context.resident = static_cast<std::byte*>(resident->get());
+    }
     context.direct = direct.get();
     std::atomic<std::size_t> direct_bricks{0};
     context.direct_bricks = &direct_bricks;
@@ -400,6 +485,7 @@ class CudaBackend final : public ExecutionBackend {
       report->direct_bricks = direct_bricks.load();
       report->bricks = totals.bricks;
       report->bytes_moved = totals.bytes_moved;
+      report->resident_bytes = plan.resident_bytes;
       report->staging_bytes = staging.held_bytes();
       report->device_bytes = fitted.device_bytes();
       report->register_seconds = register_seconds;

@@ -1,5 +1,8 @@
 #include "engine/host_backend.hpp"
 
+#include <tbb/parallel_for.h>
+
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <new>
@@ -9,38 +12,80 @@
 #include "engine/axis_plans.hpp"
 #include "engine/brick_transform_host.hpp"
 #include "engine/stream_pipeline.hpp"
+#include "volume/host_buffer.hpp"
 #include "oocfft/error.hpp"
 
 namespace oocfft::engine {
 namespace {
 
+// The planes of y-slab `box` that a carry-over plan kept resident (the
+// first `planes` of it), from the resident region (whole z planes of the
+// volume from plane 0) into the packed brick.
+void copy_resident_planes(const std::byte* resident, const BrickShape& volume, const Box& box, std::size_t planes,
+                          std::size_t element_bytes, std::byte* brick) {
+  const BrickShape& b = box.extent;
+  const std::size_t row = b.nx * element_bytes;
+  tbb::parallel_for(std::size_t{0}, planes, [&](std::size_t z) {
+    for (std::size_t y = 0; y < b.ny; ++y)
+      std::memcpy(brick + (z * b.ny + y) * row,
+                  resident + (((box.z0 + z) * volume.ny + box.y0 + y) * volume.nx + box.x0) * element_bytes, row);
+  });
+}
+
+// One stream of the host backend. Its "device" is host memory: the brick
+// buffer, and for a carry-over plan the resident region the lanes share, so
+// that every strategy runs without a GPU exactly as it does with one.
 template <class T>
 class HostBrickLane final : public BrickLane {
  public:
-  HostBrickLane(const AxisPlans<T>& plans, volume::VolumeStore& store, std::byte* buffer, tbb::task_arena& arena,
-                bool inverse, T scale, Clock::time_point start)
-      : plans_(plans), store_(store), buffer_(buffer), arena_(arena), inverse_(inverse), scale_(scale),
-        start_(start) {}
+  HostBrickLane(const PassPlan& plan, const AxisPlans<T>& plans, volume::VolumeStore& store, std::byte* buffer,
+                std::byte* resident, tbb::task_arena& arena, bool inverse, T scale, Clock::time_point start)
+      : plan_(plan), plans_(plans), store_(store), buffer_(buffer), resident_(resident), arena_(arena),
+        inverse_(inverse), scale_(scale), start_(start) {}
 
-  void process(const BrickJob& job, BrickTiming& t) override {
+  std::size_t process(const BrickJob& job, BrickTiming& t) override {
     const PassSpec& spec = *job.spec;
+    const BrickShape volume = store_.shape();
+    constexpr std::size_t e = sizeof(kernels::Complex<T>);
+    const bool carry = resident_ != nullptr;
+    // Pass 1 of a carry-over plan transforms a resident slab where it
+    // stays; pass 2 takes the resident planes of its y-slab from there.
+    const bool keep = carry && job.pass == 0 && plan_.keeps_resident(job.box);
+    std::byte* brick = keep ? resident_ + job.box.z0 * volume.ny * volume.nx * e : buffer_;
+    std::size_t moved = 0;
     arena_.execute([&] {
       t.gather_start = seconds_since(start_);
-      store_.read(job.box, spec.layout, buffer_);
+      if (carry && job.pass == 1) {
+        const Box rest = plan_.volume_part(job.box);
+        const std::size_t planes = job.box.extent.nz - rest.extent.nz;
+        copy_resident_planes(resident_, volume, job.box, planes, e, brick);
+        if (rest.extent.nz > 0) store_.read(rest, spec.layout, brick + planes * job.box.extent.ny * job.box.extent.nx * e);
+        moved += rest.elements() * e;
+      } else {
+        store_.read(job.box, spec.layout, brick);
+        moved += job.box.elements() * e;
+      }
       t.gather_end = t.kernel_start = seconds_since(start_);
-      transform_brick_host(plans_, reinterpret_cast<kernels::Complex<T>*>(buffer_),
+      transform_brick_host(plans_, reinterpret_cast<kernels::Complex<T>*>(brick),
                            transpose::staged_shape(job.box, spec.layout), spec.staged_axes(), spec.layout, inverse_,
                            job.last_pass ? scale_ : T(1));
-      t.kernel_end = t.scatter_start = seconds_since(start_);
-      store_.write(job.box, spec.layout, buffer_);
-      t.scatter_end = seconds_since(start_);
+      t.kernel_end = seconds_since(start_);
+      if (!keep) {
+        t.scatter_start = t.kernel_end;
+        store_.write(job.box, spec.layout, brick);
+        t.scatter_end = seconds_since(start_);
+        moved += job.box.elements() * e;
+      }
     });
+    return moved;
   }
 
  private:
+  const PassPlan& plan_;
   const AxisPlans<T>& plans_;
   volume::VolumeStore& store_;
   std::byte* buffer_;
+  std::byte* resident_;  // null: no carry-over
   tbb::task_arena& arena_;
   bool inverse_;
   T scale_;
@@ -122,10 +167,13 @@ class HostBackend final : public ExecutionBackend {
       throw Error(ErrorKind::out_of_memory, "could not allocate " + std::to_string(plan.streams) +
                                                 " host brick buffers of " + format_bytes(double(plan.staging_bytes)));
     }
+    std::optional<volume::HostBuffer> resident;
+    if (plan.resident_bytes > 0) resident.emplace(plan.resident_bytes, "the planes kept between the passes");
     std::vector<std::unique_ptr<HostBrickLane<T>>> owned;
     std::vector<BrickLane*> lanes;
     for (unsigned s = 0; s < plan.streams; ++s) {
-      owned.push_back(std::make_unique<HostBrickLane<T>>(plans_, store, (*buffers)[s].data(), *run.arena,
+      owned.push_back(std::make_unique<HostBrickLane<T>>(plan, plans_, store, (*buffers)[s].data(),
+                                                         resident ? resident->data() : nullptr, *run.arena,
                                                          run.inverse, static_cast<T>(run.scale), start));
       lanes.push_back(owned.back().get());
     }
@@ -133,6 +181,7 @@ class HostBackend final : public ExecutionBackend {
     if (report != nullptr) {
       report->bricks = totals.bricks;
       report->bytes_moved = totals.bytes_moved;
+      report->resident_bytes = plan.resident_bytes;
       report->staging_bytes = run.pool->held_bytes();
       report->device_bytes = 0;
       report->seconds = seconds_since(start);

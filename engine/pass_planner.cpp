@@ -133,7 +133,11 @@ PassPlan build(Strategy s, const PlannerInput& in, std::size_t limit, unsigned s
   // three runs, 512 MiB bricks (eight) 1.63-1.66 s / 0.94 s
   // (bench/RESULTS.md, "HDF5 volumes").
   constexpr std::size_t bricks_per_stream = 2;
-  const std::size_t fill = std::max<std::size_t>(1, ceil_div(volume, bricks_per_stream * streams));
+  // And no brick over 1 GiB: 96 GiB in 11 bricks of 8.8 GiB over 4 streams
+  // left most of the time in the first gather and the last scatter.
+  constexpr std::size_t brick_ceiling_bytes = std::size_t{1} << 30;
+  const std::size_t fill = std::max<std::size_t>(
+      1, std::min(ceil_div(volume, bricks_per_stream * streams), brick_ceiling_bytes / in.element_bytes));
   for (const PassTemplate& t : templates(s)) {
     const AxisSet a = effective(t.axes, in.volume);
     if (empty(a)) continue;
@@ -151,7 +155,35 @@ PassPlan build(Strategy s, const PlannerInput& in, std::size_t limit, unsigned s
   return plan;
 }
 
+// One stream's staging ring on a device: two slots of 32 MiB. The copy of
+// one slot to or from the volume overlaps the DMA of the other, and page-
+// locking 4 rings costs about 0.01 s on a plan's first execution, where
+// brick-sized staging (2 GiB) took 0.9 s (bench/RESULTS.md).
+constexpr std::size_t staging_ring_bytes = std::size_t{64} << 20;
+
+// Carry-over: the z planes pass 1 leaves on the device, whole pass-1 slabs,
+// as many as the budget holds beyond the streams' bricks and workspace.
+// Each resident byte saves a trip down in pass 1 and one up in pass 2.
+void plan_carry_over(PassPlan& p, const PlannerInput& in, std::size_t usable, double per_byte) {
+  if (p.passes.size() != 2) return;  // one pass (nz == 1, or only z lines): nothing to carry
+  const double lanes = double(p.streams) * double(p.brick_bytes) * per_byte;
+  if (lanes >= double(usable)) return;
+  const std::size_t spare = usable - static_cast<std::size_t>(lanes);
+  const std::size_t plane = in.volume.ny * in.volume.nx * in.element_bytes;
+  const std::size_t slab = p.passes[0].brick.nz;
+  p.resident_planes = std::min(in.volume.nz, spare / plane / slab * slab);
+  p.resident_bytes = p.resident_planes * plane;
+}
+
 }  // namespace
+
+Box PassPlan::volume_part(const Box& box) const {
+  Box rest = box;
+  const std::size_t resident = std::min(box.extent.nz, resident_planes > box.z0 ? resident_planes - box.z0 : 0);
+  rest.z0 = box.z0 + resident;
+  rest.extent.nz = box.extent.nz - resident;
+  return rest;
+}
 
 AxisSet PassSpec::staged_axes() const {
   if (layout == BrickLayout::natural) return axes;
@@ -198,28 +230,50 @@ PassPlan plan_passes(const PlannerInput& in) {
 
   Limits lim;
   lim.device = static_cast<std::size_t>(double(usable) / s / per_byte / double(e));
-  lim.staging = in.staging_budget == 0 ? v.elements() : in.staging_budget / s / e;
+  lim.staging = in.staging_budget != 0      ? in.staging_budget / s / e
+                : in.host_available != 0 ? std::min(v.elements(), in.host_available / 4 / s / e)
+                                         : v.elements();
   // The 2023 paper's chunk: C_d <= DevMem / (k V_d N_stream), k = 3
   // (input, output and the FFT library's work area on the device).
   Limits paper = lim;
   paper.device = usable / (3 * e * s);
 
-  const bool in_core_fits = double(volume_bytes) * per_byte <= double(usable);
+  // In core on the host: the volume and the executor's workspace. On a
+  // device the volume stays resident and the streams' bricks (the y-slabs
+  // on their way down) come on top.
+  const std::size_t resident_lane_limit =
+      volume_bytes < usable ? static_cast<std::size_t>(double(usable - volume_bytes) / s / per_byte / double(e)) : 0;
+  const bool in_core_fits = in.host_backend ? double(volume_bytes) * per_byte <= double(usable)
+                                            : fits(Strategy::two_pass, v, std::min(resident_lane_limit, lim.staging));
   const std::string sizes = "volume " + format_bytes(double(volume_bytes)) + ", device budget " +
                             format_bytes(double(in.device_budget)) + " over " + std::to_string(s) +
                             " streams (brick + workspace x" + std::to_string(per_byte).substr(0, 4) + ")";
   const std::string plane = format_bytes(double(v.ny * v.nx * e));
 
   auto finish = [&](Strategy st, std::size_t limit, unsigned streams, std::string why) {
-    PassPlan p = build(st, in, limit, streams);
-    p.reason = std::move(why);
-    if (st == Strategy::in_core) {
-      p.host_in_place = in.host_backend;
-      // The CUDA in-core brick is the whole volume; its staging moves it in
-      // pieces no larger than the staging budget (256 MiB by default).
-      const std::size_t cap = in.staging_budget == 0 ? (std::size_t{256} << 20) : in.staging_budget;
-      p.staging_bytes = in.host_backend ? 0 : std::min(volume_bytes, std::max(cap, v.nx * e));
+    PassPlan p;
+    if (st == Strategy::in_core && in.host_backend) {
+      p = build(st, in, limit, streams);
+      p.host_in_place = true;
+      p.staging_bytes = 0;
+    } else if (st == Strategy::in_core) {
+      // Resident: the two passes' z-slabs and y-slabs, the volume kept on
+      // the device between them.
+      p = build(Strategy::two_pass, in, std::min(resident_lane_limit, lim.staging), s);
+      p.strategy = Strategy::in_core;
+      if (p.passes.size() == 2) {
+        p.resident_planes = v.nz;
+        p.resident_bytes = volume_bytes;
+      }
+    } else {
+      p = build(st, in, limit, streams);
+      if (st == Strategy::two_pass) plan_carry_over(p, in, usable, per_byte);
     }
+    // With no staging budget, a device stages natural bricks through a ring
+    // of two slots per stream rather than a buffer the size of a brick.
+    if (!in.host_backend && in.staging_budget == 0 && p.natural_layout_only())
+      p.staging_bytes = std::min(p.staging_bytes, staging_ring_bytes);
+    p.reason = std::move(why);
     return p;
   };
 
@@ -230,7 +284,7 @@ PassPlan plan_passes(const PlannerInput& in) {
                                                      ": the volume and its workspace do not fit");
       return finish(Strategy::in_core, 0, 1,
                     in.host_backend ? "requested; the host backend transforms in place"
-                                    : "requested; " + sizes + ": fits");
+                                    : "requested; " + sizes + ": the volume stays resident");
     case Strategy::two_pass:
     case Strategy::three_pass: {
       if (!fits(in.requested, v, lim.brick()))
@@ -252,7 +306,8 @@ PassPlan plan_passes(const PlannerInput& in) {
   }
   if (in_core_fits)
     return finish(Strategy::in_core, 0, 1,
-                  sizes + ": the volume and its workspace fit, one trip up and one down");
+                  sizes + (in.host_backend ? ": the volume and its workspace fit"
+                                           : ": the volume and the streams' bricks fit; resident, one trip up and one down"));
   if (fits(Strategy::two_pass, v, lim.brick()))
     return finish(Strategy::two_pass, lim.brick(), s,
                   sizes + ": does not fit; an XY plane (" + plane + ") fits a stream's share, so 2 passes");
@@ -266,18 +321,6 @@ PassPlan plan_passes(const PlannerInput& in) {
                                             std::to_string(v.nx));
 }
 
-PassPlan shrink_bricks(const PassPlan& plan, const BrickShape& volume, std::size_t max_elements) {
-  PassPlan p = plan;
-  p.brick_bytes = 0;
-  for (PassSpec& s : p.passes) {
-    const std::size_t limit = std::max(max_elements, minimum_brick(s.axes, volume));
-    s = fit_pass(s.name, s.axes, s.layout, volume, std::min(limit, s.brick.elements()));
-    p.brick_bytes = std::max(p.brick_bytes, s.brick.elements() * p.element_bytes);
-  }
-  if (p.strategy != Strategy::in_core) p.staging_bytes = p.brick_bytes;
-  return p;
-}
-
 std::string describe_passes(const PassPlan& plan) {
   std::string s = std::string("  strategy: ") + to_string(plan.strategy) + ", " + std::to_string(plan.passes.size()) +
                   (plan.passes.size() == 1 ? " pass" : " passes") + ", " + std::to_string(plan.streams) +
@@ -288,6 +331,9 @@ std::string describe_passes(const PassPlan& plan) {
          format_bytes(double(p.brick.elements() * plan.element_bytes)) + "), " + std::to_string(p.bricks) +
          (p.bricks == 1 ? " brick\n" : " bricks\n");
   }
+  if (plan.resident_planes > 0)
+    s += "  kept on the device between the passes: z planes 0.." + std::to_string(plan.resident_planes - 1) + " (" +
+         format_bytes(double(plan.resident_bytes)) + "); pass 1 writes back only the rest, pass 2 reads only the rest\n";
   return s;
 }
 

@@ -5,9 +5,16 @@
 // the plan so describe() can explain it.
 //
 // The rule (DESIGN.md, "The algorithm"): the fewest passes that fit.
-//   in_core    the volume and its workspace fit the device budget: 1 pass.
+//   in_core    the volume and its workspace fit the device budget. The host
+//              backend transforms it where it lies; a device keeps it
+//              resident: z-slabs go up and are transformed along x and y as
+//              they land, then y-slabs are transformed along z and come
+//              down, all streams overlapping (one trip up, one down).
 //   two_pass   an XY plane fits one stream's share: z-slabs for X and Y,
-//              then y-slabs (z columns) for Z.
+//              then y-slabs (z columns) for Z. What the budget holds beyond
+//              the streams' bricks keeps the first z-slabs of pass 1 on the
+//              device (carry-over): pass 2 copies them device to device
+//              instead of a trip down and up again.
 //   three_pass an x line, a y line and a z line each fit: X, Y, Z passes.
 //   line_transpose (only on request) the 2023 paper's method: X, Y, Z
 //              passes of chunks of C_d <= DevMem / (k V_d N_stream)
@@ -61,6 +68,19 @@ struct PassPlan {
   // True when this plan transforms the volume in place on the host without
   // the pipeline (host backend, in_core).
   bool host_in_place = false;
+  // Carry-over (passes "xy on z-slabs" then "z on y-slabs"): the first
+  // `resident_planes` z planes stay on the device after pass 1, a whole
+  // number of pass-1 slabs (or nz: the resident in-core plan), in one
+  // device buffer of `resident_bytes`. 0: every brick goes back to the
+  // volume.
+  std::size_t resident_planes = 0;
+  std::size_t resident_bytes = 0;
+
+  // Pass 1 of a carry-over plan: whether z-slab `box` stays on the device.
+  bool keeps_resident(const Box& box) const { return box.z0 + box.extent.nz <= resident_planes; }
+  // Pass 2: the planes of y-slab `box` that are not resident, which the
+  // volume supplies; their extent.nz is 0 when the whole box is resident.
+  Box volume_part(const Box& box) const;
 };
 
 struct PlannerInput {
@@ -74,16 +94,17 @@ struct PlannerInput {
   // Device workspace per byte of brick (the kernels' ping-pong buffer: 1).
   double workspace_ratio = 1.0;
   std::size_t table_bytes = 0;  // device bytes held by the kernels' tables
+  // Host memory available to the call (MemAvailable); 0 = unknown. With no
+  // staging budget, the streams' staging takes at most a quarter of it: a
+  // 96 GiB array beside 35 GiB of staging on a 125 GiB host was ended by
+  // the kernel's OOM killer.
+  std::size_t host_available = 0;
 };
 
 // Throws Error(invalid_argument) for a requested strategy that cannot run
 // within the budgets and Error(out_of_memory) when not even one line of an
 // axis fits; the caller's data is not touched.
 PassPlan plan_passes(const PlannerInput& input);
-
-// The same passes with every brick at most `max_elements` (used to retry
-// with smaller bricks after a device allocation fails).
-PassPlan shrink_bricks(const PassPlan& plan, const BrickShape& volume, std::size_t max_elements);
 
 // "two_pass: 2 passes, xy on z-slabs 4x512x512 (8 bricks), ..." for describe().
 std::string describe_passes(const PassPlan& plan);

@@ -60,8 +60,9 @@ PipelineTotals run_pipeline(const PassPlan& plan, volume::VolumeStore& store, co
         timing.brick = index;
         timing.stream = stream;
         timing.bytes = job.box.elements() * plan.element_bytes;
+        std::size_t moved = 0;
         try {
-          lane.process(job, timing);
+          moved = lane.process(job, timing);
         } catch (...) {
           std::lock_guard<std::mutex> lock(report_mutex);
           if (!failure) failure = std::current_exception();
@@ -70,7 +71,7 @@ PipelineTotals run_pipeline(const PassPlan& plan, volume::VolumeStore& store, co
         }
         std::lock_guard<std::mutex> lock(report_mutex);
         ++totals.bricks;
-        totals.bytes_moved += 2 * timing.bytes;  // read once, written once
+        totals.bytes_moved += moved;
         if (hooks.timeline != nullptr) hooks.timeline->push_back(timing);
         if (hooks.progress != nullptr && *hooks.progress) {
           Progress p;

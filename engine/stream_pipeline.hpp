@@ -37,11 +37,13 @@ struct BrickJob {
 };
 
 // One stream's resources. process() runs a whole brick and returns when the
-// brick is back in the volume; it fills the stages of `timing` it performs.
+// brick is back in the volume (or, in pass 1 of a carry-over plan, kept on
+// the device); it fills the stages of `timing` it performs and returns the
+// bytes it read from and wrote to the volume.
 class BrickLane {
  public:
   virtual ~BrickLane() = default;
-  virtual void process(const BrickJob& job, BrickTiming& timing) = 0;
+  virtual std::size_t process(const BrickJob& job, BrickTiming& timing) = 0;
 };
 
 struct PipelineHooks {

@@ -20,11 +20,6 @@
 
 namespace oocfft::engine {
 
-// The duplex PCIe bandwidth each way measured on the reference machine
-// (DESIGN.md, "Measured ceilings": pinned H2D + D2H at once, 45.8 GB/s):
-// the floor of a streamed transform is passes x |volume| / this.
-inline constexpr double pcie_duplex_bytes_per_second = 45.8e9;
-
 class StreamingEngine {
  public:
   StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend);
@@ -56,6 +51,7 @@ class StreamingEngine {
   // Strategy, passes, brick shapes, staging and device bytes, PCIe floor,
   // and the kernels of each axis or pass.
   std::string describe() const;
+  // The plan's PCIe floor on the reference machine's link (pcie_floor.hpp).
   double pcie_floor_seconds() const;
 
  private:

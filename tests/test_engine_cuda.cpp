@@ -242,6 +242,93 @@ TEST(EngineCuda, DeviceOutOfMemoryShrinksBricks) {
   EXPECT_LT(report.device_bytes, std::size_t{20} << 20);
 }
 
+// Carry-over on the device: two-pass plans whose budgets keep none, part
+// and all of the volume on the device between the passes, staged and
+// DMA'd straight from the array, over 1 to 4 streams. The output is
+// poisoned where the input was (transforms are in place): any element
+// pass 2 failed to bring back, from the device or the volume, shows as an
+// error against the host's in-core result.
+TEST(EngineCuda, CarryOverKeepsPlanesOnTheDevice) {
+  SKIP_WITHOUT_CUDA();
+  const Shape shape{40, 96, 128};  // planes of 96 KiB, more than the slack for the tables below
+  const std::size_t n = shape.elements(), e = 8, volume = n * e;
+  const auto x = to_precision<float>(random_signal(n, 77));
+  const auto ref = widen(in_core_result(x, shape, Direction::forward));
+  bool none = false, part = false, all = false;
+  for (unsigned streams = 1; streams <= 4; ++streams) {
+    for (std::size_t multiple : {1, 3, 12, 40}) {
+      for (HostRegistration reg : {HostRegistration::off, HostRegistration::on}) {
+        Options o;
+        o.backend = Backend::cuda;
+        o.strategy = Strategy::two_pass;
+        o.streams = streams;
+        o.register_host_memory = reg;
+        o.device_memory_budget = budget_for(Strategy::two_pass, shape, e, streams, multiple) + (64 << 10);
+        Plan plan(shape, Precision::single, o);
+        auto y = x;
+        RunReport report;
+        plan.execute(y.data(), Direction::forward, &report);
+        const std::string where = "streams " + std::to_string(streams) + " x" + std::to_string(multiple) +
+                                  " register " + to_string(reg) + "\n" + plan.describe();
+        EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n)) << where;
+        EXPECT_EQ(report.bytes_moved, 4 * volume - 2 * report.resident_bytes) << where;
+        EXPECT_LE(report.device_bytes, o.device_memory_budget) << where;
+        if (reg == HostRegistration::on) EXPECT_EQ(report.direct_bricks, report.bricks) << where;
+        if (reg == HostRegistration::off) EXPECT_EQ(report.direct_bricks, 0u) << where;
+        EXPECT_FALSE(page_locked(y.data()));
+        none |= report.resident_bytes == 0;
+        part |= report.resident_bytes > 0 && report.resident_bytes < volume;
+        all |= report.resident_bytes == volume;
+      }
+    }
+  }
+  EXPECT_TRUE(none && part && all) << none << part << all;
+}
+
+// The resident in-core plan: two passes over a volume kept on the device,
+// progress after every brick, cancel polled before every brick, and a
+// cancel before the first brick leaves the array as it was.
+TEST(EngineCuda, ResidentInCoreReportsAndCancels) {
+  SKIP_WITHOUT_CUDA();
+  const Shape shape{64, 128, 96};
+  const std::size_t n = shape.elements();
+  const auto x = to_precision<float>(random_signal(n, 81));
+  const auto ref = widen(in_core_result(x, shape, Direction::inverse));
+  Options o;
+  o.backend = Backend::cuda;
+  std::size_t progress_calls = 0, total = 0;
+  o.progress = [&](const Progress& p) {
+    ++progress_calls;
+    total = p.bricks_total;
+  };
+  auto y = x;
+  RunReport report;
+  Plan plan(shape, Precision::single, o);
+  plan.execute(y.data(), Direction::inverse, &report);
+  EXPECT_EQ(report.strategy, Strategy::in_core);
+  EXPECT_EQ(report.passes, 2u);
+  EXPECT_EQ(report.resident_bytes, n * 8);
+  EXPECT_EQ(report.bytes_moved, 2 * n * 8);
+  EXPECT_EQ(progress_calls, report.bricks);
+  EXPECT_EQ(total, report.bricks);
+  EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n)) << plan.describe();
+
+  for (HostRegistration reg : {HostRegistration::off, HostRegistration::on}) {
+    o.register_host_memory = reg;
+    o.progress = nullptr;
+    o.cancel = [] { return true; };
+    y = x;
+    try {
+      Plan(shape, Precision::single, o).execute(y.data(), Direction::forward);
+      ADD_FAILURE() << "not cancelled";
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), ErrorKind::cancelled) << error.what();
+    }
+    EXPECT_EQ(y, x) << "a cancel before the first brick changed the array";
+    EXPECT_FALSE(page_locked(y.data()));
+  }
+}
+
 TEST(EngineCuda, InCoreRequestOverBudgetIsRefused) {
   SKIP_WITHOUT_CUDA();
   Options o;

@@ -34,6 +34,10 @@ struct RunReport {
   std::size_t direct_bricks = 0;  // how many; the others went through staging
   std::size_t bricks = 0;
   std::size_t bytes_moved = 0;         // volume bytes read plus written
+  // Bytes pass 1 kept on the device for pass 2 (carry-over, and the whole
+  // volume for a resident in-core plan): neither written back by pass 1
+  // nor read again by pass 2.
+  std::size_t resident_bytes = 0;
   std::size_t staging_bytes = 0;       // pinned (or host) staging held
   std::size_t device_bytes = 0;        // device memory held by the engine
   double seconds = 0;                  // wall time of the execution
