@@ -8,7 +8,7 @@
 // (gather / H2D / kernel / D2H / scatter per brick) as CSV, and a JSON
 // summary. bench/plot_timeline.py draws the timeline as a PNG.
 //
-//   oocfft_ooc_bench [--cases=quick,16g,16g-resident,96g] [--no-fftw] [--no-line]
+//   oocfft_ooc_bench [--cases=quick,16g,16g-resident,96g,96g-hostarray] [--no-fftw] [--no-line]
 //                    [--no-cufft] [--no-registered] [--threads=16]
 //                    [--out=DIR] [--backend=host|cuda]
 // quick: 1 GiB (256x512x1024 c64), 256 MiB device budget.
@@ -25,6 +25,8 @@
 //        between the passes); checked by a marginal self-test (the DFT of
 //        the volume's sums over two axes equals the transform's lines
 //        through the origin, for all three axes) and by the round trip.
+// 96g-hostarray: the same with the array in an oocfft::HostArray (one
+//        copy of the volume on the host).
 #include <fftw3.h>
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
@@ -461,10 +463,21 @@ double fftw_in_place(c64* data, const oocfft::Shape& s, unsigned threads) {
   return seconds;
 }
 
+// A volume in ordinary pageable memory, or in a HostArray (page-locked
+// by the library where a device is usable).
 struct Volume {
-  std::unique_ptr<c64[]> data;
-  explicit Volume(std::size_t n) : data(new c64[n]) {}
-  c64* get() { return data.get(); }
+  std::unique_ptr<c64[]> plain;
+  oocfft::HostArray<c64> pinned;
+  double allocate_seconds = 0;  // mapping, first touch and page-locking of a HostArray
+  explicit Volume(std::size_t n, bool host_array = false) {
+    const auto t = Clock::now();
+    if (host_array)
+      pinned = oocfft::HostArray<c64>(n);
+    else
+      plain.reset(new c64[n]);
+    allocate_seconds = seconds_since(t);
+  }
+  c64* get() { return plain != nullptr ? plain.get() : pinned.data(); }
 };
 
 void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape& shape, std::size_t budget,
@@ -682,6 +695,18 @@ void case_resident(const Args& a, const std::string& label, const oocfft::Shape&
   std::printf("%-28s first execution / warm time ratio %.3f\n", label.c_str(), first.seconds / warm.seconds);
 #if OOCFFT_HAVE_CUDA
   if (!oocfft::cuda_available() || a.backend == oocfft::Backend::host) return;
+  {
+    Volume h(n, true);
+    std::printf("%-28s HostArray of %.1f GiB: %.3f s to map, first-touch and page-lock (page-locked: %s)\n",
+                label.c_str(), gib(double(shape.bytes(sizeof(c64)))), h.allocate_seconds,
+                h.pinned.page_locked() ? "yes" : h.pinned.lock_failure().c_str());
+    copy_volume(h.get(), x.get(), n);
+    Result r = run_case(label + " HostArray", h.get(), shape, oocfft::Direction::forward, *plan, peak, false, pcie);
+    r.error = marginal_error(h.get(), shape, m);
+    r.error_kind = "marginal self-test";
+    std::printf("%-28s marginal self-test error %.2e\n", (label + " HostArray").c_str(), r.error);
+    results.push_back(r);
+  }
   Result pinned_ours;
   const bool locked = cudaHostRegister(y.get(), shape.bytes(sizeof(c64)), cudaHostRegisterDefault) == cudaSuccess;
   if (locked) pinned_ours = checked(label + " caller-registered", *plan, true);
@@ -711,12 +736,17 @@ void case_resident(const Args& a, const std::string& label, const oocfft::Shape&
 #endif
 }
 
-void case_beyond_gpu(const Args& a, const PcieFigures& pcie) {
+void case_beyond_gpu(const Args& a, const PcieFigures& pcie, bool host_array) {
   const oocfft::Shape shape{2048, 2048, 3072};
   const std::size_t n = shape.elements();
-  std::printf("\n== 96g: %s c64, %.1f GiB (larger than the GPU), default budgets ==\n",
-              shape.to_string().c_str(), gib(double(shape.bytes(sizeof(c64)))));
-  Volume x(n);
+  std::printf("\n== 96g: %s c64, %.1f GiB (larger than the GPU), default budgets, array in %s ==\n",
+              shape.to_string().c_str(), gib(double(shape.bytes(sizeof(c64)))),
+              host_array ? "a HostArray" : "pageable memory");
+  Volume x(n, host_array);
+  if (host_array)
+    std::printf("HostArray of %.1f GiB: %.3f s to map, first-touch and page-lock; page-locked %s%s\n",
+                gib(double(shape.bytes(sizeof(c64)))), x.allocate_seconds, x.pinned.page_locked() ? "yes" : "no: ",
+                x.pinned.lock_failure().c_str());
   fill(x.get(), n, 5);
   const auto t = Clock::now();
   const Marginals m = marginals(x.get(), shape);
@@ -768,7 +798,7 @@ void case_beyond_gpu(const Args& a, const PcieFigures& pcie) {
   // The array page-locked once by the caller (what a library-owned
   // page-locked array gives): every brick DMAs straight from it, and only
   // what the device cannot keep between the passes crosses twice.
-  if (oocfft::cuda_available() && a.backend != oocfft::Backend::host) {
+  if (!host_array && oocfft::cuda_available() && a.backend != oocfft::Backend::host) {
     const auto t = Clock::now();
     if (cudaHostRegister(x.get(), shape.bytes(sizeof(c64)), cudaHostRegisterDefault) == cudaSuccess) {
       std::printf("96g cudaHostRegister of the array by the caller: %.3f s\n", seconds_since(t));
@@ -857,7 +887,9 @@ int main(int argc, char** argv) {
       } else if (c == "quick-resident") {
         case_resident(a, "quick-resident", {256, 512, 1024}, pcie);
       } else if (c == "96g") {
-        case_beyond_gpu(a, pcie);
+        case_beyond_gpu(a, pcie, false);
+      } else if (c == "96g-hostarray") {
+        case_beyond_gpu(a, pcie, true);
       } else {
         std::fprintf(stderr, "unknown case %s\n", c.c_str());
         return 2;

@@ -51,5 +51,12 @@ std::unique_ptr<ExecutionBackend> make_execution_backend(Backend kind, const Sha
 #endif
 }
 
+std::unique_ptr<volume::PageLocker> make_device_page_locker() {
+#if OOCFFT_HAVE_CUDA
+  if (cuda_available()) return make_cuda_page_locker();
+#endif
+  return nullptr;
+}
+
 }  // namespace engine
 }  // namespace oocfft

@@ -521,6 +521,12 @@ std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const B
   return std::make_unique<CudaBackend<double>>(kernels);
 }
 
+std::unique_ptr<volume::PageLocker> make_cuda_page_locker() {
+  int device = 0;
+  kc::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  return std::make_unique<CudaPageLocker>(device);
+}
+
 std::string cuda_unavailable_reason() {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);

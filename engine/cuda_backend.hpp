@@ -33,6 +33,9 @@ namespace oocfft::engine {
 // cuFFT peer).
 std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const BrickKernelFactory* kernels);
 
+// cudaHostRegister (portable) on the current device, behind PageLocker.
+std::unique_ptr<volume::PageLocker> make_cuda_page_locker();
+
 // The CUDA runtime's answer to "is a device usable": empty when yes, else
 // the reason.
 std::string cuda_unavailable_reason();

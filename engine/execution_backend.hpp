@@ -90,6 +90,10 @@ class ExecutionBackend {
 std::unique_ptr<ExecutionBackend> make_execution_backend(Backend kind, const Shape& shape, Precision precision,
                                                          const BrickKernelFactory* kernels);
 
+// Page-locks host memory for the CUDA device, or null when this build has
+// no CUDA backend or no device is usable (memory then stays pageable).
+std::unique_ptr<volume::PageLocker> make_device_page_locker();
+
 // Never returns Backend::automatic. Throws Error(unsupported) when the CUDA
 // backend is asked for and is not usable, naming why.
 Backend resolve_backend(Backend requested);

@@ -11,6 +11,7 @@
 #include "engine/host_threads.hpp"
 #include "engine/normalization.hpp"
 #include "engine/options_check.hpp"
+#include "engine/pinned_memory.hpp"
 #include "engine/streaming_engine.hpp"
 #include "volume/host_volume.hpp"
 
@@ -119,6 +120,9 @@ void Plan::execute(std::complex<float>* data, Direction direction, RunReport* re
 }
 void Plan::execute(std::complex<double>* data, Direction direction, RunReport* report) const {
   out_of_memory_as_error("execute", [&] { impl_->execute(data, direction, report); });
+}
+PinnedMemory Plan::pin(void* data, std::size_t bytes) const {
+  return engine::pin_for_device(data, bytes, impl_->streaming.backend());
 }
 Shape Plan::shape() const { return impl_->shape; }
 Precision Plan::precision() const { return impl_->precision; }

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include <cuda_runtime_api.h>
+#include <sys/resource.h>
 
 #include "kernels/cuda/device_buffer.hpp"
 #include "tests/engine_test_support.hpp"
@@ -327,6 +328,92 @@ TEST(EngineCuda, ResidentInCoreReportsAndCancels) {
     EXPECT_EQ(y, x) << "a cancel before the first brick changed the array";
     EXPECT_FALSE(page_locked(y.data()));
   }
+}
+
+// HostArray on the GPU machine: page-locked, every brick DMA'd straight
+// from it with no staging, in the resident plan and in a streamed one.
+TEST(EngineCuda, HostArrayNeedsNoStaging) {
+  SKIP_WITHOUT_CUDA();
+  const Shape shape{64, 128, 96};
+  const std::size_t n = shape.elements();
+  const auto x = to_precision<float>(random_signal(n, 91));
+  const auto ref = widen(in_core_result(x, shape, Direction::forward));
+  for (std::size_t budget : {std::size_t{0}, std::size_t{2} << 20}) {
+    HostArray<std::complex<float>> a(shape);
+    ASSERT_TRUE(a.page_locked()) << a.lock_failure();
+    EXPECT_TRUE(page_locked(a.data()));
+    EXPECT_TRUE(page_locked(a.data() + n - 1));
+    std::copy(x.begin(), x.end(), a.begin());
+    Options o;
+    o.backend = Backend::cuda;
+    o.device_memory_budget = budget;
+    RunReport report;
+    Plan(shape, Precision::single, o).execute(a.data(), Direction::forward, &report);
+    EXPECT_EQ(report.direct_bricks, report.bricks);
+    EXPECT_EQ(report.staging_bytes, 0u);
+    EXPECT_EQ(report.strategy, budget == 0 ? Strategy::in_core : Strategy::two_pass);
+    const std::vector<std::complex<float>> y(a.begin(), a.end());
+    EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n));
+  }
+}
+
+// Plan::pin locks a malloc'd array once for many executions and unlocks it
+// when the handle goes; a second pin of the same memory locks nothing.
+TEST(EngineCuda, PlanPinLocksUntilTheHandleGoes) {
+  SKIP_WITHOUT_CUDA();
+  const Shape shape{32, 64, 48};
+  const std::size_t n = shape.elements();
+  const auto x = to_precision<float>(random_signal(n, 93));
+  const auto ref = widen(in_core_result(x, shape, Direction::forward));
+  Options o;
+  o.backend = Backend::cuda;
+  const Plan plan(shape, Precision::single, o);
+  auto y = x;
+  {
+    const PinnedMemory pinned = plan.pin(y.data(), n * sizeof(y[0]));
+    ASSERT_TRUE(pinned.locked()) << pinned.reason();
+    EXPECT_TRUE(page_locked(y.data()));
+    const PinnedMemory again = plan.pin(y.data(), n * sizeof(y[0]));
+    EXPECT_FALSE(again.locked());
+    EXPECT_NE(again.reason().find("already"), std::string::npos) << again.reason();
+    for (int run = 0; run < 2; ++run) {
+      y = x;  // same storage: the vector keeps its buffer
+      RunReport report;
+      plan.execute(y.data(), Direction::forward, &report);
+      EXPECT_EQ(report.direct_bricks, report.bricks);
+      EXPECT_EQ(report.staging_bytes, 0u);
+      EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n));
+    }
+  }
+  EXPECT_FALSE(page_locked(y.data())) << "the handle left the array page-locked";
+}
+
+// Under RLIMIT_MEMLOCK a HostArray that cannot be locked is plain memory
+// that still transforms right, and says why.
+TEST(EngineCuda, HostArrayUnderMemlockLimit) {
+  SKIP_WITHOUT_CUDA();
+  rlimit saved{};
+  ASSERT_EQ(getrlimit(RLIMIT_MEMLOCK, &saved), 0);
+  rlimit tight = saved;
+  tight.rlim_cur = 64 << 10;
+  ASSERT_EQ(setrlimit(RLIMIT_MEMLOCK, &tight), 0);
+  const Shape shape{32, 64, 64};  // 1 MiB of complex<float>, in one 2 MiB page
+  HostArray<std::complex<float>> a(shape);
+  ASSERT_EQ(setrlimit(RLIMIT_MEMLOCK, &saved), 0);
+  if (a.page_locked())
+    GTEST_SKIP() << "this driver page-locks beyond RLIMIT_MEMLOCK (running as root, or limits not enforced)";
+  EXPECT_FALSE(a.lock_failure().empty());
+  EXPECT_FALSE(page_locked(a.data()));
+  const std::size_t n = shape.elements();
+  const auto x = to_precision<float>(random_signal(n, 95));
+  std::copy(x.begin(), x.end(), a.begin());
+  Options o;
+  o.backend = Backend::cuda;
+  RunReport report;
+  Plan(shape, Precision::single, o).execute(a.data(), Direction::forward, &report);
+  EXPECT_EQ(report.direct_bricks, 0u);
+  const std::vector<std::complex<float>> y(a.begin(), a.end());
+  EXPECT_LE(relative_l2_error(y, widen(in_core_result(x, shape, Direction::forward))), tolerance<float>(c_streamed, n));
 }
 
 TEST(EngineCuda, InCoreRequestOverBudgetIsRefused) {

@@ -1,31 +1,16 @@
 #include "volume/host_buffer.hpp"
 
-#include <sys/mman.h>
-
-#include <cerrno>
-#include <cstring>
-#include <string>
 #include <utility>
 
-#include "core/format_bytes.hpp"
-#include "oocfft/error.hpp"
+#include "volume/huge_page_mapping.hpp"
 
 namespace oocfft::volume {
 
-namespace {
-constexpr std::size_t huge_page_bytes = std::size_t{2} << 20;
-}
-
 HostBuffer::HostBuffer(std::size_t bytes, const char* what) : bytes_(bytes) {
   if (bytes == 0) return;
-  mapped_ = (bytes + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
-  void* p = ::mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED)
-    throw Error(ErrorKind::out_of_memory, std::string("could not map ") + format_bytes(double(bytes)) + " for " +
-                                              what + ": " + std::strerror(errno));
-  // Advice only: where transparent huge pages are off, 4 KiB pages serve.
-  (void)::madvise(p, mapped_, MADV_HUGEPAGE);
-  data_ = static_cast<std::byte*>(p);
+  const HugePageMapping m = map_huge_page_advised(bytes, what);
+  data_ = m.data;
+  mapped_ = m.mapped;
 }
 
 HostBuffer::~HostBuffer() { release(); }
@@ -33,7 +18,7 @@ HostBuffer::~HostBuffer() { release(); }
 void HostBuffer::release() noexcept {
   if (data_ == nullptr) return;
   if (locker_ != nullptr) locker_->unlock(data_);
-  ::munmap(data_, mapped_);
+  unmap_huge_page_advised(data_, bytes_);
   data_ = nullptr;
   locker_ = nullptr;
 }

@@ -1,8 +1,7 @@
 #pragma once
 // HostBuffer: host memory the library owns for a whole volume (a dataset
-// read into RAM), mapped anonymously with transparent huge pages advised:
-// page-locking huge-page memory measured 0.025-0.027 s/GiB against
-// 0.045-0.049 s/GiB on 4 KiB pages (DESIGN.md, "Learned since"). lock()
+// read into RAM), mapped with transparent huge pages advised
+// (huge_page_mapping.hpp). lock()
 // page-locks it through the backend's PageLocker so bricks DMA straight
 // from it; the destructor unlocks and unmaps. Move-only.
 #include <cstddef>

@@ -2,6 +2,7 @@
 // oocfft: 3D FFTs of volumes larger than GPU memory. The one header to include.
 #include "oocfft/error.hpp"
 #include "oocfft/hdf5.hpp"
+#include "oocfft/host_array.hpp"
 #include "oocfft/options.hpp"
 #include "oocfft/plan.hpp"
 #include "oocfft/shape.hpp"

@@ -14,6 +14,33 @@
 
 namespace oocfft {
 
+// A caller's array page-locked for the GPU by Plan::pin: while the handle
+// lives, executions DMA bricks straight from the array (the default
+// register_host_memory = automatic uses locked memory as it is), so
+// repeated transforms of a malloc'd array pay the locking once, about
+// 0.05 s/GiB on the H100 machine. Move-only; the destructor unlocks.
+class PinnedMemory {
+ public:
+  PinnedMemory() noexcept;
+  ~PinnedMemory();
+  PinnedMemory(PinnedMemory&&) noexcept;
+  PinnedMemory& operator=(PinnedMemory&&) noexcept;
+  PinnedMemory(const PinnedMemory&) = delete;
+  PinnedMemory& operator=(const PinnedMemory&) = delete;
+
+  // True when this handle page-locked the range. False on the host
+  // backend, when the range was page-locked already (by the caller, who
+  // keeps it so), or when the system refused; reason() then says which.
+  bool locked() const noexcept;
+  std::string reason() const;
+
+  class Impl;
+  explicit PinnedMemory(std::unique_ptr<Impl> impl) noexcept;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 class Plan {
  public:
   Plan(Shape shape, Precision precision, const Options& options = {});
@@ -30,6 +57,12 @@ class Plan {
   // The same, filling `report` (may be null) with what the run did.
   void execute(std::complex<float>* data, Direction direction, RunReport* report) const;
   void execute(std::complex<double>* data, Direction direction, RunReport* report) const;
+
+  // Page-locks [data, data + bytes) for this plan's device until the
+  // handle is destroyed (see PinnedMemory). Throws Error(invalid_argument)
+  // for a null pointer or 0 bytes; a refusal is not an error (locked() is
+  // false and executions stage as usual).
+  PinnedMemory pin(void* data, std::size_t bytes) const;
 
   Shape shape() const;
   Precision precision() const;
