@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 
 #include <cuda_runtime_api.h>
 #include <sys/resource.h>
@@ -328,6 +329,17 @@ TEST(EngineCuda, ResidentInCoreReportsAndCancels) {
     EXPECT_EQ(y, x) << "a cancel before the first brick changed the array";
     EXPECT_FALSE(page_locked(y.data()));
   }
+  // An error in the middle of a run (a progress callback that throws)
+  // reaches the caller as thrown and leaves nothing page-locked.
+  o.register_host_memory = HostRegistration::on;
+  o.cancel = nullptr;
+  o.progress = [](const Progress& p) {
+    if (p.bricks_done == 3) throw std::runtime_error("progress failed");
+  };
+  y = x;
+  EXPECT_THROW(Plan(shape, Precision::single, o).execute(y.data(), Direction::forward), std::runtime_error);
+  EXPECT_FALSE(page_locked(y.data()));
+  EXPECT_FALSE(page_locked(y.data() + n - 1));
 }
 
 // HostArray on the GPU machine: page-locked, every brick DMA'd straight

@@ -20,7 +20,11 @@ enum class Backend { automatic, host, cuda };
 enum class Precision { single, double_precision };
 
 // How a volume is streamed through the device (DESIGN.md, "The algorithm").
-// automatic = the fewest passes that fit the budgets.
+// automatic = the fewest passes that fit the budgets. in_core: on a device
+// the volume stays resident (z-slabs up and transformed along x and y as
+// they land, y-slabs transformed along z and down); the host backend
+// transforms it where it lies. two_pass keeps on the device, between its
+// passes, what the budget holds beyond the streams' bricks.
 enum class Strategy { automatic, in_core, two_pass, three_pass, line_transpose };
 
 // Whether the CUDA backend DMAs bricks straight from the caller's array
@@ -59,8 +63,10 @@ struct Options {
   // per-stream brick buffers the same way, so a small budget runs the
   // out-of-core strategies without a GPU.
   std::size_t device_memory_budget = 0;
-  // Host bytes for all streams' staging buffers together. 0 = as large as
-  // the device bricks need.
+  // Host bytes for all streams' staging buffers together; a brick is no
+  // larger than one stream's share. 0 = a ring of 64 MiB per stream on a
+  // device (bricks staged in pieces; line_transpose: a brick each), never
+  // more than a quarter of the host's available memory (MemAvailable).
   std::size_t host_staging_budget = 0;
   // Bricks in flight (CUDA streams, each with its own staging and device
   // buffers). 1..64.

@@ -1,0 +1,125 @@
+// The planner on its own, for machines the tests do not run on: a 125 GiB
+// host with an 80 GB device, a host with little memory left, and the PCIe
+// floor it reports. No data moves; each case is a plan_passes() call.
+#include <gtest/gtest.h>
+
+#include "engine/pass_planner.hpp"
+#include "engine/pcie_floor.hpp"
+#include "oocfft/error.hpp"
+
+namespace oocfft::engine {
+namespace {
+
+constexpr std::size_t GiB = std::size_t{1} << 30;
+
+PlannerInput device_input(BrickShape volume, std::size_t device_budget, std::size_t host_available) {
+  PlannerInput in;
+  in.volume = volume;
+  in.element_bytes = 8;
+  in.device_budget = device_budget;
+  in.streams = 4;
+  in.workspace_ratio = 0;
+  in.host_available = host_available;
+  return in;
+}
+
+std::size_t device_bytes(const PassPlan& p) { return p.streams * p.brick_bytes + p.resident_bytes; }
+
+// 16 GiB on an 80 GB device: resident, two passes, the whole volume kept.
+TEST(PassPlanner, VolumeThatFitsTheDeviceStaysResident) {
+  const PassPlan p = plan_passes(device_input({1024, 1024, 2048}, std::size_t(74.7 * GiB), 100 * GiB));
+  EXPECT_EQ(p.strategy, Strategy::in_core);
+  ASSERT_EQ(p.passes.size(), 2u);
+  EXPECT_EQ(p.resident_planes, 1024u);
+  EXPECT_EQ(p.resident_bytes, 16 * GiB);
+  EXPECT_LE(p.brick_bytes, GiB);
+  EXPECT_LE(device_bytes(p), std::size_t(74.7 * GiB));
+  EXPECT_FALSE(p.host_in_place);
+  EXPECT_NE(describe_passes(p).find("kept on the device"), std::string::npos) << describe_passes(p);
+}
+
+// 96 GiB on the same device, 27 GiB of host memory left beside the array:
+// bricks of at most 1 GiB, staging within a quarter of what is left, and
+// what the budget holds beyond the bricks carried over in whole slabs.
+TEST(PassPlanner, LargerVolumeCarriesOverWithinTheHostsMemory) {
+  const std::size_t budget = std::size_t(74.7 * GiB), host = 27 * GiB;
+  const PassPlan p = plan_passes(device_input({2048, 2048, 3072}, budget, host));
+  EXPECT_EQ(p.strategy, Strategy::two_pass);
+  EXPECT_LE(p.brick_bytes, GiB);
+  EXPECT_GE(p.passes[0].bricks, 96u) << "bricks of 8.8 GiB left the pipeline empty at both ends";
+  EXPECT_LE(p.streams * p.staging_bytes, host / 4);
+  EXPECT_GT(p.resident_planes, 0u);
+  EXPECT_EQ(p.resident_planes % p.passes[0].brick.nz, 0u);
+  EXPECT_LT(p.resident_planes, 2048u);
+  EXPECT_EQ(p.resident_bytes, p.resident_planes * 2048 * 3072 * 8);
+  EXPECT_LE(device_bytes(p), budget);
+  // Pass-2 bricks split into the resident planes and the rest.
+  const Box y_slab = p.passes[1].box({2048, 2048, 3072}, 3);
+  const Box rest = p.volume_part(y_slab);
+  EXPECT_EQ(rest.z0, p.resident_planes);
+  EXPECT_EQ(rest.extent.nz, 2048 - p.resident_planes);
+  EXPECT_EQ(rest.y0, y_slab.y0);
+  EXPECT_TRUE(p.keeps_resident(p.passes[0].box({2048, 2048, 3072}, 0)));
+  EXPECT_FALSE(p.keeps_resident(p.passes[0].box({2048, 2048, 3072}, p.passes[0].bricks - 1)));
+}
+
+// A host with almost nothing left: the default staging shrinks with it
+// (bricks follow), where it once asked for 35 GiB next to a 96 GiB array.
+TEST(PassPlanner, DefaultStagingFitsASmallHost) {
+  for (std::size_t host : {4 * GiB, GiB, std::size_t{256} << 20}) {
+    const PassPlan p = plan_passes(device_input({1024, 1024, 2048}, 8 * GiB, host));
+    EXPECT_LE(p.streams * p.staging_bytes, host / 4) << host;
+    EXPECT_LE(p.brick_bytes, host / 4 / p.streams) << host;
+  }
+  // An explicit staging budget is the caller's: bricks follow it.
+  PlannerInput in = device_input({1024, 1024, 2048}, 8 * GiB, GiB);
+  in.staging_budget = 2 * GiB;
+  const PassPlan p = plan_passes(in);
+  EXPECT_EQ(p.streams * p.staging_bytes, p.streams * p.brick_bytes);
+  EXPECT_LE(p.streams * p.staging_bytes, 2 * GiB);
+}
+
+// With no staging budget a device stages through a small ring; the line
+// layouts, whose host transposes need the whole brick, do not.
+TEST(PassPlanner, DeviceStagingIsARingExceptForLineLayouts) {
+  const PassPlan two = plan_passes(device_input({1024, 1024, 2048}, 4 * GiB, 100 * GiB));
+  EXPECT_EQ(two.strategy, Strategy::two_pass);
+  EXPECT_EQ(two.staging_bytes, std::size_t{64} << 20);
+  EXPECT_GT(two.brick_bytes, two.staging_bytes);
+  PlannerInput in = device_input({1024, 1024, 2048}, 4 * GiB, 100 * GiB);
+  in.requested = Strategy::line_transpose;
+  const PassPlan line = plan_passes(in);
+  EXPECT_EQ(line.staging_bytes, line.brick_bytes);
+  in.host_backend = true;
+  in.requested = Strategy::two_pass;
+  const PassPlan host = plan_passes(in);
+  EXPECT_EQ(host.staging_bytes, host.brick_bytes);
+}
+
+// A volume with one pass (a single z plane) has nothing to carry; a
+// resident request that cannot hold the volume and the bricks is refused.
+TEST(PassPlanner, OnePassVolumesAndOversizedResidentRequests) {
+  const PassPlan flat = plan_passes(device_input({1, 2048, 2048}, 8 * GiB, 100 * GiB));
+  EXPECT_EQ(flat.strategy, Strategy::in_core);
+  EXPECT_EQ(flat.passes.size(), 1u);
+  EXPECT_EQ(flat.resident_bytes, 0u);
+  PlannerInput in = device_input({512, 512, 512}, GiB, 100 * GiB);  // exactly the volume: no room for bricks
+  in.requested = Strategy::in_core;
+  EXPECT_THROW(plan_passes(in), Error);
+}
+
+TEST(PcieFloor, ResidentAndCarryOverAndStreamed) {
+  const LinkBandwidth link{50e9, 40e9, 25e9};
+  const double v = 100e9;
+  // Resident: all up at the one-way rate, then all down.
+  EXPECT_DOUBLE_EQ(pcie_floor_seconds(2, std::size_t(v), std::size_t(v), link), v / 50e9 + v / 40e9);
+  // Streamed: both directions at once, each pass.
+  EXPECT_DOUBLE_EQ(pcie_floor_seconds(2, std::size_t(v), 0, link), 2 * v / 25e9);
+  EXPECT_DOUBLE_EQ(pcie_floor_seconds(3, std::size_t(v), 0, link), 3 * v / 25e9);
+  // Carry-over of 40%: pass 1 60 both ways + 40 up alone, pass 2 the mirror.
+  EXPECT_NEAR(pcie_floor_seconds(2, std::size_t(v), std::size_t(0.4 * v), link),
+              (60e9 / 25e9 + 40e9 / 50e9) + (60e9 / 25e9 + 40e9 / 40e9), 1e-9);
+}
+
+}  // namespace
+}  // namespace oocfft::engine
