@@ -1,19 +1,24 @@
 #include "apps/run_summary.hpp"
 
 #include <cstdio>
+#include <string>
 
 #include "core/format_bytes.hpp"
 
 namespace oocfft::apps {
 
 std::string run_summary(double seconds, std::size_t volume_bytes, const RunReport& run, const std::string& where) {
-  const double moved = static_cast<double>(volume_bytes) * 2.0 * run.passes;
-  char line[512];
+  // What stayed on the device between the passes crossed PCIe once less
+  // each way.
+  const double moved = static_cast<double>(volume_bytes) * 2.0 * run.passes - 2.0 * double(run.resident_bytes);
+  const std::string resident =
+      run.resident_bytes == 0 ? "" : ", " + format_bytes(double(run.resident_bytes)) + " kept on the device between them";
+  char line[640];
   std::snprintf(line, sizeof line,
-                "done in %.3f s, %.2f GB/s (%s volume read and written once per pass, %u pass%s), %s on %s, %s",
+                "done in %.3f s, %.2f GB/s (%s volume read and written once per pass, %u pass%s%s), %s on %s, %s",
                 seconds, seconds > 0 ? moved / seconds * 1e-9 : 0.0,
                 format_bytes(static_cast<double>(volume_bytes)).c_str(), run.passes, run.passes == 1 ? "" : "es",
-                to_string(run.strategy), to_string(run.backend), where.c_str());
+                resident.c_str(), to_string(run.strategy), to_string(run.backend), where.c_str());
   return line;
 }
 
