@@ -158,11 +158,11 @@ DatasetTransformReport transform(const DatasetPath& input, const DatasetPath& ou
   report.output = output;
   report.in_memory = path.in_memory;
   report.host_memory_budget = path.host_budget;
-  tbb::task_arena arena = engine::make_arena(options.threads);
+  const std::shared_ptr<tbb::task_arena> arena = engine::make_arena(options);
   if (path.in_memory) {
-    transform_in_memory(transfer, path, direction, arena, report);
+    transform_in_memory(transfer, path, direction, *arena, report);
   } else {
-    transform_streamed(transfer, path, direction, arena, report);
+    transform_streamed(transfer, path, direction, *arena, report);
   }
   transfer.commit();
   report.seconds = seconds_since(start);

@@ -32,6 +32,11 @@ void check_options(const Options& options) {
   require_known(options.backend, "options.backend");
   require_known(options.strategy, "options.strategy");
   require_known(options.register_host_memory, "options.register_host_memory");
+  if (!options.host_threads.empty() && options.threads != 0 && options.threads != options.host_threads.threads())
+    throw Error(ErrorKind::invalid_argument, "options.threads is " + std::to_string(options.threads) +
+                                                 " but options.host_threads has " +
+                                                 std::to_string(options.host_threads.threads()) +
+                                                 "; set one, or both the same");
 }
 
 void check_direction(Direction direction) {

@@ -40,7 +40,7 @@ class Plan::Impl {
       : shape((validate_shape(shape_in), engine::check_options(options_in), shape_in)),
         precision(precision_in),
         options(options_in),
-        arena(engine::make_arena(options_in.threads)),
+        arena(engine::make_arena(options_in)),
         // Makes the backend, chooses the strategy and builds the kernels;
         // refuses bad options before any data is seen.
         streaming(shape, precision, options, engine::resolve_backend(options_in.backend)) {}
@@ -61,12 +61,12 @@ class Plan::Impl {
     const bool inverse = direction == Direction::inverse;
     auto* bytes = reinterpret_cast<std::byte*>(data);
     if (streaming.host_in_place()) {
-      streaming.execute_in_place(bytes, inverse, scale, arena, report);
+      streaming.execute_in_place(bytes, inverse, scale, *arena, report);
       return;
     }
     // The caller's array as a volume store: the engine streams it like any other.
     volume::HostVolume store(bytes, {shape.nz, shape.ny, shape.nx}, sizeof(std::complex<T>));
-    streaming.execute(store, inverse, scale, arena, report);
+    streaming.execute(store, inverse, scale, *arena, report);
   }
 
   std::string describe() const {
@@ -86,9 +86,9 @@ class Plan::Impl {
   Shape shape;
   Precision precision;
   Options options;
-  // Limits the host threads to options.threads; task_arena::execute is not
-  // const, and running work in it does not change the plan.
-  mutable tbb::task_arena arena;
+  // Limits the host threads (host_threads.hpp); shared with other plans
+  // when options.host_threads is set.
+  std::shared_ptr<tbb::task_arena> arena;
   engine::StreamingEngine streaming;
 };
 

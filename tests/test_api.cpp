@@ -207,6 +207,52 @@ TEST(ApiMemory, OneShotCallsInALoopStayFlat) {
   EXPECT_LT(after, before + (std::size_t{4} << 20)) << "grew by " << (after - before) / 1024 << " KiB";
 }
 
+// With a thread count the loop stays flat only through threads the calls
+// share: each call used to make an arena of its own (about 7 KiB a call).
+TEST(ApiMemory, SharedHostThreadsKeepALoopFlat) {
+  Options o = host_options();
+  o.host_threads = HostThreads(2);
+  auto x = to_precision<float>(random_signal(8 * 8 * 8, 13));
+  auto y = x;
+  Options separate = host_options();
+  separate.threads = 2;
+  fft3d(x.data(), Shape{8, 8, 8}, Direction::forward, o);
+  fft3d(y.data(), Shape{8, 8, 8}, Direction::forward, separate);
+  EXPECT_EQ(x, y) << "shared threads changed the result";
+  for (int i = 0; i < 100; ++i) fft3d(x.data(), Shape{8, 8, 8}, Direction::forward, o);
+  const std::size_t before = resident_bytes();
+  for (int i = 0; i < 3000; ++i) fft3d(x.data(), Shape{8, 8, 8}, Direction::forward, o);
+  const std::size_t after = resident_bytes();
+  EXPECT_LT(after, before + (std::size_t{4} << 20)) << "grew by " << (after - before) / 1024 << " KiB";
+}
+
+TEST(ApiErrors, HostThreadsAndAThreadCountMustAgree) {
+  EXPECT_THROW(HostThreads(0), Error);
+  Options o = host_options();
+  o.host_threads = HostThreads(3);
+  EXPECT_EQ(o.host_threads.threads(), 3u);
+  o.threads = 3;
+  EXPECT_NO_THROW(Plan(Shape{4, 4, 4}, Precision::single, o));
+  o.threads = 2;
+  try {
+    Plan(Shape{4, 4, 4}, Precision::single, o);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("host_threads"), std::string::npos) << e.what();
+  }
+  // A plan keeps the threads alive after the caller's copy is gone.
+  Options shared = host_options();
+  shared.host_threads = HostThreads(2);
+  const Plan plan(Shape{6, 5, 4}, Precision::double_precision, shared);
+  shared.host_threads = HostThreads();
+  auto x = to_precision<double>(random_signal(120, 5));
+  auto y = x;
+  plan.execute(x.data(), Direction::forward);
+  fft3d(y.data(), Shape{6, 5, 4}, Direction::forward, host_options());
+  EXPECT_EQ(x, y);
+}
+
 TEST(ApiErrors, AutomaticBackendFallsBackToHostWithoutCuda) {
   if (cuda_available()) GTEST_SKIP() << "a CUDA device is present; this checks the no-GPU fallback";
   const Plan plan(Shape{4, 4, 4}, Precision::single);

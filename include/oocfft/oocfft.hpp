@@ -3,6 +3,7 @@
 #include "oocfft/error.hpp"
 #include "oocfft/hdf5.hpp"
 #include "oocfft/host_array.hpp"
+#include "oocfft/host_threads.hpp"
 #include "oocfft/options.hpp"
 #include "oocfft/plan.hpp"
 #include "oocfft/shape.hpp"

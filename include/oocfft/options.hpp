@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <functional>
 
+#include "oocfft/host_threads.hpp"
+
 namespace oocfft {
 
 enum class Direction { forward, inverse };
@@ -57,6 +59,10 @@ struct Options {
   Norm norm = Norm::backward;
   // Host threads for the host backend and for host-side copies; 0 = all cores.
   unsigned threads = 0;
+  // Threads shared with other plans and calls (host_threads.hpp); when set,
+  // `threads` must be 0 or its count. For loops of one-shot calls with a
+  // thread count.
+  HostThreads host_threads;
 
   // Device bytes the plan may use (bricks, workspace, tables). 0 = the free
   // device memory minus a safety margin. On the host backend it bounds the
