@@ -256,8 +256,9 @@ class CudaBrickLane final : public BrickLane {
     std::byte* dev = keep ? c_.resident + job.box.z0 * volume.ny * volume.nx * e_ : static_cast<std::byte*>(data_.get());
     Box from_volume = job.box;
     std::size_t offset = 0;  // of from_volume in the device brick
-    h2d_start_.record(s);
+    h2d_started_ = false;
     if (carry && job.pass == 1) {
+      mark_h2d_start();
       from_volume = c_.plan->volume_part(job.box);
       const std::size_t planes = job.box.extent.nz - from_volume.extent.nz;
       copy_resident_planes(volume, job.box, planes, dev, s);
@@ -266,6 +267,7 @@ class CudaBrickLane final : public BrickLane {
     bool direct = false;
     std::size_t moved = 0;
     if (from_volume.elements() > 0) moved += upload(from_volume, spec.layout, dev, offset, t, direct);
+    mark_h2d_start();  // a brick wholly resident: an empty span
     h2d_end_.record(s);
     c_.kernels->passes[job.pass]->execute(reinterpret_cast<kernels::Complex<T>*>(dev),
                                           transpose::staged_shape(job.box, spec.layout), workspace_.get(), c_.inverse,
@@ -307,6 +309,7 @@ class CudaBrickLane final : public BrickLane {
     if (c_.direct != nullptr && layout == BrickLayout::natural) copies = c_.direct->copies(box);
     if (!copies.empty()) {
       direct = true;
+      mark_h2d_start();
       copy_box_direct(copies, dev + offset, true, s);
       return box.elements() * e_;
     }
@@ -318,6 +321,7 @@ class CudaBrickLane final : public BrickLane {
       c_.arena->execute([&] { c_.store->read(pieces[k], layout, slot); });
       if (k == 0) t.gather_start = g0;
       t.gather_end = seconds_since(c_.start);
+      mark_h2d_start();  // after the first gather, so the H2D span is the copies alone
       kc::check_cuda(cudaMemcpyAsync(dev + offset + offset_in(box, pieces[k]) * e_, slot, pieces[k].elements() * e_,
                                      cudaMemcpyHostToDevice, s),
                      "cudaMemcpyAsync");
@@ -364,6 +368,13 @@ class CudaBrickLane final : public BrickLane {
   // The staged pieces of `box`: the whole box when it fits the staging
   // buffer (line layouts always do), else device-contiguous pieces of half
   // of it, which alternate between its two halves (a ring of two slots).
+  // The timeline's H2D span starts at the brick's first copy onto the device.
+  void mark_h2d_start() {
+    if (h2d_started_) return;
+    h2d_start_.record(stream_.get());
+    h2d_started_ = true;
+  }
+
   std::vector<Box> staged_pieces(const Box& box, BrickLayout layout) {
     if (staging_ == nullptr) staging_ = c_.staging->buffer(index_);
     if (layout != BrickLayout::natural || box.elements() * e_ <= c_.staging_bytes) {
@@ -397,6 +408,7 @@ class CudaBrickLane final : public BrickLane {
   kc::DeviceBuffer workspace_;
   kc::Stream stream_;
   kc::Event h2d_start_, h2d_end_, kernel_end_, d2h_end_;
+  bool h2d_started_ = false;
   std::size_t slot_bytes_ = 0;
   kc::Event slot_free_[2]{kc::Event(false), kc::Event(false)};  // a slot's copy has ended
   DeviceClock clock_;

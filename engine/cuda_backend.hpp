@@ -7,7 +7,13 @@
 // with cudaMemcpyAsync, transformed, copied down and written back, ordered
 // by the stream and timed with events, never by device-wide syncs. When the
 // store offers direct DMA (volume_store.hpp), natural bricks move straight
-// between its page-locked memory and the device with no staging copy.
+// between its page-locked memory and the device with no staging copy; a
+// staged brick larger than the staging moves in pieces through its two
+// slots, one slot's host copy overlapping the other's DMA. A carry-over
+// plan (pass_planner.hpp) keeps its resident planes in one device buffer:
+// pass 1 transforms those z-slabs there and writes nothing back, pass 2
+// copies them into each y-slab device to device (cudaMemcpy3DAsync) and
+// reads only the rest from the volume.
 //
 // Registration policy (HostRegistration, decided by the store). automatic:
 // DMA directly only when the memory is page-locked already, else stage. on:

@@ -281,7 +281,8 @@ PassPlan plan_passes(const PlannerInput& in) {
     case Strategy::in_core:
       if (!in_core_fits && !in.host_backend)
         throw Error(ErrorKind::invalid_argument, "strategy in_core requested but the " + sizes +
-                                                     ": the volume and its workspace do not fit");
+                                                     (in.host_backend ? ": the volume and its workspace do not fit"
+                                                                      : ": the volume and the streams' bricks do not fit"));
       return finish(Strategy::in_core, 0, 1,
                     in.host_backend ? "requested; the host backend transforms in place"
                                     : "requested; " + sizes + ": the volume stays resident");

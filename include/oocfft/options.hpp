@@ -66,7 +66,8 @@ struct Options {
 
   // Device bytes the plan may use (bricks, workspace, tables). 0 = the free
   // device memory minus a safety margin. On the host backend it bounds the
-  // per-stream brick buffers the same way, so a small budget runs the
+  // per-stream brick buffers and the planes a two-pass plan keeps between
+  // its passes the same way (in host memory), so a small budget runs the
   // out-of-core strategies without a GPU.
   std::size_t device_memory_budget = 0;
   // Host bytes for all streams' staging buffers together; a brick is no
