@@ -1,0 +1,45 @@
+#pragma once
+// AngularSpectrum: the padded grid, the FFT2 plan and the transfer function
+// of one field size, shared by propagate, refocus_stack and layer_sum
+// (include/oocfft/asm.hpp). The field sits centred in the padded grid, so
+// a centred field stays centred; padding 2x makes the convolution linear.
+#include <complex>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "oocfft/asm.hpp"
+#include "oocfft/plan.hpp"
+#include "optics/transfer_function.hpp"
+
+namespace oocfft::optics {
+
+// Refuses what cannot describe a propagation, naming the option.
+void check_asm_options(const AsmOptions& options);
+
+template <class T>
+class AngularSpectrum {
+ public:
+  using C = std::complex<T>;
+  AngularSpectrum(std::size_t ny, std::size_t nx, const AsmOptions& options);
+
+  std::size_t padded_elements() const { return h_.ny * h_.nx; }
+  // The spectrum of `field` (ny, nx): padded, then FFT2.
+  void spectrum_of(const C* field, C* spectrum) const;
+  // spectrum * H(z) into `out` (assign), or added to it (accumulate).
+  void apply(const C* spectrum, double z, C* out, bool accumulate) const;
+  // IFFT2 of the padded spectrum `spectrum` (overwritten), cropped into
+  // `field` (ny, nx).
+  void field_of(C* spectrum, C* field) const;
+
+ private:
+  std::size_t ny_, nx_, offset_y_, offset_x_;
+  TransferFunction h_;
+  Plan plan_;
+};
+
+// A padded plane of scratch, with out-of-memory reported as an Error.
+template <class T>
+std::vector<std::complex<T>> padded_buffer(std::size_t elements);
+
+}  // namespace oocfft::optics
