@@ -11,20 +11,31 @@
 
 namespace oocfft::optics {
 
-namespace {
-
 void require(bool ok, const std::string& what) {
   if (!ok) throw Error(ErrorKind::invalid_argument, "asm: " + what);
 }
 
+namespace {
+
 Options fft_options(const AsmOptions& o) {
   Options f = o.fft;
   f.norm = Norm::backward;  // the inverse scales by 1/N: U(0) comes back unchanged
-  f.progress = nullptr;     // reported per plane by the operations instead
+  // Polled and reported per plane by the operations instead: an FFT2 works
+  // on a scratch plane, and its bricks mean nothing to the caller.
+  f.progress = nullptr;
+  f.cancel = nullptr;
   return f;
 }
 
 }  // namespace
+
+template <class T>
+typename AngularSpectrum<T>::Checked AngularSpectrum<T>::check(const AsmOptions& o, std::size_t ny, std::size_t nx) {
+  check_asm_options(o);
+  require(ny > 0 && nx > 0,
+          "a field of " + std::to_string(ny) + " x " + std::to_string(nx) + " samples has no samples");
+  return Checked{o};
+}
 
 void check_asm_options(const AsmOptions& o) {
   require(std::isfinite(o.wavelength) && o.wavelength > 0,
@@ -50,17 +61,19 @@ std::vector<std::complex<T>> padded_buffer(std::size_t elements) {
 }
 
 template <class T>
-AngularSpectrum<T>::AngularSpectrum(std::size_t ny, std::size_t nx, const AsmOptions& o)
+AngularSpectrum<T>::AngularSpectrum(std::size_t ny, std::size_t nx, const AsmOptions& options)
+    : AngularSpectrum(ny, nx, check(options, ny, nx)) {}
+
+template <class T>
+AngularSpectrum<T>::AngularSpectrum(std::size_t ny, std::size_t nx, Checked checked)
     : ny_(ny),
       nx_(nx),
-      offset_y_((ny * o.pad - ny) / 2),
-      offset_x_((nx * o.pad - nx) / 2),
-      h_{nx * o.pad, ny * o.pad, o.pitch_x, o.pitch_y > 0 ? o.pitch_y : o.pitch_x, o.index / o.wavelength,
-         o.band_limit, o.evanescent == Evanescent::decay},
-      plan_((check_asm_options(o), require(ny > 0 && nx > 0, "a field of " + std::to_string(ny) + " x " +
-                                                                 std::to_string(nx) + " samples has no samples"),
-             Shape{1, ny * o.pad, nx * o.pad}),
-            std::is_same_v<T, float> ? Precision::single : Precision::double_precision, fft_options(o)) {}
+      offset_y_((ny * checked.o.pad - ny) / 2),
+      offset_x_((nx * checked.o.pad - nx) / 2),
+      h_{nx * checked.o.pad, ny * checked.o.pad, checked.o.pitch_x, checked.o.pitch_y > 0 ? checked.o.pitch_y : checked.o.pitch_x, checked.o.index / checked.o.wavelength,
+         checked.o.band_limit, checked.o.evanescent == Evanescent::decay},
+      plan_(Shape{1, ny * checked.o.pad, nx * checked.o.pad}, std::is_same_v<T, float> ? Precision::single : Precision::double_precision,
+            fft_options(checked.o)) {}
 
 template <class T>
 void AngularSpectrum<T>::spectrum_of(const C* field, C* spectrum) const {

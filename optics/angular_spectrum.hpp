@@ -16,11 +16,15 @@ namespace oocfft::optics {
 
 // Refuses what cannot describe a propagation, naming the option.
 void check_asm_options(const AsmOptions& options);
+// Throws Error(invalid_argument, "asm: " + what) unless `ok`.
+void require(bool ok, const std::string& what);
 
 template <class T>
 class AngularSpectrum {
  public:
   using C = std::complex<T>;
+  // Throws Error(invalid_argument) for options that describe no
+  // propagation, before anything is planned.
   AngularSpectrum(std::size_t ny, std::size_t nx, const AsmOptions& options);
 
   std::size_t padded_elements() const { return h_.ny * h_.nx; }
@@ -33,6 +37,13 @@ class AngularSpectrum {
   void field_of(C* spectrum, C* field) const;
 
  private:
+  // Options that passed check(), so the members below are built from
+  // valid ones only.
+  struct Checked {
+    const AsmOptions& o;
+  };
+  static Checked check(const AsmOptions& options, std::size_t ny, std::size_t nx);
+  AngularSpectrum(std::size_t ny, std::size_t nx, Checked checked);
   std::size_t ny_, nx_, offset_y_, offset_x_;
   TransferFunction h_;
   Plan plan_;

@@ -12,9 +12,7 @@ namespace oocfft {
 
 namespace {
 
-void require(bool ok, const std::string& what) {
-  if (!ok) throw Error(ErrorKind::invalid_argument, "asm: " + what);
-}
+using optics::require;
 
 void check_distances(std::span<const double> distances) {
   require(!distances.empty(), "no distance given");
