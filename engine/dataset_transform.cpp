@@ -146,12 +146,10 @@ DatasetTransformReport transform(const DatasetPath& input, const DatasetPath& ou
   const Clock::time_point start = Clock::now();
   engine::check_options(options);
   engine::check_direction(direction);
-  io::TransformRecord record;
-  record.direction = direction;
-  record.norm = options.norm;
   // Checks both datasets and creates the output under a temporary name;
   // without commit() its destructor removes it again.
-  io::DatasetTransfer transfer(input, output, file_options.in_place, record);
+  io::DatasetTransfer transfer(input, output, file_options.in_place,
+                               io::transform_record(direction, options.norm, false));
   const TransformPath path = choose_path(transfer.input(), options, file_options);
   DatasetTransformReport report;
   report.input = transfer.input();

@@ -53,7 +53,20 @@ void write_string_attribute(hid_t object, const char* name, const std::string& v
   check(H5Awrite(attribute.get(), type.get(), &text), what);
 }
 
+// The complex volume of 1 to 3 dims, leading axes of length 1 added.
+Shape volume_of(const std::vector<std::size_t>& dims) {
+  std::size_t padded[3] = {1, 1, 1};
+  for (std::size_t a = 0; a < dims.size(); ++a) padded[3 - dims.size() + a] = dims[a];
+  return Shape{padded[0], padded[1], padded[2]};
+}
+
 }  // namespace
+
+OutputRecord transform_record(Direction direction, Norm norm, bool shifted) {
+  OutputRecord r;
+  r.attributes = {{"direction", to_string(direction)}, {"norm", to_string(norm)}, {"shift", shifted ? "fftshift" : "none"}};
+  return r;
+}
 
 struct DatasetTransfer::Impl {
   DatasetPath input_path;
@@ -68,31 +81,40 @@ struct DatasetTransfer::Impl {
   bool output_file_created = false;
   bool partial_linked = false;
   bool committed = false;
+  std::vector<std::size_t> requested_dims;  // the record's; empty: the input's
   std::unique_ptr<Hdf5Volume> store;
 
   hid_t output_file() const { return separate_output_file ? separate_output_file.get() : input_file.get(); }
   std::string output_where() const { return output_path.to_string(); }
 
-  void open(const TransformRecord& record);
+  void open(const OutputRecord& record);
   void check_output_location(bool shared_file);
-  void create_output(const TransformRecord& record);
+  void create_output(const OutputRecord& record);
   StoredDataset input_view() const {
     return {input_dataset.get(), input.type, input.complex_rank, input_path.to_string()};
   }
   StoredDataset output_view() const {
     StoredType type{StoredElement::complex_compound, input.type.precision, "", "r", "i"};
-    return {output_dataset.get(), type, input.complex_rank, output_where()};
+    return {output_dataset.get(), type, output_dims().size(), output_where()};
   }
   std::vector<std::size_t> output_dims() const {
+    if (!requested_dims.empty()) return requested_dims;
     return {input.info.dims.begin(), input.info.dims.begin() + static_cast<std::ptrdiff_t>(input.complex_rank)};
   }
+  bool same_dims() const { return requested_dims.empty() || volume_of(requested_dims) == input.info.shape; }
   void abandon() noexcept;
 };
 
-void DatasetTransfer::Impl::open(const TransformRecord& record) {
+void DatasetTransfer::Impl::open(const OutputRecord& record) {
   const std::string in_where = input_path.to_string(), out_where = output_where();
   if (in_place && !(output_path == input_path))
     throw Error(ErrorKind::invalid_argument, "in-place transform of " + in_where + " to another dataset " + out_where);
+  requested_dims = record.dims;
+  if (requested_dims.size() > 3)
+    throw Error(ErrorKind::invalid_argument, "output " + out_where + ": " + std::to_string(requested_dims.size()) +
+                                                 " axes; at most 3");
+  for (std::size_t d : requested_dims)
+    if (d == 0) throw Error(ErrorKind::invalid_argument, "output " + out_where + ": an axis of length 0");
   const bool shared_file = same_file(input_path.file, output_path.file);
   if (!in_place && shared_file && output_path.dataset == input_path.dataset)
     throw Error(ErrorKind::invalid_argument,
@@ -105,6 +127,9 @@ void DatasetTransfer::Impl::open(const TransformRecord& record) {
   input_file = open_file_read_only(input_path.file, in_where);
   input_dataset = open_dataset(input_file.get(), input_path);
   input = describe_dataset(input_dataset.get(), input_path);
+  if (in_place && !same_dims())
+    throw Error(ErrorKind::invalid_argument, "in-place: the result of " + in_where + " has another shape (" +
+                                                 volume_of(requested_dims).to_string() + ")");
   check_output_location(shared_file);
 
   if (shared_file) {
@@ -141,7 +166,7 @@ void DatasetTransfer::Impl::check_output_location(bool shared_file) {
     throw Error(ErrorKind::invalid_argument, "output " + out_where + " exists; oocfft does not overwrite datasets");
 }
 
-void DatasetTransfer::Impl::create_output(const TransformRecord& record) {
+void DatasetTransfer::Impl::create_output(const OutputRecord& record) {
   const std::string out_where = output_where();
   const std::string what = "creating output dataset " + out_where;
   const hid_t file = output_file();
@@ -175,9 +200,8 @@ void DatasetTransfer::Impl::create_output(const TransformRecord& record) {
                               HidKind::dataset, what);
   partial_linked = true;
 
-  write_string_attribute(output_dataset.get(), "direction", to_string(record.direction), out_where);
-  write_string_attribute(output_dataset.get(), "norm", to_string(record.norm), out_where);
-  write_string_attribute(output_dataset.get(), "shift", record.shifted ? "fftshift" : "none", out_where);
+  for (const auto& [name, value] : record.attributes)
+    write_string_attribute(output_dataset.get(), name.c_str(), value, out_where);
   write_string_attribute(output_dataset.get(), "source", input_path.to_string(), out_where);
   write_string_attribute(output_dataset.get(), "original_dtype", input.info.dtype, out_where);
   write_string_attribute(output_dataset.get(), "oocfft_version", OOCFFT_VERSION, out_where);
@@ -210,7 +234,7 @@ void DatasetTransfer::Impl::abandon() noexcept {
 }
 
 DatasetTransfer::DatasetTransfer(const DatasetPath& input, const DatasetPath& output, bool in_place,
-                                 const TransformRecord& record)
+                                 const OutputRecord& record)
     : impl_(std::make_unique<Impl>()) {
   impl_->input_path = input;
   impl_->output_path = output;
@@ -228,6 +252,8 @@ DatasetTransfer::DatasetTransfer(const DatasetPath& input, const DatasetPath& ou
 DatasetTransfer::~DatasetTransfer() { impl_->abandon(); }
 
 const DatasetInfo& DatasetTransfer::input() const { return impl_->input.info; }
+
+Shape DatasetTransfer::output_shape() const { return volume_of(impl_->output_dims()); }
 
 std::size_t DatasetTransfer::element_bytes() const { return complex_bytes(impl_->input.type.precision); }
 
@@ -261,7 +287,7 @@ void DatasetTransfer::write_output(const std::byte* volume, const SlabHook& befo
   const ErrorStackSilencer silence;
   if (impl_->committed) throw Error(ErrorKind::invalid_argument, impl_->output_where() + ": already committed");
   const StoredDataset output = impl_->output_view();
-  for_each_slab(impl_->input.info.shape, element_bytes(), [&](const transpose::Box& box, std::size_t offset) {
+  for_each_slab(output_shape(), element_bytes(), [&](const transpose::Box& box, std::size_t offset) {
     if (before_slab) before_slab();
     write_box(output, box, volume + offset);
   });
@@ -272,6 +298,8 @@ volume::VolumeStore& DatasetTransfer::streamed_store(std::size_t brick_bytes) {
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
   if (m.committed) throw Error(ErrorKind::invalid_argument, m.output_where() + ": already committed");
+  if (!m.same_dims())
+    throw Error(ErrorKind::invalid_argument, m.output_where() + ": a streamed transform keeps the input's shape");
   m.store.reset();
   // A chunk cache is set when a dataset is opened (H5Pset_chunk_cache on
   // the access list), so both datasets are reopened with caches sized for

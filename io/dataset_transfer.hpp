@@ -11,6 +11,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "oocfft/hdf5.hpp"
 #include "oocfft/options.hpp"
@@ -18,25 +20,31 @@
 
 namespace oocfft::io {
 
-// What the output dataset's attributes record.
-struct TransformRecord {
-  Direction direction = Direction::forward;
-  Norm norm = Norm::backward;
-  bool shifted = false;
+// What the output dataset is besides its values: its dims, when they are
+// not the input's (a refocused stack from one field), and the attributes
+// that record how it was made, written as UTF-8 strings. source,
+// original_dtype and oocfft_version are always written as well.
+struct OutputRecord {
+  std::vector<std::size_t> dims;  // empty: the input's complex dims
+  std::vector<std::pair<std::string, std::string>> attributes;
 };
+
+// An FFT's record: direction, norm and shift.
+OutputRecord transform_record(Direction direction, Norm norm, bool shifted);
 
 class DatasetTransfer {
  public:
   // Throws Error(invalid_argument) when output == input without in_place,
-  // or in_place with output != input; Error(io) when a file or dataset is
-  // missing or a location is not writable; Error(unsupported) for a type or
-  // rank oocfft cannot read. Nothing is written when it throws.
-  DatasetTransfer(const DatasetPath& input, const DatasetPath& output, bool in_place, const TransformRecord& record);
+  // or in_place with output != input or other dims; Error(io) when a file or
+  // dataset is missing or a location is not writable; Error(unsupported) for
+  // a type or rank oocfft cannot read. Nothing is written when it throws.
+  DatasetTransfer(const DatasetPath& input, const DatasetPath& output, bool in_place, const OutputRecord& record);
   ~DatasetTransfer();
   DatasetTransfer(const DatasetTransfer&) = delete;
   DatasetTransfer& operator=(const DatasetTransfer&) = delete;
 
   const DatasetInfo& input() const;
+  Shape output_shape() const;         // the output's complex volume
   std::size_t element_bytes() const;  // 8 for complex64, 16 for complex128
 
   // Called before each slab of read_input and write_output (about 256 MiB
@@ -45,12 +53,13 @@ class DatasetTransfer {
   // The whole input as complex values (C order) into `volume`
   // (input().complex_bytes() bytes).
   void read_input(std::byte* volume, const SlabHook& before_slab = {}) const;
-  // The whole result from `volume` into the output dataset.
+  // The whole result (output_shape()) from `volume` into the output dataset.
   void write_output(const std::byte* volume, const SlabHook& before_slab = {});
 
   // A VolumeStore whose reads come from the input until pass_finished(0),
   // then from the output; writes go to the output. The chunk caches are
-  // sized for bricks of up to `brick_bytes`. Owned by this object.
+  // sized for bricks of up to `brick_bytes`. Owned by this object. The
+  // output must have the input's dims.
   volume::VolumeStore& streamed_store(std::size_t brick_bytes);
 
   // Flushes the output and links it under its name; with in_place, the input

@@ -40,7 +40,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace test_h5;
 using io::DatasetTransfer;
-using io::TransformRecord;
 
 TEST(IoDatasetPath, ParsesAndPrints) {
   const DatasetPath p = DatasetPath::parse("volume.h5:/group/data");
@@ -285,7 +284,7 @@ TEST(IoTransfer, CommitLinksAnH5pyComplexDatasetWithItsRecord) {
     std::vector<std::byte> volume;
     {
       DatasetTransfer transfer(fixture(name), {out.string(), result}, false,
-                               TransformRecord{Direction::inverse, Norm::ortho, false});
+                               io::transform_record(Direction::inverse, Norm::ortho, false));
       volume = random_volume(transfer.input().shape.elements(), transfer.input().precision, 99);
       transfer.write_output(volume.data());
       transfer.commit();

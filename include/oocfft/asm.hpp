@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <span>
 
+#include "oocfft/hdf5.hpp"
 #include "oocfft/options.hpp"
 #include "oocfft/shape.hpp"
 
@@ -66,5 +67,34 @@ void layer_sum(const std::complex<float>* layers, Shape shape, std::span<const d
                std::complex<float>* hologram, const AsmOptions& options);
 void layer_sum(const std::complex<double>* layers, Shape shape, std::span<const double> distances,
                std::complex<double>* hologram, const AsmOptions& options);
+
+// The three operations on HDF5 datasets (hdf5.hpp's naming and file
+// safety: the output is written under a temporary name and linked only
+// when complete; an error or a cancel leaves the input as it was).
+enum class AsmMode {
+  propagate,  // a field (ny, nx) or a stack (nz, ny, nx): one distance, or one per plane; same shape out
+  refocus,    // a field (ny, nx) to (len(distances), ny, nx)
+  layer_sum,  // layers (nz, ny, nx), one distance each, to the hologram (ny, nx)
+};
+const char* to_string(AsmMode) noexcept;
+
+struct AsmDatasetReport {
+  DatasetInfo input;
+  DatasetPath output;
+  Shape output_shape;
+  double read_seconds = 0;
+  double propagate_seconds = 0;
+  double write_seconds = 0;
+  double seconds = 0;  // file opened to file closed
+};
+
+// Runs `mode` on the dataset `input` into the new dataset `output` (in
+// place only for propagate). The input and the result are held in host
+// memory: together they must fit file_options.host_memory_budget (0: 80%
+// of MemAvailable), else Error(out_of_memory) before anything is written.
+// The output's attributes record the mode, the distances and the options.
+AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& output, AsmMode mode,
+                                   std::span<const double> distances, const AsmOptions& options,
+                                   const DatasetTransformOptions& file_options = {});
 
 }  // namespace oocfft

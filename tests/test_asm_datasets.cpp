@@ -1,0 +1,259 @@
+// propagate_dataset on HDF5 files (host backend, runs in CI): each mode
+// against the in-memory operation on the same values, the recorded
+// attributes, and the refusals that must leave the input as it was and no
+// dataset under the output name. The inputs are written here through the
+// HDF5 C API as h5py's compound {r, i}.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <oocfft/oocfft.hpp>
+
+#include <complex>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace oocfft::test {
+namespace {
+
+namespace fs = std::filesystem;
+using cd = std::complex<double>;
+
+fs::path scratch() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const fs::path dir = fs::path(::testing::TempDir()) / ("oocfft_asm_" + std::to_string(::getpid())) / info->name();
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+hid_t complex_type(bool single) {
+  const std::size_t e = single ? sizeof(float) : sizeof(double);
+  const hid_t t = H5Tcreate(H5T_COMPOUND, 2 * e);
+  H5Tinsert(t, "r", 0, single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE);
+  H5Tinsert(t, "i", e, single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE);
+  return t;
+}
+
+template <class T>
+void write_complex(const fs::path& file, const std::string& name, const std::vector<hsize_t>& dims,
+                   const std::vector<std::complex<T>>& values) {
+  const hid_t f = fs::exists(file) ? H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)
+                                   : H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  const hid_t s = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+  const hid_t t = complex_type(sizeof(T) == 4);
+  const hid_t d = H5Dcreate2(f, name.c_str(), t, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(d, 0);
+  ASSERT_GE(H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+  H5Dclose(d);
+  H5Tclose(t);
+  H5Sclose(s);
+  H5Fclose(f);
+}
+
+struct Stored {
+  std::vector<hsize_t> dims;
+  std::vector<cd> values;
+  std::string attribute(const std::string&) const;
+  fs::path file;
+  std::string name;
+};
+
+Stored read_complex(const fs::path& file, const std::string& name) {
+  Stored out;
+  out.file = file;
+  out.name = name;
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  EXPECT_GE(f, 0);
+  const hid_t d = H5Dopen2(f, name.c_str(), H5P_DEFAULT);
+  EXPECT_GE(d, 0) << name;
+  const hid_t s = H5Dget_space(d);
+  out.dims.resize(static_cast<std::size_t>(H5Sget_simple_extent_ndims(s)));
+  H5Sget_simple_extent_dims(s, out.dims.data(), nullptr);
+  out.values.resize(static_cast<std::size_t>(H5Sget_simple_extent_npoints(s)));
+  const hid_t t = complex_type(false);
+  EXPECT_GE(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.values.data()), 0);
+  H5Tclose(t);
+  H5Sclose(s);
+  H5Dclose(d);
+  H5Fclose(f);
+  return out;
+}
+
+std::string Stored::attribute(const std::string& attr) const {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t d = H5Dopen2(f, name.c_str(), H5P_DEFAULT);
+  const hid_t a = H5Aopen(d, attr.c_str(), H5P_DEFAULT);
+  std::string value;
+  if (a >= 0) {
+    const hid_t t = H5Aget_type(a);
+    char* text = nullptr;
+    if (H5Aread(a, t, &text) >= 0 && text != nullptr) {
+      value = text;
+      H5free_memory(text);
+    }
+    H5Tclose(t);
+    H5Aclose(a);
+  }
+  H5Dclose(d);
+  H5Fclose(f);
+  return value;
+}
+
+bool has_link(const fs::path& file, const std::string& name) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0) return false;
+  const bool found = H5Lexists(f, name.c_str(), H5P_DEFAULT) > 0;
+  H5Fclose(f);
+  return found;
+}
+
+std::vector<cd> random_field(std::size_t n, unsigned seed) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> d(-1, 1);
+  std::vector<cd> u(n);
+  for (cd& v : u) v = {d(g), d(g)};
+  return u;
+}
+
+AsmOptions options() {
+  AsmOptions o;
+  o.wavelength = 0.633e-6;
+  o.pitch_x = 4e-6;
+  o.pitch_y = 5e-6;
+  o.fft.backend = Backend::host;
+  return o;
+}
+
+double max_abs_diff(const std::vector<cd>& a, const std::vector<cd>& b) {
+  EXPECT_EQ(a.size(), b.size());
+  double m = 0;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) m = std::max(m, std::abs(a[i] - b[i]));
+  return m;
+}
+
+TEST(AsmDatasets, EveryModeMatchesTheInMemoryOperation) {
+  const fs::path dir = scratch(), file = dir / "field.h5";
+  const std::size_t ny = 20, nx = 24, planes = 3;
+  const auto field = random_field(ny * nx, 1);
+  const auto layers = random_field(planes * ny * nx, 2);
+  write_complex(file, "/field", {ny, nx}, field);
+  write_complex(file, "/layers", {planes, ny, nx}, layers);
+  const std::vector<double> z{2e-3, -1e-3, 5e-4};
+  const AsmOptions o = options();
+
+  AsmDatasetReport r = propagate_dataset({file.string(), "/field"}, {file.string(), "/out/propagated"},
+                                         AsmMode::propagate, std::span<const double>(z.data(), 1), o);
+  auto expected = field;
+  propagate(expected.data(), ny, nx, z[0], o);
+  const Stored propagated = read_complex(file, "/out/propagated");
+  EXPECT_EQ(propagated.dims, (std::vector<hsize_t>{ny, nx}));
+  EXPECT_LT(max_abs_diff(propagated.values, expected), 1e-14);
+  EXPECT_EQ(propagated.attribute("asm_mode"), "propagate");
+  EXPECT_EQ(propagated.attribute("distances_m"), "0.002");
+  EXPECT_EQ(propagated.attribute("pitch_y_m"), "5.0000000000000004e-06");
+  EXPECT_EQ(r.output_shape, (Shape{1, ny, nx}));
+
+  r = propagate_dataset({file.string(), "/field"}, {(dir / "refocused.h5").string(), "/volume"}, AsmMode::refocus, z,
+                        o);
+  std::vector<cd> volume(planes * ny * nx);
+  refocus_stack(field.data(), ny, nx, z, volume.data(), o);
+  const Stored refocused = read_complex(dir / "refocused.h5", "/volume");
+  EXPECT_EQ(refocused.dims, (std::vector<hsize_t>{planes, ny, nx}));
+  EXPECT_LT(max_abs_diff(refocused.values, volume), 1e-14);
+  EXPECT_EQ(r.output_shape, (Shape{planes, ny, nx}));
+
+  propagate_dataset({file.string(), "/layers"}, {file.string(), "/hologram"}, AsmMode::layer_sum, z, o);
+  std::vector<cd> hologram(ny * nx);
+  layer_sum(layers.data(), Shape{planes, ny, nx}, z, hologram.data(), o);
+  const Stored summed = read_complex(file, "/hologram");
+  EXPECT_EQ(summed.dims, (std::vector<hsize_t>{ny, nx}));
+  EXPECT_LT(max_abs_diff(summed.values, hologram), 1e-14);
+  EXPECT_EQ(summed.attribute("asm_mode"), "layer_sum");
+
+  // In place, for propagate: every plane of the stack by its own distance.
+  propagate_dataset({file.string(), "/layers"}, {file.string(), "/layers"}, AsmMode::propagate, z, o, {true, 0});
+  auto stack = layers;
+  propagate_stack(stack.data(), Shape{planes, ny, nx}, z, o);
+  EXPECT_LT(max_abs_diff(read_complex(file, "/layers").values, stack), 1e-14);
+}
+
+TEST(AsmDatasets, SinglePrecisionDatasetsStaySingle) {
+  const fs::path dir = scratch(), file = dir / "f.h5";
+  const std::size_t ny = 16, nx = 16;
+  const auto d = random_field(ny * nx, 3);
+  const std::vector<std::complex<float>> f(d.begin(), d.end());
+  write_complex(file, "/f", {ny, nx}, f);
+  const double z = 1e-3;
+  propagate_dataset({file.string(), "/f"}, {file.string(), "/g"}, AsmMode::propagate, std::span<const double>(&z, 1),
+                    options());
+  auto expected = f;
+  propagate(expected.data(), ny, nx, z, options());
+  EXPECT_EQ(inspect_dataset({file.string(), "/g"}).dtype, "complex64");
+  const Stored g = read_complex(file, "/g");
+  for (std::size_t i = 0; i < f.size(); ++i) ASSERT_EQ(g.values[i], cd(expected[i])) << i;
+}
+
+// Refusals come before anything is written: the input is as it was and no
+// output (or temporary) dataset exists.
+TEST(AsmDatasets, RefusalsLeaveTheInputAndNoOutput) {
+  const fs::path dir = scratch(), file = dir / "in.h5";
+  const auto layers = random_field(2 * 8 * 8, 4);
+  write_complex(file, "/layers", {2, 8, 8}, layers);
+  const std::vector<double> one{1e-3}, three{1e-3, 2e-3, 3e-3};
+  struct Case {
+    AsmMode mode;
+    std::vector<double> z;
+    DatasetTransformOptions file_options;
+    ErrorKind kind;
+    const char* says;
+  };
+  const Case cases[] = {
+      {AsmMode::refocus, one, {}, ErrorKind::invalid_argument, "one field"},
+      {AsmMode::layer_sum, one, {}, ErrorKind::invalid_argument, "one per layer"},
+      {AsmMode::propagate, three, {}, ErrorKind::invalid_argument, "one per plane"},
+      {AsmMode::propagate, {}, {}, ErrorKind::invalid_argument, "no distance"},
+      {AsmMode::layer_sum, {1e-3, 2e-3}, {true, 0}, ErrorKind::invalid_argument, "in place only"},
+      {AsmMode::propagate, one, {false, 1024}, ErrorKind::out_of_memory, "budget"},
+  };
+  for (const Case& c : cases) {
+    const DatasetPath out{file.string(), c.file_options.in_place ? "/layers" : "/out"};
+    try {
+      propagate_dataset({file.string(), "/layers"}, out, c.mode, c.z, options(), c.file_options);
+      ADD_FAILURE() << c.says << ": accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), c.kind) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(has_link(file, "/out")) << c.says;
+    EXPECT_FALSE(has_link(file, "/.oocfft-partial-out")) << c.says;
+    EXPECT_EQ(read_complex(file, "/layers").values, layers) << c.says;
+  }
+  AsmOptions bad = options();
+  bad.wavelength = -1;
+  EXPECT_THROW(propagate_dataset({file.string(), "/layers"}, {file.string(), "/out"}, AsmMode::propagate, one, bad),
+               Error);
+  EXPECT_FALSE(has_link(file, "/out"));
+}
+
+TEST(AsmDatasets, CancelLeavesNoOutput) {
+  const fs::path dir = scratch(), file = dir / "in.h5";
+  write_complex(file, "/field", {8, 8}, random_field(64, 5));
+  AsmOptions o = options();
+  o.fft.cancel = [] { return true; };
+  const double z = 1e-3;
+  try {
+    propagate_dataset({file.string(), "/field"}, {(dir / "out.h5").string(), "/f"}, AsmMode::propagate,
+                      std::span<const double>(&z, 1), o);
+    ADD_FAILURE() << "not cancelled";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::cancelled) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir / "out.h5")) << "a file the run created is removed";
+}
+
+}  // namespace
+}  // namespace oocfft::test
