@@ -181,6 +181,62 @@ void configure(CLI::App& app, CliOptions& cli) {
   fft->add_option("--json", cli.fft.json, "write the run's report to this file as JSON")->type_name("REPORT.json");
   add_host_memory(*fft, cli.host_memory);
   add_plan_options(*fft, cli.options);
+
+  AsmArgs& a = cli.asm_args;
+  CLI::App* asm_command = app.add_subcommand("asm", "angular-spectrum propagation of an HDF5 field or stack");
+  asm_command->footer(
+      "U(z) = IFFT2[FFT2[U0] H(z)], H = exp(i 2 pi z sqrt((n/lambda)^2 - fx^2 - fy^2)) on numpy's fftfreq grid.\n"
+      "propagate: a field (ny, nx) or a stack (nz, ny, nx), one distance or one per plane, same shape out.\n"
+      "refocus: a field to (count of distances, ny, nx). layer-sum: layers (nz, ny, nx), one distance each, to\n"
+      "the hologram (ny, nx). Input and result are held in host memory (--host-memory bounds them). OUTPUT is\n"
+      "written under a temporary name first and the input is never modified, except by propagate --in-place\n"
+      "once the result is complete. Ctrl-C stops between planes and leaves the input as it was (exit 130).");
+  asm_command->add_option("INPUT", a.input, "the field, stack or layers, FILE:/GROUP/DATASET")->required();
+  asm_command->add_option("OUTPUT", a.output, "the new dataset, FILE:/GROUP/DATASET (same file or another)");
+  add_parsed(*asm_command, "--wavelength", a.options.wavelength, parse_real, "vacuum wavelength in metres", "METRES")
+      ->required();
+  add_parsed(*asm_command, "--pitch", a.pitch, parse_pitch, "sample pitch in metres, X or X,Y", "X[,Y]")->required();
+  CLI::Option* distance = add_parsed(
+      *asm_command, "--distance", a.distances,
+      [](const std::string& text) { return std::vector<double>{parse_real(text)}; },
+      "one propagation distance in metres (negative: back)", "METRES");
+  CLI::Option* distances = asm_command
+                               ->add_option("--distances", a.distances_file,
+                                            "a text file of distances in metres (one per plane, or per refocus "
+                                            "plane), separated by spaces, commas or newlines")
+                               ->type_name("FILE");
+  CLI::Option* range = add_parsed(*asm_command, "--range", a.distances, parse_range,
+                                  "COUNT distances from START to STOP inclusive, in metres", "START:STOP:COUNT");
+  distance->excludes(distances)->excludes(range);
+  distances->excludes(range);
+  asm_command->callback([&cli, &a, distance, distances, range] {
+    cli.command = Command::asm_propagation;
+    if (distance->count() + distances->count() + range->count() == 0)
+      throw CLI::RequiredError("--distance, --distances or --range");
+    if (a.output.empty() && !a.in_place)
+      throw CLI::RequiredError("OUTPUT (or --in-place, which writes the result over INPUT)");
+    if (a.in_place && !a.output.empty() && a.output != a.input)
+      throw CLI::ValidationError("--in-place", "writes the result over INPUT: give no OUTPUT, or OUTPUT = INPUT");
+    check_dataset_path("INPUT", a.input);
+    if (!a.output.empty()) check_dataset_path("OUTPUT", a.output);
+  });
+  add_choice<AsmMode>(*asm_command, "--mode", a.mode,
+                      {{"propagate", AsmMode::propagate}, {"refocus", AsmMode::refocus},
+                       {"layer-sum", AsmMode::layer_sum}},
+                      "what to compute");
+  add_choice<bool>(*asm_command, "--band-limit", a.options.band_limit, {{"on", true}, {"off", false}},
+                   "Matsushima's band limit of H against aliasing");
+  add_count(*asm_command, "--pad", a.options.pad, 1, 2, "1: periodic field; 2: zero padding, linear convolution");
+  add_choice<Evanescent>(*asm_command, "--evanescent", a.options.evanescent,
+                         {{"decay", Evanescent::decay}, {"zero", Evanescent::zero}},
+                         "evanescent components decay with z or are removed");
+  add_parsed(*asm_command, "--index", a.options.index, parse_real, "refractive index of the medium", "N")
+      ->default_str("1");
+  asm_command->add_flag("--in-place", a.in_place, "propagate only: replace INPUT by the result once complete");
+  add_host_memory(*asm_command, cli.host_memory);
+  add_plan_options(*asm_command, cli.options);
+  // The FFT2s are always unnormalised forward and 1/N inverse: U(0) stays U.
+  asm_command->remove_option(asm_command->get_option("--norm"));
 }
 
 }  // namespace oocfft::apps

@@ -5,13 +5,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <oocfft/oocfft.hpp>
 
 namespace oocfft::apps {
 
-enum class Command { demo, info, fft };
+enum class Command { demo, info, fft, asm_propagation };
 
 struct DemoArgs {
   // The embedded default volume: 256^3 complex64 (128 MiB), generated from the seed.
@@ -35,6 +37,17 @@ struct FftArgs {
   std::string json;  // report file, or empty
 };
 
+struct AsmArgs {
+  std::string input;
+  std::string output;  // empty with --in-place: the input
+  AsmMode mode = AsmMode::propagate;
+  AsmOptions options;  // pitch and options.fft are filled in when run
+  std::pair<double, double> pitch{0, 0};  // x, y
+  std::vector<double> distances;  // from --distance, --distances FILE or --range
+  std::string distances_file;
+  bool in_place = false;
+};
+
 struct CliOptions {
   Command command = Command::demo;
   Options options;  // the plan's options, shared by every command
@@ -42,6 +55,7 @@ struct CliOptions {
   DemoArgs demo;
   InfoArgs info;
   FftArgs fft;
+  AsmArgs asm_args;
 };
 
 // Declares the subcommands and options on `app`, bound to `cli`, which must

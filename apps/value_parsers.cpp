@@ -1,6 +1,7 @@
 #include "apps/value_parsers.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <stdexcept>
 #include <limits>
 #include <string>
@@ -76,6 +77,58 @@ Shape parse_shape(std::string_view text) {
     refuse(text, expected + " (the element count overflows)");
   }
   return shape;
+}
+
+double parse_real(std::string_view text) {
+  const std::string expected = "a finite decimal number (e.g. 532e-9)";
+  if (text.empty() || text.front() == '+') refuse(text, expected);
+  for (const char c : text)
+    if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == 'e' || c == 'E' || c == '+')) refuse(text, expected);
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) refuse(text, expected);
+  return value;
+}
+
+std::pair<double, double> parse_pitch(std::string_view text) {
+  const std::size_t comma = text.find(',');
+  const double x = parse_real(text.substr(0, comma));
+  const double y = comma == std::string_view::npos ? x : parse_real(text.substr(comma + 1));
+  if (!(x > 0) || !(y > 0)) refuse(text, "a positive pitch in metres, X or X,Y");
+  return {x, y};
+}
+
+std::vector<double> parse_range(std::string_view text) {
+  const std::string expected = "START:STOP:COUNT (metres, metres, a count of at least 1)";
+  const std::size_t a = text.find(':');
+  const std::size_t b = a == std::string_view::npos ? a : text.find(':', a + 1);
+  if (b == std::string_view::npos) refuse(text, expected);
+  const double start = parse_real(text.substr(0, a));
+  const double stop = parse_real(text.substr(a + 1, b - a - 1));
+  const std::uint64_t count = parse_decimal(text.substr(b + 1));
+  if (count == 0 || count > (std::uint64_t{1} << 24)) refuse(text, expected + ", the count at most 2^24");
+  std::vector<double> values(count);
+  // start (1 - t) + stop t: finite for any finite ends (stop - start may not be).
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const double t = count == 1 ? 0.0 : double(i) / double(count - 1);
+    values[i] = start * (1 - t) + stop * t;
+  }
+  return values;
+}
+
+std::vector<double> parse_real_list(std::string_view text) {
+  std::vector<double> values;
+  std::size_t i = 0;
+  auto separator = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ','; };
+  while (i < text.size()) {
+    while (i < text.size() && separator(text[i])) ++i;
+    std::size_t j = i;
+    while (j < text.size() && !separator(text[j])) ++j;
+    if (j > i) values.push_back(parse_real(text.substr(i, j - i)));
+    i = j;
+  }
+  if (values.empty()) refuse(text.substr(0, 40), "a list of numbers");
+  return values;
 }
 
 }  // namespace oocfft::apps

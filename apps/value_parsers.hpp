@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <oocfft/shape.hpp>
 
@@ -21,5 +23,20 @@ std::size_t parse_size(std::string_view text);
 // "NZxNYxNX", "NYxNX" or "NX" of positive decimal integers; the missing
 // leading axes are 1. Refuses shapes whose element count overflows.
 Shape parse_shape(std::string_view text);
+
+// A finite decimal number ("532e-9", "-0.05"); refuses "nan", "inf", hex
+// floats and trailing text.
+double parse_real(std::string_view text);
+
+// "X" or "X,Y" of positive numbers (a pitch: Y defaults to X).
+std::pair<double, double> parse_pitch(std::string_view text);
+
+// "START:STOP:COUNT": COUNT >= 1 evenly spaced numbers from START to STOP
+// inclusive (numpy's linspace); COUNT 1 gives START.
+std::vector<double> parse_range(std::string_view text);
+
+// Numbers separated by whitespace, commas or newlines (a distances file's
+// text); at least one.
+std::vector<double> parse_real_list(std::string_view text);
 
 }  // namespace oocfft::apps

@@ -108,6 +108,21 @@ const BadValue bad_values[] = {
     {"NormUnknown", {"demo", "--norm", "none"}, "--norm"},
     {"PrecisionUnknown", {"demo", "--precision", "half"}, "--precision"},
     {"InPlaceWithAnotherOutput", {"fft", "a.h5:/x", "b.h5:/y", "--in-place"}, "--in-place"},
+    {"AsmWavelengthNan", {"asm", "a.h5:/x", "b.h5:/y", "--wavelength", "nan", "--pitch", "8e-6", "--distance", "1"},
+     "--wavelength"},
+    {"AsmPitchNegative", {"asm", "a.h5:/x", "b.h5:/y", "--wavelength", "5e-7", "--pitch", "-8e-6", "--distance", "1"},
+     "--pitch"},
+    {"AsmPitchThreeValues",
+     {"asm", "a.h5:/x", "b.h5:/y", "--wavelength", "5e-7", "--pitch", "8e-6,8e-6,8e-6", "--distance", "1"},
+     "--pitch"},
+    {"AsmRangeCountZero",
+     {"asm", "a.h5:/x", "b.h5:/y", "--wavelength", "5e-7", "--pitch", "8e-6", "--range", "0:1:0"}, "--range"},
+    {"AsmPadThree",
+     {"asm", "a.h5:/x", "b.h5:/y", "--wavelength", "5e-7", "--pitch", "8e-6", "--distance", "1", "--pad", "3"},
+     "--pad"},
+    {"AsmModeUnknown",
+     {"asm", "a.h5:/x", "b.h5:/y", "--wavelength", "5e-7", "--pitch", "8e-6", "--distance", "1", "--mode", "fresnel"},
+     "--mode"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Values, CliRefusesBadValue, ::testing::ValuesIn(bad_values),
@@ -214,6 +229,74 @@ TEST(CliFft, MissingInputFileExitsOneNamingIt) {
   EXPECT_TRUE(contains(o.err, missing)) << o.err;
   EXPECT_FALSE(contains(o.err, "Usage:")) << o.err;
   EXPECT_FALSE(std::filesystem::exists("out_for_oocfft_cli_test.h5"));
+}
+
+// ---- asm ----
+
+// A missing or conflicting option is a usage error naming it.
+TEST(CliUsage, AsmMissingOrConflictingOptionsExitTwo) {
+  const std::vector<std::string> base{"asm", "a.h5:/x", "b.h5:/y"};
+  struct Case {
+    std::vector<std::string> more;
+    std::string names;
+  };
+  const Case cases[] = {
+      {{"--pitch", "8e-6", "--distance", "1"}, "--wavelength"},
+      {{"--wavelength", "5e-7", "--pitch", "8e-6"}, "--distance, --distances or --range"},
+      {{"--wavelength", "5e-7", "--pitch", "8e-6", "--distance", "1", "--range", "0:1:2"}, "--range"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), c.more.begin(), c.more.end());
+    const Outcome o = run_cli(args);
+    EXPECT_EQ(o.exit_code, 2) << o.err;
+    EXPECT_TRUE(contains(o.err, c.names)) << o.err;
+    EXPECT_TRUE(contains(o.err, "Usage:")) << o.err;
+  }
+}
+
+// A refocus stack written by the command against numpy: the same padded
+// grid, fftfreq frequencies, band limit and evanescent decay computed with
+// numpy's FFTs from the h5py-read field. Skips without h5py.
+TEST(CliAsm, RefocusMatchesNumpy) {
+  const std::string python = OOCFFT_TEST_H5PY_PYTHON;
+  if (python.empty()) GTEST_SKIP() << "no Python interpreter with h5py and numpy was found at configure time";
+  const auto dir = std::filesystem::temp_directory_path() / ("oocfft_cli_asm_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string in = (dir / "field.h5").string(), out = (dir / "stack.h5").string();
+  const std::string make = "import h5py, numpy as np\n"
+                           "r = np.random.default_rng(5)\n"
+                           "u = r.standard_normal((40, 56)) + 1j * r.standard_normal((40, 56))\n"
+                           "h5py.File('" + in + "', 'w')['field'] = u\n";
+  std::ofstream(dir / "make.py") << make;
+  ASSERT_EQ(std::system((quoted(python) + " " + quoted((dir / "make.py").string())).c_str()), 0);
+  const Outcome o = run_cli({"asm", in + ":/field", out + ":/stack", "--wavelength", "633e-9", "--pitch", "4e-6,5e-6",
+                             "--range", "-2e-3:6e-3:3", "--mode", "refocus", "--index", "1.2", "--backend", "host"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "asm refocus, 3 distances")) << o.out;
+  const std::string check =
+      "import h5py, numpy as np, sys\n"
+      "u = h5py.File('" + in + "', 'r')['field'][...]\n"
+      "s = h5py.File('" + out + "', 'r')['stack']\n"
+      "assert s.shape == (3, 40, 56) and s.dtype == np.complex128, (s.shape, s.dtype)\n"
+      "assert s.attrs['asm_mode'] == 'refocus'\n"
+      "ny, nx = u.shape; lam = 633e-9 / 1.2; dx, dy = 4e-6, 5e-6; k = 1 / lam\n"
+      "P = np.zeros((2 * ny, 2 * nx), complex); P[ny // 2:ny // 2 + ny, nx // 2:nx // 2 + nx] = u\n"
+      "FX, FY = np.meshgrid(np.fft.fftfreq(2 * nx, dx), np.fft.fftfreq(2 * ny, dy))\n"
+      "w = k * k - FX ** 2 - FY ** 2\n"
+      "worst = 0\n"
+      "for j, z in enumerate(np.linspace(-2e-3, 6e-3, 3)):\n"
+      "    H = np.where(w >= 0, np.exp(2j * np.pi * z * np.sqrt(np.abs(w))), np.exp(-2 * np.pi * abs(z) * np.sqrt(np.abs(w))))\n"
+      "    ex = k / np.sqrt((2 * z / (2 * nx * dx)) ** 2 + 1); ey = k / np.sqrt((2 * z / (2 * ny * dy)) ** 2 + 1)\n"
+      "    H[(np.abs(FX) >= ex) | (np.abs(FY) >= ey)] = 0\n"
+      "    ref = np.fft.ifft2(np.fft.fft2(P) * H)[ny // 2:ny // 2 + ny, nx // 2:nx // 2 + nx]\n"
+      "    worst = max(worst, np.linalg.norm(s[j] - ref) / np.linalg.norm(ref))\n"
+      "print(worst)\n"
+      "sys.exit(0 if worst < 1e-12 else 1)\n";
+  std::ofstream(dir / "check.py") << check;
+  EXPECT_EQ(std::system((quoted(python) + " " + quoted((dir / "check.py").string())).c_str()), 0);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

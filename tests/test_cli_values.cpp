@@ -44,4 +44,25 @@ TEST(CliValues, ShapesPadLeadingAxesWithOne) {
 }
 
 }  // namespace
+TEST(CliValues, RealsAreFiniteAndWhole) {
+  EXPECT_DOUBLE_EQ(parse_real("532e-9"), 532e-9);
+  EXPECT_DOUBLE_EQ(parse_real("-0.05"), -0.05);
+  for (const char* bad : {"", "nan", "inf", "-inf", "1e999", "0x1p3", "+1", "1m", " 1", "1,5"})
+    EXPECT_THROW(parse_real(bad), std::invalid_argument) << bad;
+}
+
+TEST(CliValues, PitchesAndRanges) {
+  EXPECT_EQ(parse_pitch("8e-6"), (std::pair<double, double>{8e-6, 8e-6}));
+  EXPECT_EQ(parse_pitch("8e-6,6e-6"), (std::pair<double, double>{8e-6, 6e-6}));
+  for (const char* bad : {"0", "-8e-6", "8e-6,", "8e-6,0", "8e-6,6e-6,1e-6", ","})
+    EXPECT_THROW(parse_pitch(bad), std::invalid_argument) << bad;
+  EXPECT_EQ(parse_range("0:1:5"), (std::vector<double>{0, 0.25, 0.5, 0.75, 1}));
+  EXPECT_EQ(parse_range("-2e-3:2e-3:1"), (std::vector<double>{-2e-3}));
+  for (const char* bad : {"0:1", "0:1:0", "0:1:-1", "a:1:2", "0:1:2:3", "0:1:16777217"})
+    EXPECT_THROW(parse_range(bad), std::invalid_argument) << bad;
+  EXPECT_EQ(parse_real_list("1e-3, 2e-3\n-3e-3\t4e-3\n"), (std::vector<double>{1e-3, 2e-3, -3e-3, 4e-3}));
+  EXPECT_THROW(parse_real_list(" \n"), std::invalid_argument);
+  EXPECT_THROW(parse_real_list("1e-3 x"), std::invalid_argument);
+}
+
 }  // namespace oocfft::apps

@@ -7,6 +7,7 @@
 // iteration of a finding so it can be replayed.
 //
 //   oocfft_fuzz [--seconds N] [--seed S] [--dir DIR]
+#include <cmath>
 #include <hdf5.h>
 
 #include <oocfft/oocfft.hpp>
@@ -31,7 +32,8 @@ using Rng = std::mt19937_64;
 
 const char* const text_corpus[] = {"4",        "4x4x4",     "512MiB",   "4GiB",     "1024x1024x2048",
                                    "18446744073709551615", "0",  "1x2",      "volume.h5:/data", "a:/b/c",
-                                   "x.h5:/g/nested/d", "17KiB",   "65536x65536", "3x5x7"};
+                                   "x.h5:/g/nested/d", "17KiB",   "65536x65536", "3x5x7",
+                                   "532e-9", "8e-6,6e-6", "-2e-3:6e-3:64", "1e-3 2e-3\n3e-3", "1e308:-1e308:3"};
 
 std::string mutate(std::string s, Rng& rng) {
   std::uniform_int_distribution<int> op(0, 3), byte(0, 255);
@@ -56,6 +58,24 @@ std::string try_text(const std::string& text) {
     const oocfft::Shape s = oocfft::apps::parse_shape(text);
     if (s.nz == 0 || s.ny == 0 || s.nx == 0) return "parse_shape accepted a zero axis";
     (void)s.elements();  // must not overflow: the parser refuses that
+  } catch (const std::invalid_argument&) {
+  }
+  try {
+    if (!std::isfinite(oocfft::apps::parse_real(text))) return "parse_real accepted a non-finite " + text;
+  } catch (const std::invalid_argument&) {
+  }
+  try {
+    const auto [x, y] = oocfft::apps::parse_pitch(text);
+    if (!(x > 0) || !(y > 0)) return "parse_pitch accepted a pitch that is not positive: " + text;
+  } catch (const std::invalid_argument&) {
+  }
+  try {
+    for (double v : oocfft::apps::parse_range(text))
+      if (!std::isfinite(v)) return "parse_range gave a non-finite distance for " + text;
+  } catch (const std::invalid_argument&) {
+  }
+  try {
+    if (oocfft::apps::parse_real_list(text).empty()) return "parse_real_list gave no number for " + text;
   } catch (const std::invalid_argument&) {
   }
   try {
