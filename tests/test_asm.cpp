@@ -7,10 +7,11 @@
 
 #include <oocfft/oocfft.hpp>
 
+#include "tests/reference.hpp"
+
 #include <cmath>
 #include <complex>
 #include <numbers>
-#include <random>
 #include <vector>
 
 namespace oocfft::test {
@@ -116,13 +117,8 @@ TEST(Asm, BandLimitCutsAtMatsushimasEdge) {
   }
 }
 
-std::vector<cd> random_field(std::size_t n, unsigned seed) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> d(-1, 1);
-  std::vector<cd> u(n);
-  for (cd& v : u) v = {d(g), d(g)};
-  return u;
-}
+// Seeded values in [-0.5, 0.5) + i [-0.5, 0.5), as every suite draws them.
+std::vector<cd> random_field(std::size_t n, std::uint64_t seed) { return to_precision<double>(random_signal(n, seed)); }
 
 // With every grid frequency propagating and no band limit, propagation is
 // a unitary group on the periodic grid.

@@ -9,9 +9,10 @@
 
 #include <oocfft/oocfft.hpp>
 
+#include "tests/reference.hpp"
+
 #include <complex>
 #include <filesystem>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -111,13 +112,8 @@ bool has_link(const fs::path& file, const std::string& name) {
   return found;
 }
 
-std::vector<cd> random_field(std::size_t n, unsigned seed) {
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> d(-1, 1);
-  std::vector<cd> u(n);
-  for (cd& v : u) v = {d(g), d(g)};
-  return u;
-}
+// Seeded values in [-0.5, 0.5) + i [-0.5, 0.5), as every suite draws them.
+std::vector<cd> random_field(std::size_t n, std::uint64_t seed) { return to_precision<double>(random_signal(n, seed)); }
 
 AsmOptions options() {
   AsmOptions o;
