@@ -33,7 +33,7 @@ void run_asm(const CliOptions& cli, const std::atomic<bool>& interrupted) {
   const DatasetPath output = a.output.empty() ? input : DatasetPath::parse(a.output);
   const std::vector<double> distances = distances_of(a);
 
-  ProgressReporter progress(stderr, progress_style_for(stderr));
+  ProgressReporter progress(stderr, progress_style_for(stderr), "planes");
   AsmOptions options = a.options;
   options.pitch_x = a.pitch.first;
   options.pitch_y = a.pitch.second;

@@ -4,6 +4,7 @@
 // a pipe should not fill with carriage returns).
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include <oocfft/options.hpp>
 
@@ -16,7 +17,8 @@ ProgressStyle progress_style_for(std::FILE* stream);
 
 class ProgressReporter {
  public:
-  ProgressReporter(std::FILE* stream, ProgressStyle style);
+  // `unit`: what Progress counts ("bricks" for transforms, "planes" for asm).
+  ProgressReporter(std::FILE* stream, ProgressStyle style, const char* unit = "bricks");
   // Starts the clock and the count of a new run; call before each one.
   void begin();
   // Options::progress calls this one brick at a time (the engine's
@@ -26,8 +28,12 @@ class ProgressReporter {
   void finish();
 
  private:
+  static std::string moved_text(const Progress& p);
+  void print_pass_line(const Progress& p, unsigned pass, double seconds);
+
   std::FILE* stream_;
   ProgressStyle style_;
+  const char* unit_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   int drawn_percent_ = -1;  // bar: the last percentage drawn
   bool bar_open_ = false;
