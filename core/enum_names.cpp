@@ -1,4 +1,5 @@
 // The names of the public enums, as the CLI and describe() spell them.
+#include "oocfft/asm.hpp"
 #include "oocfft/options.hpp"
 
 namespace oocfft {
@@ -41,6 +42,15 @@ const char* to_string(HostRegistration r) noexcept {
     case HostRegistration::automatic: return "automatic";
     case HostRegistration::on: return "on";
     case HostRegistration::off: return "off";
+  }
+  return "?";
+}
+
+const char* to_string(AsmMode m) noexcept {
+  switch (m) {
+    case AsmMode::propagate: return "propagate";
+    case AsmMode::refocus: return "refocus";
+    case AsmMode::layer_sum: return "layer_sum";
   }
   return "?";
 }

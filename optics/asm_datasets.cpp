@@ -17,15 +17,6 @@
 
 namespace oocfft {
 
-const char* to_string(AsmMode m) noexcept {
-  switch (m) {
-    case AsmMode::propagate: return "propagate";
-    case AsmMode::refocus: return "refocus";
-    case AsmMode::layer_sum: return "layer_sum";
-  }
-  return "unknown";
-}
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
