@@ -88,11 +88,7 @@ void transform_in_memory(io::DatasetTransfer& transfer, const TransformPath& pat
   volume::HostBuffer buffer(info.complex_bytes(), ("dataset " + info.path.to_string()).c_str());
   // The whole-volume read and write take seconds per 10 GiB: the cancel
   // hook is polled between their slabs too.
-  const Options& o = path.options;
-  const io::DatasetTransfer::SlabHook poll_cancel = [&o] {
-    if (o.cancel && o.cancel())
-      throw Error(ErrorKind::cancelled, "cancelled while moving the dataset; the input is untouched");
-  };
+  const io::DatasetTransfer::SlabHook poll_cancel = io::DatasetTransfer::polling_cancel(path.options);
   Clock::time_point t = Clock::now();
   transfer.read_input(buffer.data(), poll_cancel);
   report.read_seconds = seconds_since(t);

@@ -253,6 +253,13 @@ DatasetTransfer::~DatasetTransfer() { impl_->abandon(); }
 
 const DatasetInfo& DatasetTransfer::input() const { return impl_->input.info; }
 
+DatasetTransfer::SlabHook DatasetTransfer::polling_cancel(const Options& options) {
+  return [&options] {
+    if (options.cancel && options.cancel())
+      throw Error(ErrorKind::cancelled, "cancelled while moving the dataset; the input is untouched");
+  };
+}
+
 Shape DatasetTransfer::output_shape() const { return volume_of(impl_->output_dims()); }
 
 std::size_t DatasetTransfer::element_bytes() const { return complex_bytes(impl_->input.type.precision); }

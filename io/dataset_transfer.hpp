@@ -50,6 +50,9 @@ class DatasetTransfer {
   // Called before each slab of read_input and write_output (about 256 MiB
   // each); may throw to stop (a cancel: nothing is linked until commit()).
   using SlabHook = std::function<void()>;
+  // The hook that polls `options.cancel` before each slab and throws
+  // Error(cancelled) (nothing is linked yet: the input is untouched).
+  static SlabHook polling_cancel(const Options& options);
   // The whole input as complex values (C order) into `volume`
   // (input().complex_bytes() bytes).
   void read_input(std::byte* volume, const SlabHook& before_slab = {}) const;

@@ -37,6 +37,12 @@ typename AngularSpectrum<T>::Checked AngularSpectrum<T>::check(const AsmOptions&
   return Checked{o};
 }
 
+void check_distances(std::span<const double> distances) {
+  require(!distances.empty(), "no distance given");
+  for (std::size_t j = 0; j < distances.size(); ++j)
+    require(std::isfinite(distances[j]), "distance " + std::to_string(j) + " is not a finite number of metres");
+}
+
 void check_asm_options(const AsmOptions& o) {
   require(std::isfinite(o.wavelength) && o.wavelength > 0,
           "wavelength is " + std::to_string(o.wavelength) + "; it must be a positive length in metres");

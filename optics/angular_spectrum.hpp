@@ -5,6 +5,7 @@
 // a centred field stays centred; padding 2x makes the convolution linear.
 #include <complex>
 #include <cstddef>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ namespace oocfft::optics {
 void check_asm_options(const AsmOptions& options);
 // Throws Error(invalid_argument, "asm: " + what) unless `ok`.
 void require(bool ok, const std::string& what);
+// Refuses no distance, or one that is not a finite number, naming it.
+void check_distances(std::span<const double> distances);
 
 template <class T>
 class AngularSpectrum {

@@ -1,14 +1,13 @@
 // propagate_dataset (include/oocfft/asm.hpp): a dataset read whole into
 // host memory, propagated by the operations of asm_operations.cpp, and
 // written through io::DatasetTransfer (temporary name, commit).
-#include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <string>
 
 #include "core/format_bytes.hpp"
 #include "engine/host_memory.hpp"
+#include "engine/stream_pipeline.hpp"
 #include "io/dataset_transfer.hpp"
 #include "oocfft/asm.hpp"
 #include "oocfft/error.hpp"
@@ -19,8 +18,8 @@ namespace oocfft {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+using engine::Clock;
+using engine::seconds_since;
 
 std::string number(double v) {
   char text[32];
@@ -56,7 +55,10 @@ std::vector<std::size_t> output_dims(AsmMode mode, const DatasetInfo& in, std::s
 io::OutputRecord asm_record(AsmMode mode, std::vector<std::size_t> dims, std::span<const double> distances,
                             const AsmOptions& o) {
   std::string list;
-  for (std::size_t j = 0; j < distances.size(); ++j) list += (j ? "," : "") + number(distances[j]);
+  for (std::size_t j = 0; j < distances.size(); ++j) {
+    if (j > 0) list += ',';
+    list += number(distances[j]);
+  }
   io::OutputRecord r;
   r.dims = std::move(dims);
   r.attributes = {{"asm_mode", to_string(mode)},
@@ -88,9 +90,7 @@ AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& 
                                    const DatasetTransformOptions& file_options) {
   const Clock::time_point start = Clock::now();
   optics::check_asm_options(options);
-  optics::require(!distances.empty(), "no distance given");
-  for (std::size_t j = 0; j < distances.size(); ++j)
-    optics::require(std::isfinite(distances[j]), "distance " + std::to_string(j) + " is not a finite number of metres");
+  optics::check_distances(distances);
   optics::require(!file_options.in_place || mode == AsmMode::propagate,
                   std::string("in place only for propagate: ") + to_string(mode) + " changes the shape");
 
@@ -111,11 +111,7 @@ AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& 
                     (mode == AsmMode::propagate ? ", in place" : "") + ") in host memory, more than the budget of " +
                     format_bytes(double(budget)) + "; streaming datasets through ASM is not implemented");
 
-  const Options& o = options.fft;
-  const io::DatasetTransfer::SlabHook poll_cancel = [&o] {
-    if (o.cancel && o.cancel())
-      throw Error(ErrorKind::cancelled, "cancelled while moving the dataset; the input is untouched");
-  };
+  const io::DatasetTransfer::SlabHook poll_cancel = io::DatasetTransfer::polling_cancel(options.fft);
   AsmDatasetReport report;
   report.input = info;
   report.output = output;

@@ -1,7 +1,6 @@
 // propagate, propagate_stack, refocus_stack and layer_sum
 // (include/oocfft/asm.hpp) over AngularSpectrum. Cancel is polled and
 // progress reported per output plane (AsmOptions::fft's callbacks).
-#include <cmath>
 #include <string>
 
 #include "oocfft/asm.hpp"
@@ -12,13 +11,8 @@ namespace oocfft {
 
 namespace {
 
+using optics::check_distances;
 using optics::require;
-
-void check_distances(std::span<const double> distances) {
-  require(!distances.empty(), "no distance given");
-  for (std::size_t j = 0; j < distances.size(); ++j)
-    require(std::isfinite(distances[j]), "distance " + std::to_string(j) + " is not a finite number of metres");
-}
 
 // Polls cancel before plane `done` of `total` and reports the planes done.
 class PlaneProgress {

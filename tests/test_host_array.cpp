@@ -13,19 +13,13 @@
 #include <vector>
 
 #include "engine/host_array_memory.hpp"
+#include "tests/engine_test_support.hpp"
 #include "tests/reference.hpp"
 
 namespace oocfft::test {
 namespace {
 
 using c64 = std::complex<float>;
-
-std::vector<c64> host_transform(std::vector<c64> x, const Shape& shape) {
-  Options o;
-  o.backend = Backend::host;
-  fft3d(x.data(), shape, Direction::forward, o);
-  return x;
-}
 
 TEST(HostArray, StartsZeroedAndTransformsLikeAVector) {
   const Shape shape{12, 20, 18};
@@ -39,7 +33,7 @@ TEST(HostArray, StartsZeroedAndTransformsLikeAVector) {
   Options o;
   o.backend = Backend::host;
   fft3d(a.data(), shape, Direction::forward, o);
-  const auto ref = host_transform(x, shape);
+  const auto ref = in_core_result(x, shape, Direction::forward);
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(a[i], ref[i]) << i;
 }
 
@@ -123,7 +117,7 @@ TEST(PinnedAllocator, VectorTransformsLikeAPlainVector) {
   Options o;
   o.backend = Backend::host;
   fft3d(v.data(), shape, Direction::forward, o);
-  const auto ref = host_transform(x, shape);
+  const auto ref = in_core_result(x, shape, Direction::forward);
   for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(v[i], ref[i]) << i;
 }
 
