@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "engine/brick_kernels.hpp"
+#include "engine/pass_program.hpp"
 #include "engine/stream_pipeline.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_brick_plan.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/spectrum_multiply.hpp"
 #include "kernels/cuda/stream.hpp"
 #include "oocfft/error.hpp"
 
@@ -223,7 +225,8 @@ struct LaneContext {
   std::atomic<std::size_t>* direct_bricks = nullptr;
   tbb::task_arena* arena = nullptr;
   bool inverse = false;
-  T scale = 1;
+  double scale = 1;
+  const kernels::SpectrumFilter* filter = nullptr;  // null: the plan does not multiply
   Clock::time_point start;
 };
 
@@ -269,9 +272,14 @@ class CudaBrickLane final : public BrickLane {
     if (from_volume.elements() > 0) moved += upload(from_volume, spec.layout, dev, offset, t, direct);
     mark_h2d_start();  // a brick wholly resident: an empty span
     h2d_end_.record(s);
-    c_.kernels->passes[job.pass]->execute(reinterpret_cast<kernels::Complex<T>*>(dev),
-                                          transpose::staged_shape(job.box, spec.layout), workspace_.get(), c_.inverse,
-                                          job.last_pass ? c_.scale : T(1), s);
+    auto* values = reinterpret_cast<kernels::Complex<T>*>(dev);
+    run_stages(
+        spec.stages, c_.inverse, job.last_pass, c_.scale,
+        [&](bool inverse, double scale) {
+          c_.kernels->passes[job.pass]->execute(values, transpose::staged_shape(job.box, spec.layout),
+                                                workspace_.get(), inverse, static_cast<T>(scale), s);
+        },
+        [&] { kc::multiply_brick(values, job.box.extent, {job.box.z0, job.box.y0, job.box.x0}, *c_.filter, s); });
     kernel_end_.record(s);
     if (keep) {
       // The next pass reads the slab from other streams: it must be done.
@@ -471,7 +479,8 @@ class CudaBackend final : public ExecutionBackend {
     context.direct_bricks = &direct_bricks;
     context.arena = run.arena;
     context.inverse = run.inverse;
-    context.scale = static_cast<T>(run.scale);
+    context.scale = run.scale;
+    context.filter = run.filter;
     context.start = start;
     std::vector<std::unique_ptr<CudaBrickLane<T>>> owned;
     const std::size_t workspace = fitted.kernels->workspace_bytes();

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/pass_planner.hpp"
+#include "kernels/spectrum_multiply.hpp"
 #include "oocfft/options.hpp"
 #include "oocfft/run_report.hpp"
 #include "oocfft/shape.hpp"
@@ -48,6 +49,8 @@ struct RunContext {
   tbb::task_arena* arena = nullptr;
   volume::StagingPool* pool = nullptr;
   const Options* options = nullptr;
+  // The multiply stage's data; required by plans whose passes multiply.
+  const kernels::SpectrumFilter* filter = nullptr;
 };
 
 // Thrown by ExecutionBackend::execute when the device buffers of the plan

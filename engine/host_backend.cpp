@@ -11,6 +11,7 @@
 
 #include "engine/axis_plans.hpp"
 #include "engine/brick_transform_host.hpp"
+#include "engine/pass_program.hpp"
 #include "engine/stream_pipeline.hpp"
 #include "volume/host_buffer.hpp"
 #include "oocfft/error.hpp"
@@ -39,9 +40,9 @@ template <class T>
 class HostBrickLane final : public BrickLane {
  public:
   HostBrickLane(const PassPlan& plan, const AxisPlans<T>& plans, volume::VolumeStore& store, std::byte* buffer,
-                std::byte* resident, tbb::task_arena& arena, bool inverse, T scale, Clock::time_point start)
-      : plan_(plan), plans_(plans), store_(store), buffer_(buffer), resident_(resident), arena_(arena),
-        inverse_(inverse), scale_(scale), start_(start) {}
+                std::byte* resident, const RunContext& run, Clock::time_point start)
+      : plan_(plan), plans_(plans), store_(store), buffer_(buffer), resident_(resident), arena_(*run.arena),
+        inverse_(run.inverse), scale_(run.scale), filter_(run.filter), start_(start) {}
 
   std::size_t process(const BrickJob& job, BrickTiming& t) override {
     const PassSpec& spec = *job.spec;
@@ -66,9 +67,16 @@ class HostBrickLane final : public BrickLane {
         moved += job.box.elements() * e;
       }
       t.gather_end = t.kernel_start = seconds_since(start_);
-      transform_brick_host(plans_, reinterpret_cast<kernels::Complex<T>*>(brick),
-                           transpose::staged_shape(job.box, spec.layout), spec.staged_axes(), spec.layout, inverse_,
-                           job.last_pass ? scale_ : T(1));
+      auto* values = reinterpret_cast<kernels::Complex<T>*>(brick);
+      run_stages(
+          spec.stages, inverse_, job.last_pass, scale_,
+          [&](bool inverse, double scale) {
+            transform_brick_host(plans_, values, transpose::staged_shape(job.box, spec.layout), spec.staged_axes(),
+                                 spec.layout, inverse, static_cast<T>(scale));
+          },
+          [&] {
+            kernels::multiply_brick(values, job.box.extent, {job.box.z0, job.box.y0, job.box.x0}, *filter_);
+          });
       t.kernel_end = seconds_since(start_);
       if (!keep) {
         t.scatter_start = t.kernel_end;
@@ -88,7 +96,8 @@ class HostBrickLane final : public BrickLane {
   std::byte* resident_;  // null: no carry-over
   tbb::task_arena& arena_;
   bool inverse_;
-  T scale_;
+  double scale_;
+  const kernels::SpectrumFilter* filter_;  // null: the plan does not multiply
   Clock::time_point start_;
 };
 
@@ -173,8 +182,7 @@ class HostBackend final : public ExecutionBackend {
     std::vector<BrickLane*> lanes;
     for (unsigned s = 0; s < plan.streams; ++s) {
       owned.push_back(std::make_unique<HostBrickLane<T>>(plan, plans_, store, (*buffers)[s].data(),
-                                                         resident ? resident->data() : nullptr, *run.arena,
-                                                         run.inverse, static_cast<T>(run.scale), start));
+                                                         resident ? resident->data() : nullptr, run, start));
       lanes.push_back(owned.back().get());
     }
     const PipelineTotals totals = run_pipeline(plan, store, lanes, PipelineHooks::of(*run.options, report));

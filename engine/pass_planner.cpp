@@ -118,6 +118,23 @@ bool fits(Strategy s, const BrickShape& v, std::size_t limit) {
   return true;
 }
 
+// The brick size that fills the pipeline, in elements.
+std::size_t fill_elements(const PlannerInput& in, unsigned streams) {
+  // At least two bricks per stream per pass where the lines allow it, else
+  // the streams idle while one brick crosses the bus. More did not measure
+  // faster: 16 GiB two-pass through a 4 GiB budget on the H100 machine,
+  // staged / caller page-locked, 1 GiB bricks (about four per stream and
+  // pass, as the budget allows) 1.50-1.77 s / 0.83-0.90 s over three runs,
+  // 512 MiB bricks (eight) 1.63-1.66 s / 0.94 s (bench/RESULTS.md, "HDF5
+  // volumes").
+  constexpr std::size_t bricks_per_stream = 2;
+  // And no brick over 1 GiB: 96 GiB in 11 bricks of 8.8 GiB over 4 streams
+  // left most of the time in the first gather and the last scatter.
+  constexpr std::size_t brick_ceiling_bytes = std::size_t{1} << 30;
+  return std::max<std::size_t>(1, std::min(ceil_div(in.volume.elements(), bricks_per_stream * streams),
+                                           brick_ceiling_bytes / in.element_bytes));
+}
+
 PassPlan build(Strategy s, const PlannerInput& in, std::size_t limit, unsigned streams) {
   PassPlan plan;
   plan.strategy = s;
@@ -125,19 +142,7 @@ PassPlan build(Strategy s, const PlannerInput& in, std::size_t limit, unsigned s
   plan.element_bytes = in.element_bytes;
   plan.device_budget = in.device_budget;
   const std::size_t volume = in.volume.elements();
-  // Pipeline fill: at least two bricks per stream per pass where the lines
-  // allow it, else the streams idle while one brick crosses the bus. More
-  // did not measure faster: 16 GiB two-pass through a 4 GiB budget on the
-  // H100 machine, staged / caller page-locked, 1 GiB bricks (about four per
-  // stream and pass, as the budget allows) 1.50-1.77 s / 0.83-0.90 s over
-  // three runs, 512 MiB bricks (eight) 1.63-1.66 s / 0.94 s
-  // (bench/RESULTS.md, "HDF5 volumes").
-  constexpr std::size_t bricks_per_stream = 2;
-  // And no brick over 1 GiB: 96 GiB in 11 bricks of 8.8 GiB over 4 streams
-  // left most of the time in the first gather and the last scatter.
-  constexpr std::size_t brick_ceiling_bytes = std::size_t{1} << 30;
-  const std::size_t fill = std::max<std::size_t>(
-      1, std::min(ceil_div(volume, bricks_per_stream * streams), brick_ceiling_bytes / in.element_bytes));
+  const std::size_t fill = fill_elements(in, streams);
   for (const PassTemplate& t : templates(s)) {
     const AxisSet a = effective(t.axes, in.volume);
     if (empty(a)) continue;
@@ -173,6 +178,98 @@ void plan_carry_over(PassPlan& p, const PlannerInput& in, std::size_t usable, do
   const std::size_t slab = p.passes[0].brick.nz;
   p.resident_planes = std::min(in.volume.nz, spare / plane / slab * slab);
   p.resident_bytes = p.resident_planes * plane;
+}
+
+// Refuses a plane program that is not forward, multiply, inverse or a
+// part of them in that order.
+void check_plane_program(const std::vector<Stage>& program) {
+  const Stage order[] = {Stage::forward, Stage::multiply, Stage::inverse};
+  std::size_t next = 0;
+  for (const Stage st : program) {
+    while (next < 3 && order[next] != st) ++next;
+    if (next == 3)
+      throw Error(ErrorKind::invalid_argument, "plane program \"" + describe_stages(program) +
+                                                   "\" is not forward, multiply, inverse or a part of them in order");
+    ++next;
+  }
+}
+
+// A plane program (pass_planner.hpp): whole planes in one pass on as many
+// streams as have a plane to work on and a share that holds one, else
+// rows, columns, rows. `usable` and `per_byte` as in plan_passes.
+PassPlan plan_plane_program(const PlannerInput& in, std::size_t usable, double per_byte) {
+  const BrickShape& v = in.volume;
+  const std::size_t e = in.element_bytes;
+  const std::vector<Stage>& program = in.plane_program;
+  check_plane_program(program);
+  if (in.requested == Strategy::line_transpose || in.requested == Strategy::two_pass)
+    throw Error(ErrorKind::invalid_argument, std::string("strategy ") + to_string(in.requested) +
+                                                 " requested for a plane program (x and y of each plane only): "
+                                                 "ask for in_core (whole planes), three_pass (rows and columns) or "
+                                                 "automatic");
+  AxisSet xy = effective(AxisSet::xy(), v);
+  if (empty(xy)) xy = AxisSet::xy();  // 1x1 planes: the multiply and the scale alone
+  const std::size_t plane = minimum_brick(xy, v);
+  // A device with no staging budget stages through its ring whatever the
+  // brick; otherwise the staging (the host backend's brick buffers) is
+  // shared by the streams.
+  const std::size_t staging = in.staging_budget != 0 ? in.staging_budget
+                              : in.host_backend && in.host_available != 0 ? in.host_available / 4
+                                                                           : std::size_t(-1);
+  auto share = [&](unsigned streams) {
+    return std::min(static_cast<std::size_t>(double(usable) / streams / per_byte / double(e)),
+                    staging / streams / e);
+  };
+  PassPlan plan;
+  plan.element_bytes = e;
+  plan.device_budget = in.device_budget;
+  const std::string sizes = "plane " + format_bytes(double(plane * e)) + " x " + std::to_string(v.nz) +
+                            ", device budget " + format_bytes(double(in.device_budget));
+  // Streams beyond the planes would idle; fewer streams give each a larger
+  // share, so a plane of most of the budget still runs in one residency.
+  unsigned streams = static_cast<unsigned>(std::min<std::size_t>(in.streams, v.nz));
+  while (streams > 1 && plane > share(streams)) --streams;
+  plan.streams = streams;
+  if (in.requested != Strategy::three_pass && plane <= share(streams)) {
+    const std::size_t cap = std::min(share(streams), std::max(plane, fill_elements(in, streams)));
+    PassSpec pass = fit_pass("xy on z-slabs: " + describe_stages(program), xy, BrickLayout::natural, v, cap);
+    pass.stages = program;
+    plan.passes.push_back(std::move(pass));
+    plan.strategy = Strategy::in_core;
+    plan.reason = sizes + ": a plane fits a stream's share; each runs the whole program in one residency";
+  } else {
+    plan.streams = in.streams;
+    const std::size_t limit = share(in.streams);
+    if (v.nx > limit || v.ny > limit)
+      throw Error(ErrorKind::out_of_memory, "not even one row and one column of a plane fit one stream's share (" +
+                                                format_bytes(double(limit * e)) + "): " + sizes);
+    constexpr AxisSet x{false, false, true}, y{false, true, false};
+    const std::size_t cap = std::min(limit, std::max(v.ny, fill_elements(in, in.streams)));
+    // Rows forward, then columns: the plane is a spectrum along both axes
+    // only there, so the multiply and the inverse along y run in the
+    // column pass, and rows come back last.
+    if (program.front() == Stage::forward) {
+      PassSpec rows = fit_pass("x on x-rows: forward", x, BrickLayout::natural, v, std::max(v.nx, cap));
+      rows.stages = {Stage::forward};
+      plan.passes.push_back(std::move(rows));
+    }
+    PassSpec columns = fit_pass("y on y-columns: " + describe_stages(program), y, BrickLayout::natural, v, cap);
+    columns.stages = program;
+    plan.passes.push_back(std::move(columns));
+    if (program.back() == Stage::inverse) {
+      PassSpec rows = fit_pass("x on x-rows: inverse", x, BrickLayout::natural, v, std::max(v.nx, cap));
+      rows.stages = {Stage::inverse};
+      plan.passes.push_back(std::move(rows));
+    }
+    plan.strategy = Strategy::three_pass;
+    plan.reason = sizes + (in.requested == Strategy::three_pass ? ": rows and columns, as requested"
+                                                                : ": a plane does not fit a stream's share; rows "
+                                                                  "and columns, the multiply in the column pass");
+  }
+  for (const PassSpec& p : plan.passes) plan.brick_bytes = std::max(plan.brick_bytes, p.brick.elements() * e);
+  plan.staging_bytes = plan.brick_bytes;
+  if (!in.host_backend && in.staging_budget == 0) plan.staging_bytes = std::min(plan.staging_bytes, staging_ring_bytes);
+  return plan;
 }
 
 }  // namespace
@@ -241,6 +338,8 @@ PassPlan plan_passes(const PlannerInput& in) {
   // In core on the host: the volume and the executor's workspace. On a
   // device the volume stays resident and the streams' bricks (the y-slabs
   // on their way down) come on top.
+  if (!in.plane_program.empty()) return plan_plane_program(in, usable, per_byte);
+
   const std::size_t resident_lane_limit =
       volume_bytes < usable ? static_cast<std::size_t>(double(usable - volume_bytes) / s / per_byte / double(e)) : 0;
   const bool in_core_fits = in.host_backend ? double(volume_bytes) * per_byte <= double(usable)

@@ -20,11 +20,21 @@
 //              passes of chunks of C_d <= DevMem / (k V_d N_stream)
 //              elements with k = 3, Y and Z lines transposed element-wise
 //              on the host into contiguous lines.
+//
+// A plane program (PlannerInput::plane_program, angular-spectrum work)
+// transforms only x and y of each z plane, with a multiply between the
+// transforms (pass_program.hpp):
+//   one pass   a plane fits a stream's share: z-slabs of whole planes run
+//              the whole program on the device (reported as in_core);
+//   split      it does not (or three_pass is requested): x-rows forward,
+//              y-columns running the rest of the program up to the
+//              inverse along y, x-rows inverse (reported as three_pass).
 #include <cstddef>
 #include <string>
 #include <vector>
 
 #include "core/format_bytes.hpp"
+#include "engine/pass_program.hpp"
 #include "kernels/brick.hpp"
 #include "oocfft/options.hpp"
 #include "transpose/box.hpp"
@@ -42,6 +52,8 @@ struct PassSpec {
   BrickLayout layout = BrickLayout::natural;
   BrickShape brick;      // largest box of the pass, in volume coordinates
   std::size_t bricks = 0;
+  // What the pass does to each brick on the device, in order.
+  std::vector<Stage> stages{Stage::transform};
 
   // Axes to transform in the staged (device) brick: the volume axes for the
   // natural layout; the contiguous x axis for the line layouts.
@@ -99,6 +111,10 @@ struct PlannerInput {
   // 96 GiB array beside 35 GiB of staging on a 125 GiB host was ended by
   // the kernel's OOM killer.
   std::size_t host_available = 0;
+  // Empty: transform every axis (the 3D FFT). Otherwise the stages to run
+  // on every z plane along x and y (a plane program: forward, multiply,
+  // inverse, or a part of it), and only those axes.
+  std::vector<Stage> plane_program;
 };
 
 // Throws Error(invalid_argument) for a requested strategy that cannot run

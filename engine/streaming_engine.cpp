@@ -47,17 +47,22 @@ std::size_t FittedPlan::device_bytes() const {
 }
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend)
-    : StreamingEngine(shape, precision, options, backend, nullptr) {}
+    : StreamingEngine(shape, precision, options, backend, nullptr, {}) {}
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
                                  const BrickKernelFactory& kernels)
-    : StreamingEngine(shape, precision, options, backend, &kernels) {}
+    : StreamingEngine(shape, precision, options, backend, &kernels, {}) {}
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
-                                 const BrickKernelFactory* kernels)
+                                 std::vector<Stage> plane_program)
+    : StreamingEngine(shape, precision, options, backend, nullptr, std::move(plane_program)) {}
+
+StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
+                                 const BrickKernelFactory* kernels, std::vector<Stage> plane_program)
     : shape_(shape),
       precision_(precision),
       options_(options),
+      plane_program_(std::move(plane_program)),
       budget_given_(options.device_memory_budget != 0),
       backend_((check_axis_tables_fit(shape), make_execution_backend(backend, shape, precision, kernels))) {
   const std::size_t budget = budget_given_ ? options.device_memory_budget : backend_->default_device_budget();
@@ -78,6 +83,7 @@ FittedPlan StreamingEngine::fit(std::size_t budget) const {
   in.requested = options_.strategy;
   in.host_backend = backend_->kind() == Backend::host;
   in.host_available = available_host_memory();
+  in.plane_program = plane_program_;
   // The in-house kernels need no workspace for most lengths; the first plan
   // assumes none and the kernels built for it say what they need.
   in.workspace_ratio = 0;
@@ -96,12 +102,22 @@ FittedPlan StreamingEngine::fit(std::size_t budget) const {
                                             format_bytes(double(budget)));
 }
 
+bool StreamingEngine::multiplies() const {
+  for (const PassSpec& pass : fitted_.plan.passes)
+    for (const Stage st : pass.stages)
+      if (st == Stage::multiply) return true;
+  return false;
+}
+
 void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double scale, tbb::task_arena& arena,
-                              RunReport* report) const {
+                              RunReport* report, const kernels::SpectrumFilter* filter) const {
   if (fitted_.plan.host_in_place)
     throw Error(ErrorKind::unsupported, "this plan transforms host arrays in place and cannot stream a volume store; "
                                         "give the host backend a device_memory_budget");
-  const RunContext run = run_context(inverse, scale, arena);
+  if (multiplies() && (filter == nullptr || filter->planes.size() != shape_.nz))
+    throw Error(ErrorKind::invalid_argument, "this plan multiplies by a spectrum filter: give one with a distance "
+                                             "for each of its " + std::to_string(shape_.nz) + " planes");
+  const RunContext run = run_context(inverse, scale, arena, filter);
   FittedPlan current = fitted_;
   for (int attempt = 0;; ++attempt) {
     if (report != nullptr) {
@@ -132,7 +148,7 @@ void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double s
 
 void StreamingEngine::execute_in_place(std::byte* data, bool inverse, double scale, tbb::task_arena& arena,
                                        RunReport* report) const {
-  const RunContext run = run_context(inverse, scale, arena);
+  const RunContext run = run_context(inverse, scale, arena, nullptr);
   const Clock::time_point start = Clock::now();
   if (!backend_->transform_in_place(data, run))
     throw Error(ErrorKind::unsupported, "the " + std::string(to_string(backend_->kind())) +
@@ -148,8 +164,10 @@ void StreamingEngine::execute_in_place(std::byte* data, bool inverse, double sca
   }
 }
 
-RunContext StreamingEngine::run_context(bool inverse, double scale, tbb::task_arena& arena) const {
+RunContext StreamingEngine::run_context(bool inverse, double scale, tbb::task_arena& arena,
+                                        const kernels::SpectrumFilter* filter) const {
   RunContext run;
+  run.filter = filter;
   run.inverse = inverse;
   run.scale = scale;
   run.arena = &arena;

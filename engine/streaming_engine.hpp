@@ -27,6 +27,10 @@ class StreamingEngine {
   // benchmark's peer only (brick_kernels.hpp says why this is not public).
   StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
                   const BrickKernelFactory& kernels);
+  // A plane program (pass_planner.hpp): `plane_program` run on every z
+  // plane along x and y; execute() then needs the multiply's filter.
+  StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
+                  std::vector<Stage> plane_program);
   ~StreamingEngine();
   StreamingEngine(const StreamingEngine&) = delete;
   StreamingEngine& operator=(const StreamingEngine&) = delete;
@@ -43,8 +47,10 @@ class StreamingEngine {
   // `scale` is applied by the last pass. When the device buffers cannot be
   // allocated it fits smaller bricks (fit()) and tries again, before any
   // data has moved.
-  void execute(volume::VolumeStore& store, bool inverse, double scale, tbb::task_arena& arena,
-               RunReport* report) const;
+  void execute(volume::VolumeStore& store, bool inverse, double scale, tbb::task_arena& arena, RunReport* report,
+               const kernels::SpectrumFilter* filter = nullptr) const;
+  // True when some pass multiplies by a spectrum filter.
+  bool multiplies() const;
   // The host backend's in-core plan on a host array, in place.
   void execute_in_place(std::byte* data, bool inverse, double scale, tbb::task_arena& arena, RunReport* report) const;
 
@@ -56,18 +62,20 @@ class StreamingEngine {
 
  private:
   StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
-                  const BrickKernelFactory* kernels);
+                  const BrickKernelFactory* kernels, std::vector<Stage> plane_program);
   // The plan for a device budget of `budget` bytes, with the kernels built
   // for it: planned with the kernels' real tables and workspace, and
   // planned again until it fits. Throws Error(out_of_memory) when it cannot.
   FittedPlan fit(std::size_t budget) const;
-  RunContext run_context(bool inverse, double scale, tbb::task_arena& arena) const;
+  RunContext run_context(bool inverse, double scale, tbb::task_arena& arena,
+                         const kernels::SpectrumFilter* filter) const;
   // What the registration policy will do for this plan, for describe().
   std::string registration_summary() const;
 
   Shape shape_;
   Precision precision_;
   Options options_;
+  std::vector<Stage> plane_program_;
   bool budget_given_;
   std::unique_ptr<ExecutionBackend> backend_;
   FittedPlan fitted_;

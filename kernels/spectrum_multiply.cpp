@@ -4,30 +4,38 @@
 
 namespace oocfft::kernels {
 
+SpectrumFilter SpectrumFilter::at_distances(const optics::TransferFunction& h, const double* distances,
+                                            std::size_t count, std::size_t planes) {
+  SpectrumFilter f;
+  f.h = h;
+  f.planes.resize(planes);
+  for (std::size_t j = 0; j < planes; ++j) {
+    const double z = count == 1 ? distances[0] : distances[j];
+    f.planes[j] = {z, optics::TransferFunction::band_edge(h.k, h.nx, h.pitch_x, z),
+                   optics::TransferFunction::band_edge(h.k, h.ny, h.pitch_y, z)};
+  }
+  return f;
+}
+
 template <class T>
-void multiply_by_transfer_function(const Complex<T>* in, Complex<T>* out, const optics::TransferFunction& h, double z,
-                                   SpectrumUpdate update) {
-  const double edge_x = optics::TransferFunction::band_edge(h.k, h.nx, h.pitch_x, z);
-  const double edge_y = optics::TransferFunction::band_edge(h.k, h.ny, h.pitch_y, z);
-  tbb::parallel_for(std::size_t{0}, h.ny, [&](std::size_t y) {
-    const double fy = optics::TransferFunction::frequency(y, h.ny, h.pitch_y);
-    for (std::size_t x = 0; x < h.nx; ++x) {
-      const std::size_t i = y * h.nx + x;
-      const std::complex<double> w = h.at(optics::TransferFunction::frequency(x, h.nx, h.pitch_x), fy, z, edge_x, edge_y);
-      const Complex<double> v{double(in[i].re), double(in[i].im)};
-      const Complex<double> p{v.re * w.real() - v.im * w.imag(), v.re * w.imag() + v.im * w.real()};
-      if (update == SpectrumUpdate::assign) {
-        out[i] = {T(p.re), T(p.im)};
-      } else {
-        out[i] = {T(out[i].re + p.re), T(out[i].im + p.im)};
-      }
+void multiply_brick(Complex<T>* brick, const BrickShape& extent, const BrickOrigin& origin,
+                    const SpectrumFilter& filter) {
+  const optics::TransferFunction& h = filter.h;
+  tbb::parallel_for(std::size_t{0}, extent.nz * extent.ny, [&](std::size_t row) {
+    const std::size_t z = row / extent.ny, y = row % extent.ny;
+    const FilterPlane& plane = filter.planes[origin.z0 + z];
+    const double fy = optics::TransferFunction::frequency(origin.y0 + y, h.ny, h.pitch_y);
+    Complex<T>* line = brick + row * extent.nx;
+    for (std::size_t x = 0; x < extent.nx; ++x) {
+      const Complex<double> w = h.at(optics::TransferFunction::frequency(origin.x0 + x, h.nx, h.pitch_x), fy,
+                                     plane.z, plane.edge_x, plane.edge_y);
+      const Complex<double> p = Complex<double>{double(line[x].re), double(line[x].im)} * w;
+      line[x] = {T(p.re), T(p.im)};
     }
   });
 }
 
-template void multiply_by_transfer_function<float>(const Complex<float>*, Complex<float>*,
-                                                   const optics::TransferFunction&, double, SpectrumUpdate);
-template void multiply_by_transfer_function<double>(const Complex<double>*, Complex<double>*,
-                                                    const optics::TransferFunction&, double, SpectrumUpdate);
+template void multiply_brick<float>(Complex<float>*, const BrickShape&, const BrickOrigin&, const SpectrumFilter&);
+template void multiply_brick<double>(Complex<double>*, const BrickShape&, const BrickOrigin&, const SpectrumFilter&);
 
 }  // namespace oocfft::kernels

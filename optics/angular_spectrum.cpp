@@ -1,40 +1,22 @@
 #include "optics/angular_spectrum.hpp"
 
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <cmath>
 #include <new>
 
+#include "engine/execution_backend.hpp"
+#include "engine/host_threads.hpp"
+#include "engine/options_check.hpp"
+#include "engine/streaming_engine.hpp"
 #include "kernels/spectrum_multiply.hpp"
 #include "oocfft/error.hpp"
 
 namespace oocfft::optics {
 
+using engine::Stage;
+
 void require(bool ok, const std::string& what) {
   if (!ok) throw Error(ErrorKind::invalid_argument, "asm: " + what);
-}
-
-namespace {
-
-Options fft_options(const AsmOptions& o) {
-  Options f = o.fft;
-  f.norm = Norm::backward;  // the inverse scales by 1/N: U(0) comes back unchanged
-  // Polled and reported per plane by the operations instead: an FFT2 works
-  // on a scratch plane, and its bricks mean nothing to the caller.
-  f.progress = nullptr;
-  f.cancel = nullptr;
-  return f;
-}
-
-}  // namespace
-
-template <class T>
-typename AngularSpectrum<T>::Checked AngularSpectrum<T>::check(const AsmOptions& o, std::size_t ny, std::size_t nx) {
-  check_asm_options(o);
-  require(ny > 0 && nx > 0,
-          "a field of " + std::to_string(ny) + " x " + std::to_string(nx) + " samples has no samples");
-  return Checked{o};
 }
 
 void check_distances(std::span<const double> distances) {
@@ -61,50 +43,132 @@ std::vector<std::complex<T>> padded_buffer(std::size_t elements) {
   try {
     return std::vector<std::complex<T>>(elements);
   } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::out_of_memory, "asm: could not allocate a padded plane of " + std::to_string(elements) +
-                                              " elements");
+    throw Error(ErrorKind::out_of_memory, "asm: could not allocate " + std::to_string(elements) +
+                                              " elements of padded planes");
+  }
+}
+
+namespace {
+
+PaddedGrid checked_grid(std::size_t ny, std::size_t nx, const AsmOptions& o) {
+  check_asm_options(o);
+  require(ny > 0 && nx > 0,
+          "a field of " + std::to_string(ny) + " x " + std::to_string(nx) + " samples has no samples");
+  engine::check_options(o.fft);
+  return PaddedGrid{ny, nx, o.pad};
+}
+
+template <class T>
+constexpr Precision precision_of() {
+  return std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
+}
+
+}  // namespace
+
+template <class T>
+AngularSpectrum<T>::AngularSpectrum(std::size_t ny, std::size_t nx, const AsmOptions& options)
+    : grid_(checked_grid(ny, nx, options)),
+      h_{grid_.padded_nx(), grid_.padded_ny(), options.pitch_x, options.pitch_y > 0 ? options.pitch_y : options.pitch_x,
+         options.index / options.wavelength, options.band_limit, options.evanescent == Evanescent::decay},
+      options_(options),
+      backend_(engine::resolve_backend(options.fft.backend)),
+      arena_(engine::make_arena(options.fft)) {}
+
+template <class T>
+void AngularSpectrum<T>::run(const std::vector<Stage>& program, std::size_t planes,
+                             typename PlaneStore<T>::Source source, typename PlaneStore<T>::Sink sink,
+                             std::span<const double> distances, std::size_t done, std::size_t total) const {
+  const Options& user = options_.fft;
+  // The engine counts bricks; an operation reports the planes it has done.
+  std::size_t planes_per_brick = 1;
+  Options f = user;
+  f.norm = Norm::backward;
+  f.progress = nullptr;
+  if (user.progress && total > 0)
+    f.progress = [&](const Progress& p) {
+      Progress q;
+      q.bricks_done = done + (p.bricks_done == p.bricks_total ? planes
+                                                              : std::min(planes, p.bricks_done * planes_per_brick));
+      q.bricks_total = total;
+      q.bytes_moved = p.bytes_moved;
+      q.passes = 1;
+      user.progress(q);
+    };
+  const Shape shape{planes, grid_.padded_ny(), grid_.padded_nx()};
+  const bool multiplies = std::find(program.begin(), program.end(), Stage::multiply) != program.end();
+  // The inverse scales by 1 / (padded plane): U(0) comes back unchanged.
+  const bool inverts = program.back() == Stage::inverse;
+  const double scale = inverts ? 1.0 / double(grid_.padded_elements()) : 1.0;
+  const engine::StreamingEngine engine(shape, precision_of<T>(), f, backend_, program);
+  if (engine.plan().passes.size() == 1) {
+    planes_per_brick = engine.plan().passes[0].brick.nz;
+    const kernels::SpectrumFilter filter =
+        multiplies ? kernels::SpectrumFilter::at_distances(h_, distances.data(), distances.size(), planes)
+                   : kernels::SpectrumFilter{};
+    PlaneStore<T> store(grid_, planes, 1, source, sink, {});
+    engine.execute(store, false, scale, *arena_, &report_, multiplies ? &filter : nullptr);
+    return;
+  }
+  // Rows, columns, rows: plane by plane through one padded scratch plane.
+  f.progress = nullptr;
+  const engine::StreamingEngine one(Shape{1, shape.ny, shape.nx}, precision_of<T>(), f, backend_, program);
+  auto scratch = padded_buffer<T>(grid_.padded_elements());
+  const unsigned passes = static_cast<unsigned>(one.plan().passes.size());
+  auto plane = [&](PlaneForm form, std::size_t j) {
+    return j * (form == PlaneForm::field ? grid_.field_elements() : grid_.padded_elements());
+  };
+  for (std::size_t j = 0; j < planes; ++j) {
+    typename PlaneStore<T>::Source s = source;
+    if (!s.repeated) s.data += plane(s.form, j);
+    typename PlaneStore<T>::Sink k = sink;
+    if (k.write == PlaneWrite::assign) k.data += plane(k.form, j);
+    const double z = distances.empty() ? 0.0 : distances[distances.size() == 1 ? 0 : j];
+    const kernels::SpectrumFilter filter =
+        multiplies ? kernels::SpectrumFilter::at_distances(h_, &z, 1, 1) : kernels::SpectrumFilter{};
+    PlaneStore<T> store(grid_, 1, passes, s, k, scratch);
+    try {
+      one.execute(store, false, scale, *arena_, &report_, multiplies ? &filter : nullptr);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::cancelled) throw;
+      throw Error(ErrorKind::cancelled, "asm: cancelled at plane " + std::to_string(done + j + 1) + " of " +
+                                            std::to_string(total) + " (" + e.what() + ")" +
+                                            (done + j == 0 ? "; nothing was written" : ""));
+    }
+    if (user.progress && total > 0) {
+      Progress q;
+      q.bricks_done = done + j + 1;
+      q.bricks_total = total;
+      q.passes = 1;
+      user.progress(q);
+    }
   }
 }
 
 template <class T>
-AngularSpectrum<T>::AngularSpectrum(std::size_t ny, std::size_t nx, const AsmOptions& options)
-    : AngularSpectrum(ny, nx, check(options, ny, nx)) {}
-
-template <class T>
-AngularSpectrum<T>::AngularSpectrum(std::size_t ny, std::size_t nx, Checked checked)
-    : ny_(ny),
-      nx_(nx),
-      offset_y_((ny * checked.o.pad - ny) / 2),
-      offset_x_((nx * checked.o.pad - nx) / 2),
-      h_{nx * checked.o.pad, ny * checked.o.pad, checked.o.pitch_x, checked.o.pitch_y > 0 ? checked.o.pitch_y : checked.o.pitch_x, checked.o.index / checked.o.wavelength,
-         checked.o.band_limit, checked.o.evanescent == Evanescent::decay},
-      plan_(Shape{1, ny * checked.o.pad, nx * checked.o.pad}, std::is_same_v<T, float> ? Precision::single : Precision::double_precision,
-            fft_options(checked.o)) {}
-
-template <class T>
-void AngularSpectrum<T>::spectrum_of(const C* field, C* spectrum) const {
-  std::fill(spectrum, spectrum + padded_elements(), C{});
-  tbb::parallel_for(std::size_t{0}, ny_, [&](std::size_t y) {
-    std::copy(field + y * nx_, field + (y + 1) * nx_, spectrum + (y + offset_y_) * h_.nx + offset_x_);
-  });
-  plan_.execute(spectrum, Direction::forward);
+void AngularSpectrum<T>::propagate(const C* in, C* out, std::size_t planes, std::span<const double> distances) const {
+  run({Stage::forward, Stage::multiply, Stage::inverse}, planes, {in, PlaneForm::field, false},
+      {out, PlaneForm::field, PlaneWrite::assign}, distances, 0, planes);
 }
 
 template <class T>
-void AngularSpectrum<T>::apply(const C* spectrum, double z, C* out, bool accumulate) const {
-  using K = kernels::Complex<T>;
-  kernels::multiply_by_transfer_function(reinterpret_cast<const K*>(spectrum), reinterpret_cast<K*>(out), h_, z,
-                                         accumulate ? kernels::SpectrumUpdate::accumulate
-                                                    : kernels::SpectrumUpdate::assign);
+void AngularSpectrum<T>::refocus(const C* field, std::span<const double> distances, C* volume) const {
+  // FFT2 once; every distance then multiplies that spectrum and inverts.
+  auto spectrum = padded_buffer<T>(grid_.padded_elements());
+  run({Stage::forward}, 1, {field, PlaneForm::field, false}, {spectrum.data(), PlaneForm::padded, PlaneWrite::assign},
+      {}, 0, 0);
+  run({Stage::multiply, Stage::inverse}, distances.size(), {spectrum.data(), PlaneForm::padded, true},
+      {volume, PlaneForm::field, PlaneWrite::assign}, distances, 0, distances.size());
 }
 
 template <class T>
-void AngularSpectrum<T>::field_of(C* spectrum, C* field) const {
-  plan_.execute(spectrum, Direction::inverse);
-  tbb::parallel_for(std::size_t{0}, ny_, [&](std::size_t y) {
-    const C* row = spectrum + (y + offset_y_) * h_.nx + offset_x_;
-    std::copy(row, row + nx_, field + y * nx_);
-  });
+void AngularSpectrum<T>::layer_sum(const C* layers, std::size_t planes, std::span<const double> distances,
+                                   C* hologram) const {
+  // The layers' filtered spectra add up in one padded plane; one inverse.
+  auto sum = padded_buffer<T>(grid_.padded_elements());
+  run({Stage::forward, Stage::multiply}, planes, {layers, PlaneForm::field, false},
+      {sum.data(), PlaneForm::padded, PlaneWrite::accumulate}, distances, 0, planes);
+  run({Stage::inverse}, 1, {sum.data(), PlaneForm::padded, false}, {hologram, PlaneForm::field, PlaneWrite::assign},
+      {}, 0, 0);
 }
 
 template class AngularSpectrum<float>;

@@ -1,16 +1,26 @@
 #pragma once
-// AngularSpectrum: the padded grid, the FFT2 plan and the transfer function
-// of one field size, shared by propagate, refocus_stack and layer_sum
-// (include/oocfft/asm.hpp). The field sits centred in the padded grid, so
-// a centred field stays centred; padding 2x makes the convolution linear.
+// AngularSpectrum: the padded grid, the transfer function and the pass
+// programs of one field size, shared by propagate, refocus_stack and
+// layer_sum (include/oocfft/asm.hpp). Every operation is a plane program
+// of the streaming engine (engine/pass_planner.hpp): the planes go through
+// the stream pipeline, padded in the gather and cropped in the scatter
+// (plane_store.hpp), and forward FFT2, multiply by H and inverse FFT2 run
+// on the device while the plane stays there. A plane that does not fit a
+// stream's share runs as rows, columns (where the multiply is), rows.
+#include <tbb/task_arena.h>
+
 #include <complex>
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "engine/pass_program.hpp"
 #include "oocfft/asm.hpp"
-#include "oocfft/plan.hpp"
+#include "oocfft/run_report.hpp"
+#include "optics/plane_store.hpp"
 #include "optics/transfer_function.hpp"
 
 namespace oocfft::optics {
@@ -30,26 +40,36 @@ class AngularSpectrum {
   // propagation, before anything is planned.
   AngularSpectrum(std::size_t ny, std::size_t nx, const AsmOptions& options);
 
-  std::size_t padded_elements() const { return h_.ny * h_.nx; }
-  // The spectrum of `field` (ny, nx): padded, then FFT2.
-  void spectrum_of(const C* field, C* spectrum) const;
-  // spectrum * H(z) into `out` (assign), or added to it (accumulate).
-  void apply(const C* spectrum, double z, C* out, bool accumulate) const;
-  // IFFT2 of the padded spectrum `spectrum` (overwritten), cropped into
-  // `field` (ny, nx).
-  void field_of(C* spectrum, C* field) const;
+  const PaddedGrid& grid() const { return grid_; }
+
+  // Plane j of `in` (planes x (ny, nx)) propagated by distances[j], or all
+  // by distances[0], into plane j of `out` (which may be `in`).
+  void propagate(const C* in, C* out, std::size_t planes, std::span<const double> distances) const;
+  // `field` (ny, nx) propagated to every distance, into `volume`.
+  void refocus(const C* field, std::span<const double> distances, C* volume) const;
+  // IFFT2[ sum_j FFT2[layer j] H(distances[j]) ] into `hologram` (ny, nx).
+  void layer_sum(const C* layers, std::size_t planes, std::span<const double> distances, C* hologram) const;
+
+  // The report of the last plane program that ran (the last of an
+  // operation's runs), for benchmarks and tests.
+  const RunReport& last_report() const { return report_; }
 
  private:
-  // Options that passed check(), so the members below are built from
-  // valid ones only.
-  struct Checked {
-    const AsmOptions& o;
-  };
-  static Checked check(const AsmOptions& options, std::size_t ny, std::size_t nx);
-  AngularSpectrum(std::size_t ny, std::size_t nx, Checked checked);
-  std::size_t ny_, nx_, offset_y_, offset_x_;
+  // Runs `program` over `planes` planes from `source` to `sink`: one
+  // execution of all planes when a plane fits a stream's share, else one
+  // execution per plane through a padded scratch. `distances` for the
+  // multiply (one, or one per plane). Progress counts planes from `done`
+  // of `total`; none is reported when `total` is 0.
+  void run(const std::vector<engine::Stage>& program, std::size_t planes,
+           typename PlaneStore<T>::Source source, typename PlaneStore<T>::Sink sink,
+           std::span<const double> distances, std::size_t done, std::size_t total) const;
+
+  PaddedGrid grid_;
   TransferFunction h_;
-  Plan plan_;
+  AsmOptions options_;
+  Backend backend_;
+  std::shared_ptr<tbb::task_arena> arena_;
+  mutable RunReport report_;
 };
 
 // A padded plane of scratch, with out-of-memory reported as an Error.

@@ -108,6 +108,74 @@ TEST(PassPlanner, OnePassVolumesAndOversizedResidentRequests) {
   EXPECT_THROW(plan_passes(in), Error);
 }
 
+// Angular-spectrum plane programs on an 80 GB device: a 64-plane stack of
+// 4096^2 c64 runs whole planes in one pass, several planes a brick, on
+// every stream; one 16384^2 plane padded 2x (8 GiB) runs in one residency
+// on one stream; one 65536^2 plane (32 GiB) under a 16 GiB budget goes
+// rows, columns, rows with the multiply in the column pass.
+TEST(PassPlanner, PlaneProgramsRunWholePlanesOrRowsAndColumns) {
+  const std::vector<Stage> propagate{Stage::forward, Stage::multiply, Stage::inverse};
+  PlannerInput in = device_input({64, 4096, 4096}, std::size_t(74.7 * GiB), 100 * GiB);
+  in.plane_program = propagate;
+  PassPlan p = plan_passes(in);
+  EXPECT_EQ(p.strategy, Strategy::in_core);
+  ASSERT_EQ(p.passes.size(), 1u);
+  EXPECT_EQ(p.passes[0].stages, propagate);
+  EXPECT_TRUE(p.passes[0].axes.x && p.passes[0].axes.y && !p.passes[0].axes.z);
+  EXPECT_EQ(p.passes[0].brick.ny, 4096u);
+  EXPECT_EQ(p.passes[0].brick.nx, 4096u);
+  EXPECT_GT(p.passes[0].brick.nz, 1u);
+  EXPECT_EQ(p.streams, 4u);
+  EXPECT_EQ(p.resident_bytes, 0u);
+  EXPECT_LE(p.staging_bytes, std::size_t{64} << 20);  // the ring
+
+  in.volume = {1, 32768, 32768};
+  p = plan_passes(in);
+  ASSERT_EQ(p.passes.size(), 1u);
+  EXPECT_EQ(p.streams, 1u);
+  EXPECT_EQ(p.passes[0].bricks, 1u);
+
+  in.volume = {1, 65536, 65536};
+  in.device_budget = 16 * GiB;
+  p = plan_passes(in);
+  EXPECT_EQ(p.strategy, Strategy::three_pass);
+  ASSERT_EQ(p.passes.size(), 3u);
+  EXPECT_EQ(p.passes[0].stages, std::vector<Stage>{Stage::forward});
+  EXPECT_TRUE(p.passes[0].axes.x && !p.passes[0].axes.y);
+  EXPECT_EQ(p.passes[1].stages, propagate);
+  EXPECT_TRUE(p.passes[1].axes.y && !p.passes[1].axes.x);
+  EXPECT_EQ(p.passes[2].stages, std::vector<Stage>{Stage::inverse});
+  EXPECT_LE(p.streams * p.brick_bytes, 16 * GiB);
+
+  // The refocus program (multiply, inverse) has no forward row pass.
+  in.plane_program = {Stage::multiply, Stage::inverse};
+  p = plan_passes(in);
+  ASSERT_EQ(p.passes.size(), 2u);
+  EXPECT_EQ(p.passes[0].stages, in.plane_program);
+  EXPECT_EQ(p.passes[1].stages, std::vector<Stage>{Stage::inverse});
+}
+
+TEST(PassPlanner, PlaneProgramsRefuseWhatTheyCannotRun) {
+  PlannerInput in = device_input({4, 64, 64}, GiB, 100 * GiB);
+  in.plane_program = {Stage::inverse, Stage::forward};
+  EXPECT_THROW(plan_passes(in), Error);
+  in.plane_program = {Stage::transform};
+  EXPECT_THROW(plan_passes(in), Error);
+  in.plane_program = {Stage::forward, Stage::multiply, Stage::inverse};
+  in.requested = Strategy::line_transpose;
+  EXPECT_THROW(plan_passes(in), Error);
+  in.requested = Strategy::three_pass;
+  EXPECT_EQ(plan_passes(in).passes.size(), 3u);
+  in.requested = Strategy::automatic;
+  in.volume = {1, 4, std::size_t{1} << 26};  // a row of 512 MiB, a stream's share of 256 MiB
+  try {
+    plan_passes(in);
+    ADD_FAILURE() << "planned";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::out_of_memory) << e.what();
+  }
+}
+
 TEST(PcieFloor, ResidentAndCarryOverAndStreamed) {
   const LinkBandwidth link{50e9, 40e9, 25e9};
   const double v = 100e9;

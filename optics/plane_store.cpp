@@ -1,0 +1,88 @@
+#include "optics/plane_store.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "oocfft/error.hpp"
+
+namespace oocfft::optics {
+
+template <class T>
+PlaneStore<T>::PlaneStore(const PaddedGrid& grid, std::size_t planes, unsigned passes, Source source, Sink sink,
+                          std::span<C> scratch)
+    : grid_(grid), planes_(planes), passes_(passes), source_(source), sink_(sink), scratch_(scratch) {
+  if (passes > 1 && scratch.size() < planes * grid.padded_elements())
+    throw std::logic_error("asm: a scratch of " + std::to_string(scratch.size()) + " elements for " +
+                           std::to_string(planes) + " padded planes of " +
+                           std::to_string(grid.padded_elements()));
+}
+
+template <class T>
+typename PlaneStore<T>::Row PlaneStore<T>::row_of(C* base, PlaneForm form, std::size_t z, std::size_t y) const {
+  if (form == PlaneForm::padded) return {base + (z * grid_.padded_ny() + y) * grid_.padded_nx(), 0, grid_.padded_nx()};
+  if (y < grid_.offset_y() || y >= grid_.offset_y() + grid_.ny) return {};
+  return {base + (z * grid_.ny + y - grid_.offset_y()) * grid_.nx, grid_.offset_x(), grid_.nx};
+}
+
+template <class T>
+void PlaneStore<T>::read(const Box& box, BrickLayout layout, std::byte* staging) const {
+  if (layout != BrickLayout::natural) throw std::logic_error("asm: planes are read in natural layout only");
+  const bool first = pass_ == 0;
+  C* base = first ? const_cast<C*>(source_.data) : scratch_.data();
+  const PlaneForm form = first ? source_.form : PlaneForm::padded;
+  const BrickShape& e = box.extent;
+  C* out = reinterpret_cast<C*>(staging);
+  tbb::parallel_for(std::size_t{0}, e.nz * e.ny, [&](std::size_t r) {
+    const std::size_t z = box.z0 + r / e.ny, y = box.y0 + r % e.ny;
+    const Row row = row_of(base, form, first && source_.repeated ? 0 : z, y);
+    C* dst = out + r * e.nx;
+    // The brick's columns [x0, x0 + nx) against the row's [row.x0, row.x0 + row.nx).
+    const std::size_t lo = std::clamp(row.x0, box.x0, box.x0 + e.nx);
+    const std::size_t hi = std::clamp(row.x0 + row.nx, box.x0, box.x0 + e.nx);
+    if (row.data == nullptr || lo >= hi) {
+      std::fill(dst, dst + e.nx, C{});
+      return;
+    }
+    std::fill(dst, dst + (lo - box.x0), C{});
+    std::copy(row.data + (lo - row.x0), row.data + (hi - row.x0), dst + (lo - box.x0));
+    std::fill(dst + (hi - box.x0), dst + e.nx, C{});
+  });
+}
+
+template <class T>
+void PlaneStore<T>::write(const Box& box, BrickLayout layout, const std::byte* staging) {
+  if (layout != BrickLayout::natural) throw std::logic_error("asm: planes are written in natural layout only");
+  const bool last = pass_ + 1 == passes_;
+  C* base = last ? sink_.data : scratch_.data();
+  const PlaneForm form = last ? sink_.form : PlaneForm::padded;
+  const bool accumulate = last && sink_.write == PlaneWrite::accumulate;
+  const BrickShape& e = box.extent;
+  const C* in = reinterpret_cast<const C*>(staging);
+  auto write_rows = [&] {
+    tbb::parallel_for(std::size_t{0}, e.nz * e.ny, [&](std::size_t r) {
+      const std::size_t z = box.z0 + r / e.ny, y = box.y0 + r % e.ny;
+      const Row row = row_of(base, form, accumulate ? 0 : z, y);
+      const std::size_t lo = std::clamp(row.x0, box.x0, box.x0 + e.nx);
+      const std::size_t hi = std::clamp(row.x0 + row.nx, box.x0, box.x0 + e.nx);
+      if (row.data == nullptr || lo >= hi) return;
+      const C* src = in + r * e.nx + (lo - box.x0);
+      C* dst = row.data + (lo - row.x0);
+      if (accumulate) {
+        for (std::size_t i = 0; i < hi - lo; ++i) dst[i] += src[i];
+      } else {
+        std::copy(src, src + (hi - lo), dst);
+      }
+    });
+  };
+  if (!accumulate) return write_rows();
+  std::lock_guard<std::mutex> lock(accumulate_mutex_);
+  write_rows();
+}
+
+template class PlaneStore<float>;
+template class PlaneStore<double>;
+
+}  // namespace oocfft::optics

@@ -1,0 +1,95 @@
+#pragma once
+// PlaneStore: the padded planes of one angular-spectrum run as the engine's
+// volume (nz, ny_padded, nx_padded). Padding and cropping happen in its
+// gather and scatter, so no padded copy of a field or a stack is ever made
+// in host memory: a field plane (ny, nx) sits centred in its padded plane
+// with zeros around it, and only that centre is written back.
+//
+// A multi-pass program (rows, columns, rows) keeps its intermediate planes
+// in a padded scratch the caller gives; the first pass reads the source and
+// the last writes the sink.
+#include <complex>
+#include <cstddef>
+#include <mutex>
+#include <span>
+
+#include "volume/volume_store.hpp"
+
+namespace oocfft::optics {
+
+using volume::BrickShape;
+using volume::Box;
+using volume::BrickLayout;
+
+// The padded grid of a field: (ny, nx) centred in (ny pad, nx pad).
+struct PaddedGrid {
+  std::size_t ny = 0, nx = 0, pad = 1;
+  std::size_t padded_ny() const { return ny * pad; }
+  std::size_t padded_nx() const { return nx * pad; }
+  std::size_t offset_y() const { return (padded_ny() - ny) / 2; }
+  std::size_t offset_x() const { return (padded_nx() - nx) / 2; }
+  std::size_t field_elements() const { return ny * nx; }
+  std::size_t padded_elements() const { return padded_ny() * padded_nx(); }
+};
+
+// What a plane of the run holds on the host.
+enum class PlaneForm {
+  field,   // (ny, nx): padded with zeros on the way in, cropped on the way out
+  padded,  // (ny pad, nx pad) as the engine sees it (a spectrum)
+};
+
+// How the last pass writes.
+enum class PlaneWrite {
+  assign,      // plane j of the sink
+  accumulate,  // added into the sink's one plane (the layer sum's spectra)
+};
+
+template <class T>
+class PlaneStore final : public volume::VolumeStore {
+ public:
+  using C = std::complex<T>;
+  struct Source {
+    const C* data = nullptr;
+    PlaneForm form = PlaneForm::field;
+    bool repeated = false;  // every plane reads the same one (the refocus spectrum)
+  };
+  struct Sink {
+    C* data = nullptr;
+    PlaneForm form = PlaneForm::field;
+    PlaneWrite write = PlaneWrite::assign;
+  };
+  // `planes` z planes through `passes` passes; `scratch` holds planes x
+  // padded_elements() when passes > 1.
+  PlaneStore(const PaddedGrid& grid, std::size_t planes, unsigned passes, Source source, Sink sink,
+             std::span<C> scratch);
+
+  BrickShape shape() const override { return {planes_, grid_.padded_ny(), grid_.padded_nx()}; }
+  std::size_t element_bytes() const override { return sizeof(C); }
+  void read(const Box& box, BrickLayout layout, std::byte* staging) const override;
+  void write(const Box& box, BrickLayout layout, const std::byte* staging) override;
+  void pass_finished(unsigned pass) override { pass_ = pass + 1; }
+
+ private:
+  // Row y of plane z of the padded volume as `form` stores it in `base`:
+  // the whole padded row, or for a field the part of the field in it (null
+  // outside the field's rows), with its first padded column.
+  struct Row {
+    C* data = nullptr;
+    std::size_t x0 = 0, nx = 0;
+  };
+  Row row_of(C* base, PlaneForm form, std::size_t z, std::size_t y) const;
+
+  PaddedGrid grid_;
+  std::size_t planes_;
+  unsigned passes_;
+  Source source_;
+  Sink sink_;
+  std::span<C> scratch_;
+  unsigned pass_ = 0;
+  std::mutex accumulate_mutex_;  // streams add their planes into one
+};
+
+extern template class PlaneStore<float>;
+extern template class PlaneStore<double>;
+
+}  // namespace oocfft::optics
