@@ -61,25 +61,25 @@ void PlaneStore<T>::write(const Box& box, BrickLayout layout, const std::byte* s
   const bool accumulate = last && sink_.write == PlaneWrite::accumulate;
   const BrickShape& e = box.extent;
   const C* in = reinterpret_cast<const C*>(staging);
-  auto write_rows = [&] {
-    tbb::parallel_for(std::size_t{0}, e.nz * e.ny, [&](std::size_t r) {
-      const std::size_t z = box.z0 + r / e.ny, y = box.y0 + r % e.ny;
-      const Row row = row_of(base, form, accumulate ? 0 : z, y);
-      const std::size_t lo = std::clamp(row.x0, box.x0, box.x0 + e.nx);
-      const std::size_t hi = std::clamp(row.x0 + row.nx, box.x0, box.x0 + e.nx);
-      if (row.data == nullptr || lo >= hi) return;
-      const C* src = in + r * e.nx + (lo - box.x0);
-      C* dst = row.data + (lo - row.x0);
-      if (accumulate) {
-        for (std::size_t i = 0; i < hi - lo; ++i) dst[i] += src[i];
-      } else {
-        std::copy(src, src + (hi - lo), dst);
-      }
-    });
-  };
-  if (!accumulate) return write_rows();
-  std::lock_guard<std::mutex> lock(accumulate_mutex_);
-  write_rows();
+  tbb::parallel_for(std::size_t{0}, e.nz * e.ny, [&](std::size_t r) {
+    const std::size_t z = box.z0 + r / e.ny, y = box.y0 + r % e.ny;
+    const Row row = row_of(base, form, accumulate ? 0 : z, y);
+    const std::size_t lo = std::clamp(row.x0, box.x0, box.x0 + e.nx);
+    const std::size_t hi = std::clamp(row.x0 + row.nx, box.x0, box.x0 + e.nx);
+    if (row.data == nullptr || lo >= hi) return;
+    const C* src = in + r * e.nx + (lo - box.x0);
+    C* dst = row.data + (lo - row.x0);
+    if (accumulate) {
+      // Streams add planes into the same rows: one lock per row, held
+      // for the additions alone. (A lock held across a parallel_for can
+      // deadlock: the waiting thread may run another stream's task that
+      // wants the same lock.)
+      std::lock_guard<std::mutex> lock(row_locks_[y % row_locks_.size()]);
+      for (std::size_t i = 0; i < hi - lo; ++i) dst[i] += src[i];
+    } else {
+      std::copy(src, src + (hi - lo), dst);
+    }
+  });
 }
 
 template class PlaneStore<float>;

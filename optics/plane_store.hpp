@@ -8,6 +8,7 @@
 // A multi-pass program (rows, columns, rows) keeps its intermediate planes
 // in a padded scratch the caller gives; the first pass reads the source and
 // the last writes the sink.
+#include <array>
 #include <complex>
 #include <cstddef>
 #include <mutex>
@@ -86,7 +87,7 @@ class PlaneStore final : public volume::VolumeStore {
   Sink sink_;
   std::span<C> scratch_;
   unsigned pass_ = 0;
-  std::mutex accumulate_mutex_;  // streams add their planes into one
+  std::array<std::mutex, 64> row_locks_;  // streams add their planes into one, row by row
 };
 
 extern template class PlaneStore<float>;

@@ -11,6 +11,8 @@
 #include <oocfft/oocfft.hpp>
 
 #include <complex>
+#include <limits>
+#include <numbers>
 #include <vector>
 
 #include "optics/angular_spectrum.hpp"
@@ -134,6 +136,14 @@ TEST(AsmPrograms, BricksOfSeveralPlanesMatchOnePlaneAtATime) {
   }
 }
 
+// H's phase 2 pi z n / lambda reaches 1e4 radians at the longest distance
+// here; evaluated in double, its rounding (host and device round and fuse
+// differently) is a few ulps of it, which no precision of the transform
+// removes: the bound between two backends adds it.
+double phase_conditioning(const AsmOptions& o) {
+  return 4 * std::numeric_limits<double>::epsilon() * 2 * std::numbers::pi * 1e-3 * o.index / o.wavelength;
+}
+
 #define SKIP_WITHOUT_CUDA() \
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device (or a build without the CUDA backend)"
 
@@ -144,15 +154,17 @@ void device_matches_host(double c) {
   for (unsigned pad : {1u, 2u}) {
     SCOPED_TRACE(pad);
     const std::size_t planes = 5, ny = 96, nx = 120;
+    const AsmOptions device = asm_options(Backend::cuda, pad);
+    const double tol = tolerance<T>(c, ny * nx * pad * pad) + phase_conditioning(device);
     const Results<T> host = run_all<T>(planes, ny, nx, asm_options(Backend::host, pad));
-    const Results<T> fused = run_all<T>(planes, ny, nx, asm_options(Backend::cuda, pad));
+    const Results<T> fused = run_all<T>(planes, ny, nx, device);
     EXPECT_EQ(fused.propagate_passes, 1u);
-    expect_same(fused, host, tolerance<T>(c, ny * nx * pad * pad));
-    AsmOptions split = asm_options(Backend::cuda, pad);
+    expect_same(fused, host, tol);
+    AsmOptions split = device;
     split.fft.strategy = Strategy::three_pass;
     const Results<T> rows = run_all<T>(planes, ny, nx, split);
     EXPECT_EQ(rows.propagate_passes, 3u);
-    expect_same(rows, host, tolerance<T>(c, ny * nx * pad * pad));
+    expect_same(rows, host, tol);
   }
 }
 
