@@ -334,6 +334,26 @@ volume::VolumeStore& DatasetTransfer::streamed_store(std::size_t brick_bytes) {
   return *m.store;
 }
 
+volume::VolumeStore& DatasetTransfer::output_store(std::size_t brick_bytes) {
+  Impl& m = *impl_;
+  const std::lock_guard lock(hdf5_library_mutex());
+  const ErrorStackSilencer silence;
+  if (m.committed) throw Error(ErrorKind::invalid_argument, m.output_where() + ": already committed");
+  m.store.reset();
+  const std::size_t element_bytes = complex_bytes(m.input.info.precision);
+  const std::vector<std::size_t> dims = m.output_dims();
+  const std::vector<std::size_t> chunks = output_chunks(dims, element_bytes);
+  Hid access = checked_id(H5Pcreate(H5P_DATASET_ACCESS), HidKind::property_list, "opening " + m.output_where());
+  const ChunkCache cache = chunk_cache_for(dims, chunks, element_bytes, brick_bytes);
+  check(H5Pset_chunk_cache(access.get(), cache.slots, cache.bytes, cache.w0),
+        "sizing the chunk cache of " + m.output_where());
+  m.output_dataset.reset();  // an open dataset ignores a second handle's access list
+  m.output_dataset = open_dataset(m.output_file(), DatasetPath{m.output_path.file, m.partial_name}, access.get());
+  const Shape s = volume_of(dims);
+  m.store = std::make_unique<Hdf5Volume>(m.output_view(), m.output_view(), kernels::BrickShape{s.nz, s.ny, s.nx});
+  return *m.store;
+}
+
 void DatasetTransfer::commit() {
   Impl& m = *impl_;
   const std::lock_guard lock(hdf5_library_mutex());

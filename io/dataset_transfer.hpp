@@ -64,6 +64,11 @@ class DatasetTransfer {
   // sized for bricks of up to `brick_bytes`. Owned by this object. The
   // output must have the input's dims.
   volume::VolumeStore& streamed_store(std::size_t brick_bytes);
+  // A VolumeStore of the output dataset alone (output_shape(), any dims):
+  // writes go to it and reads read it back, for results streamed out
+  // whole (a refocused stack larger than host memory). Owned by this
+  // object, replacing a store made before.
+  volume::VolumeStore& output_store(std::size_t brick_bytes);
 
   // Flushes the output and links it under its name; with in_place, the input
   // dataset is unlinked first. Throws Error(io) on failure.

@@ -121,7 +121,11 @@ void AngularSpectrum<T>::run(const std::vector<Stage>& program, std::size_t plan
     typename PlaneStore<T>::Source s = source;
     if (!s.repeated) s.data += plane(s.form, j);
     typename PlaneStore<T>::Sink k = sink;
-    if (k.write == PlaneWrite::assign) k.data += plane(k.form, j);
+    if (k.store != nullptr) {
+      k.first_plane += j;
+    } else if (k.write == PlaneWrite::assign) {
+      k.data += plane(k.form, j);
+    }
     const double z = distances.empty() ? 0.0 : distances[distances.size() == 1 ? 0 : j];
     const kernels::SpectrumFilter filter =
         multiplies ? kernels::SpectrumFilter::at_distances(h_, &z, 1, 1) : kernels::SpectrumFilter{};
@@ -158,6 +162,17 @@ void AngularSpectrum<T>::refocus(const C* field, std::span<const double> distanc
       {}, 0, 0);
   run({Stage::multiply, Stage::inverse}, distances.size(), {spectrum.data(), PlaneForm::padded, true},
       {volume, PlaneForm::field, PlaneWrite::assign}, distances, 0, distances.size());
+}
+
+template <class T>
+void AngularSpectrum<T>::refocus(const C* field, std::span<const double> distances, volume::VolumeStore& out) const {
+  auto spectrum = padded_buffer<T>(grid_.padded_elements());
+  run({Stage::forward}, 1, {field, PlaneForm::field, false}, {spectrum.data(), PlaneForm::padded, PlaneWrite::assign},
+      {}, 0, 0);
+  typename PlaneStore<T>::Sink sink;
+  sink.store = &out;
+  run({Stage::multiply, Stage::inverse}, distances.size(), {spectrum.data(), PlaneForm::padded, true}, sink,
+      distances, 0, distances.size());
 }
 
 template <class T>

@@ -47,6 +47,9 @@ class AngularSpectrum {
   void propagate(const C* in, C* out, std::size_t planes, std::span<const double> distances) const;
   // `field` (ny, nx) propagated to every distance, into `volume`.
   void refocus(const C* field, std::span<const double> distances, C* volume) const;
+  // The same, each plane written to `out` (distances.size(), ny, nx) as
+  // soon as it is done: a stack larger than host memory.
+  void refocus(const C* field, std::span<const double> distances, volume::VolumeStore& out) const;
   // IFFT2[ sum_j FFT2[layer j] H(distances[j]) ] into `hologram` (ny, nx).
   void layer_sum(const C* layers, std::size_t planes, std::span<const double> distances, C* hologram) const;
 

@@ -1,6 +1,7 @@
 // propagate_dataset (include/oocfft/asm.hpp): a dataset read whole into
 // host memory, propagated by the operations of asm_operations.cpp, and
-// written through io::DatasetTransfer (temporary name, commit).
+// written through io::DatasetTransfer (temporary name, commit); a refocused
+// stack streams into the output dataset as its planes are done.
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -73,13 +74,14 @@ io::OutputRecord asm_record(AsmMode mode, std::vector<std::size_t> dims, std::sp
   return r;
 }
 
+// The modes held in host memory (refocus streams; see propagate_dataset).
 template <class T>
 void run(AsmMode mode, const Shape& in, std::span<const double> distances, const AsmOptions& o,
          std::complex<T>* input, std::complex<T>* output) {
-  switch (mode) {
-    case AsmMode::propagate: propagate_stack(input, in, distances, o); return;
-    case AsmMode::refocus: refocus_stack(input, in.ny, in.nx, distances, output, o); return;
-    case AsmMode::layer_sum: layer_sum(input, in, distances, output, o); return;
+  if (mode == AsmMode::propagate) {
+    propagate_stack(input, in, distances, o);
+  } else {
+    layer_sum(input, in, distances, output, o);
   }
 }
 
@@ -102,14 +104,21 @@ AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& 
   const Shape out_shape = transfer.output_shape();
   const std::size_t e = transfer.element_bytes();
   const std::size_t in_bytes = info.complex_bytes();
-  const std::size_t out_bytes = mode == AsmMode::propagate ? 0 : out_shape.bytes(e);
-  if (in_bytes + out_bytes > budget)
+  // A refocused stack streams to the output plane by plane; host memory
+  // holds the field and its padded spectrum only. The other modes hold the
+  // input and the result (in place for propagate).
+  const bool streamed = mode == AsmMode::refocus;
+  const std::size_t spectrum_bytes = streamed ? in_bytes * options.pad * options.pad : 0;
+  const std::size_t out_bytes = mode == AsmMode::layer_sum ? out_shape.bytes(e) : 0;
+  if (in_bytes + spectrum_bytes + out_bytes > budget)
     throw Error(ErrorKind::out_of_memory,
                 std::string("asm ") + to_string(mode) + " on " + input.to_string() + " holds the input (" +
-                    format_bytes(double(in_bytes)) + ") and the result (" +
-                    format_bytes(double(mode == AsmMode::propagate ? in_bytes : out_bytes)) +
-                    (mode == AsmMode::propagate ? ", in place" : "") + ") in host memory, more than the budget of " +
-                    format_bytes(double(budget)) + "; streaming datasets through ASM is not implemented");
+                    format_bytes(double(in_bytes)) + ")" +
+                    (streamed ? " and its padded spectrum (" + format_bytes(double(spectrum_bytes)) + ")"
+                              : " and the result (" +
+                                    format_bytes(double(mode == AsmMode::propagate ? in_bytes : out_bytes)) +
+                                    (mode == AsmMode::propagate ? ", in place" : "") + ")") +
+                    " in host memory, more than the budget of " + format_bytes(double(budget)));
 
   const io::DatasetTransfer::SlabHook poll_cancel = io::DatasetTransfer::polling_cancel(options.fft);
   AsmDatasetReport report;
@@ -123,6 +132,22 @@ AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& 
   std::optional<volume::HostBuffer> out_buffer;
   if (out_bytes > 0) out_buffer.emplace(out_bytes, ("the result " + output.to_string()).c_str());
   t = Clock::now();
+  if (streamed) {
+    // Bricks of whole planes reach the file as they come; the chunk cache
+    // holds about one brick.
+    volume::VolumeStore& out = transfer.output_store(std::min<std::size_t>(out_shape.bytes(e), std::size_t{1} << 30));
+    if (info.precision == Precision::single) {
+      optics::AngularSpectrum<float>(info.shape.ny, info.shape.nx, options)
+          .refocus(reinterpret_cast<const std::complex<float>*>(in_buffer.data()), distances, out);
+    } else {
+      optics::AngularSpectrum<double>(info.shape.ny, info.shape.nx, options)
+          .refocus(reinterpret_cast<const std::complex<double>*>(in_buffer.data()), distances, out);
+    }
+    report.propagate_seconds = seconds_since(t);
+    transfer.commit();
+    report.seconds = seconds_since(start);
+    return report;
+  }
   if (info.precision == Precision::single) {
     run<float>(mode, info.shape, distances, options, reinterpret_cast<std::complex<float>*>(in_buffer.data()),
                out_buffer ? reinterpret_cast<std::complex<float>*>(out_buffer->data()) : nullptr);

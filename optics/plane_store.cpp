@@ -56,6 +56,7 @@ template <class T>
 void PlaneStore<T>::write(const Box& box, BrickLayout layout, const std::byte* staging) {
   if (layout != BrickLayout::natural) throw std::logic_error("asm: planes are written in natural layout only");
   const bool last = pass_ + 1 == passes_;
+  if (last && sink_.store != nullptr) return write_to_store(box, reinterpret_cast<const C*>(staging));
   C* base = last ? sink_.data : scratch_.data();
   const PlaneForm form = last ? sink_.form : PlaneForm::padded;
   const bool accumulate = last && sink_.write == PlaneWrite::accumulate;
@@ -80,6 +81,24 @@ void PlaneStore<T>::write(const Box& box, BrickLayout layout, const std::byte* s
       std::copy(src, src + (hi - lo), dst);
     }
   });
+}
+
+template <class T>
+void PlaneStore<T>::write_to_store(const Box& box, const C* brick) {
+  const BrickShape& e = box.extent;
+  const std::size_t y0 = std::clamp(box.y0, grid_.offset_y(), grid_.offset_y() + grid_.ny);
+  const std::size_t y1 = std::clamp(box.y0 + e.ny, grid_.offset_y(), grid_.offset_y() + grid_.ny);
+  const std::size_t x0 = std::clamp(box.x0, grid_.offset_x(), grid_.offset_x() + grid_.nx);
+  const std::size_t x1 = std::clamp(box.x0 + e.nx, grid_.offset_x(), grid_.offset_x() + grid_.nx);
+  if (y0 >= y1 || x0 >= x1) return;
+  const Box field{sink_.first_plane + box.z0, y0 - grid_.offset_y(), x0 - grid_.offset_x(), {e.nz, y1 - y0, x1 - x0}};
+  std::vector<C> packed(field.elements());
+  tbb::parallel_for(std::size_t{0}, e.nz * (y1 - y0), [&](std::size_t r) {
+    const std::size_t z = r / (y1 - y0), y = y0 + r % (y1 - y0);
+    const C* src = brick + (z * e.ny + (y - box.y0)) * e.nx + (x0 - box.x0);
+    std::copy(src, src + (x1 - x0), packed.data() + r * (x1 - x0));
+  });
+  sink_.store->write(field, BrickLayout::natural, reinterpret_cast<const std::byte*>(packed.data()));
 }
 
 template class PlaneStore<float>;

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <mutex>
 #include <span>
+#include <vector>
 
 #include "volume/volume_store.hpp"
 
@@ -58,6 +59,10 @@ class PlaneStore final : public volume::VolumeStore {
     C* data = nullptr;
     PlaneForm form = PlaneForm::field;
     PlaneWrite write = PlaneWrite::assign;
+    // Set instead of `data`: the cropped field planes go to this store (an
+    // HDF5 dataset of (planes, ny, nx)), plane j as its plane first_plane + j.
+    volume::VolumeStore* store = nullptr;
+    std::size_t first_plane = 0;
   };
   // `planes` z planes through `passes` passes; `scratch` holds planes x
   // padded_elements() when passes > 1.
@@ -79,6 +84,8 @@ class PlaneStore final : public volume::VolumeStore {
     std::size_t x0 = 0, nx = 0;
   };
   Row row_of(C* base, PlaneForm form, std::size_t z, std::size_t y) const;
+  // The field part of padded box `box`, cropped and packed, to the sink's store.
+  void write_to_store(const Box& box, const C* brick);
 
   PaddedGrid grid_;
   std::size_t planes_;

@@ -235,6 +235,42 @@ TEST(AsmDatasets, RefusalsLeaveTheInputAndNoOutput) {
   EXPECT_FALSE(has_link(file, "/out"));
 }
 
+// A refocused stack streams into its dataset plane by plane: host memory
+// holds the field and its padded spectrum only, here a budget of a 25th
+// of the stack, through whole planes and through rows and columns.
+TEST(AsmDatasets, RefocusStreamsAStackLargerThanTheBudget) {
+  const fs::path dir = scratch(), file = dir / "field.h5";
+  const std::size_t ny = 18, nx = 22, planes = 160;
+  const auto field = random_field(ny * nx, 12);
+  write_complex(file, "/field", {ny, nx}, field);
+  std::vector<double> z(planes);
+  for (std::size_t j = 0; j < planes; ++j) z[j] = -4e-3 + 5e-5 * double(j);
+  const std::size_t stack_bytes = planes * ny * nx * sizeof(cd);
+  const std::size_t budget = stack_bytes / 25;
+  ASSERT_GE(budget, ny * nx * sizeof(cd) * 5);  // the field and its spectrum padded 2x fit
+  std::vector<cd> expected(planes * ny * nx);
+  refocus_stack(field.data(), ny, nx, z, expected.data(), options());
+  for (Strategy strategy : {Strategy::automatic, Strategy::three_pass}) {
+    AsmOptions o = options();
+    o.fft.strategy = strategy;
+    std::size_t last_done = 0, calls = 0;
+    o.fft.progress = [&](const Progress& p) {
+      EXPECT_EQ(p.bricks_total, planes);
+      EXPECT_GE(p.bricks_done, last_done);
+      last_done = p.bricks_done;
+      ++calls;
+    };
+    const std::string name = strategy == Strategy::automatic ? "/whole" : "/rows";
+    propagate_dataset({file.string(), "/field"}, {file.string(), name}, AsmMode::refocus, z, o, {false, budget});
+    const Stored stack = read_complex(file, name);
+    EXPECT_EQ(stack.dims, (std::vector<hsize_t>{planes, ny, nx}));
+    EXPECT_LT(max_abs_diff(stack.values, expected), 1e-14) << name;
+    EXPECT_EQ(last_done, planes) << name;
+    EXPECT_GT(calls, 1u) << name;
+  }
+  EXPECT_EQ(read_complex(file, "/field").values, field);
+}
+
 TEST(AsmDatasets, CancelLeavesNoOutput) {
   const fs::path dir = scratch(), file = dir / "in.h5";
   write_complex(file, "/field", {8, 8}, random_field(64, 5));

@@ -4,8 +4,13 @@
 //   H(fx, fy; z) = exp(i 2 pi z sqrt((n/lambda)^2 - fx^2 - fy^2)),
 // fx, fy on numpy's fftfreq grid of the (padded) field. Fields are C-order
 // planes (ny, nx), x fastest, in place or into a caller's array; a stack is
-// (nz, ny, nx). The FFT2s run through oocfft plans (AsmOptions::fft picks
-// the backend); the multiply by H runs on the host.
+// (nz, ny, nx). Each operation is a pass program of the streaming engine on
+// AsmOptions::fft's backend: planes are padded as they are gathered and
+// cropped as they are scattered, and FFT2, the multiply by H (computed per
+// sample in double precision, never stored) and IFFT2 run while the plane
+// stays on the device; a plane larger than a stream's share of the device
+// budget goes as rows, columns (with the multiply) and rows. Cancel is
+// polled per brick; progress counts planes.
 #include <complex>
 #include <cstddef>
 #include <span>
@@ -83,16 +88,19 @@ struct AsmDatasetReport {
   DatasetPath output;
   Shape output_shape;
   double read_seconds = 0;
-  double propagate_seconds = 0;
-  double write_seconds = 0;
+  double propagate_seconds = 0;  // for refocus, with the streamed writes
+  double write_seconds = 0;      // 0 for refocus
   double seconds = 0;  // file opened to file closed
 };
 
 // Runs `mode` on the dataset `input` into the new dataset `output` (in
-// place only for propagate). The input and the result are held in host
-// memory: together they must fit file_options.host_memory_budget (0: 80%
-// of MemAvailable), else Error(out_of_memory) before anything is written.
-// The output's attributes record the mode, the distances and the options.
+// place only for propagate). propagate and layer_sum hold the input and
+// the result in host memory; refocus holds the field and its padded
+// spectrum and streams the stack into `output` as its planes are done, so
+// the stack may be larger than host memory. What is held must fit
+// file_options.host_memory_budget (0: 80% of MemAvailable), else
+// Error(out_of_memory) before anything is written. The output's
+// attributes record the mode, the distances and the options.
 AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& output, AsmMode mode,
                                    std::span<const double> distances, const AsmOptions& options,
                                    const DatasetTransformOptions& file_options = {});
