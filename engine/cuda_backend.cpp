@@ -100,6 +100,11 @@ std::vector<Box> device_contiguous_pieces(const Box& box, std::size_t limit) {
   return pieces;
 }
 
+bool same_box(const Box& a, const Box& b) {
+  return a.z0 == b.z0 && a.y0 == b.y0 && a.x0 == b.x0 && a.extent.nz == b.extent.nz && a.extent.ny == b.extent.ny &&
+         a.extent.nx == b.extent.nx;
+}
+
 // Offset of a piece's first element in the device brick of `box`.
 std::size_t offset_in(const Box& box, const Box& piece) {
   const BrickShape& e = box.extent;
@@ -269,7 +274,18 @@ class CudaBrickLane final : public BrickLane {
     }
     bool direct = false;
     std::size_t moved = 0;
-    if (from_volume.elements() > 0) moved += upload(from_volume, spec.layout, dev, offset, t, direct);
+    // A store of padded planes names the part of the brick that holds
+    // data: the brick is zeroed where it lies and only that part goes up
+    // (and comes down), so the padding's zeros never cross PCIe.
+    const bool parts = !carry && c_.direct == nullptr && spec.layout == BrickLayout::natural;
+    const Box read_part = parts ? c_.store->read_part(job.box) : job.box;
+    if (!same_box(read_part, job.box)) {
+      mark_h2d_start();
+      kc::check_cuda(cudaMemsetAsync(dev, 0, job.box.elements() * e_, s), "cudaMemsetAsync (a brick's padding)");
+      if (read_part.elements() > 0) moved += upload(read_part, spec.layout, dev, 0, t, direct, &job.box);
+    } else if (from_volume.elements() > 0) {
+      moved += upload(from_volume, spec.layout, dev, offset, t, direct);
+    }
     mark_h2d_start();  // a brick wholly resident: an empty span
     h2d_end_.record(s);
     auto* values = reinterpret_cast<kernels::Complex<T>*>(dev);
@@ -285,7 +301,15 @@ class CudaBrickLane final : public BrickLane {
       // The next pass reads the slab from other streams: it must be done.
       kernel_end_.synchronize();
     } else {
-      moved += download(job.box, spec.layout, dev, t, direct);
+      const Box write_part = parts ? c_.store->write_part(job.box) : job.box;
+      if (same_box(write_part, job.box)) {
+        moved += download(job.box, spec.layout, dev, t, direct);
+      } else if (write_part.elements() > 0) {
+        moved += download(write_part, spec.layout, dev, t, direct, &job.box);
+      } else {
+        d2h_end_.record(s);  // nothing of the brick is kept
+        d2h_end_.synchronize();
+      }
       t.d2h_start = clock_.at(kernel_end_);
       t.d2h_end = clock_.at(d2h_end_);
     }
@@ -310,8 +334,10 @@ class CudaBrickLane final : public BrickLane {
   // from page-locked memory when the store offers it for the box, else
   // through the staging buffer (a natural brick larger than it in
   // device-contiguous pieces). Returns the bytes read.
+  // With `brick`, `box` is a part of that brick (its read_part), copied
+  // into its place with strided rows.
   std::size_t upload(const Box& box, BrickLayout layout, std::byte* dev, std::size_t offset, BrickTiming& t,
-                     bool& direct) {
+                     bool& direct, const Box* brick = nullptr) {
     const cudaStream_t s = stream_.get();
     std::vector<volume::DmaCopy> copies;
     if (c_.direct != nullptr && layout == BrickLayout::natural) copies = c_.direct->copies(box);
@@ -330,9 +356,13 @@ class CudaBrickLane final : public BrickLane {
       if (k == 0) t.gather_start = g0;
       t.gather_end = seconds_since(c_.start);
       mark_h2d_start();  // after the first gather, so the H2D span is the copies alone
-      kc::check_cuda(cudaMemcpyAsync(dev + offset + offset_in(box, pieces[k]) * e_, slot, pieces[k].elements() * e_,
-                                     cudaMemcpyHostToDevice, s),
-                     "cudaMemcpyAsync");
+      if (brick != nullptr) {
+        copy_part_piece(*brick, pieces[k], dev, slot, true);
+      } else {
+        kc::check_cuda(cudaMemcpyAsync(dev + offset + offset_in(box, pieces[k]) * e_, slot,
+                                       pieces[k].elements() * e_, cudaMemcpyHostToDevice, s),
+                       "cudaMemcpyAsync");
+      }
       slot_free_[k % 2].record(s);
     }
     return box.elements() * e_;
@@ -340,7 +370,8 @@ class CudaBrickLane final : public BrickLane {
 
   // The device brick of `box` back to the volume, the same two ways;
   // returns when it is there. Returns the bytes written.
-  std::size_t download(const Box& box, BrickLayout layout, std::byte* dev, BrickTiming& t, bool& direct) {
+  std::size_t download(const Box& box, BrickLayout layout, std::byte* dev, BrickTiming& t, bool& direct,
+                       const Box* brick = nullptr) {
     const cudaStream_t s = stream_.get();
     std::vector<volume::DmaCopy> copies;
     if (c_.direct != nullptr && layout == BrickLayout::natural) copies = c_.direct->copies(box);
@@ -355,9 +386,13 @@ class CudaBrickLane final : public BrickLane {
     // into the other slot, so the two overlap.
     const std::vector<Box> pieces = staged_pieces(box, layout);
     auto queue_down = [&](std::size_t k) {
-      kc::check_cuda(cudaMemcpyAsync(staging_slot(k), dev + offset_in(box, pieces[k]) * e_, pieces[k].elements() * e_,
-                                     cudaMemcpyDeviceToHost, s),
-                     "cudaMemcpyAsync");
+      if (brick != nullptr) {
+        copy_part_piece(*brick, pieces[k], dev, staging_slot(k), false);
+      } else {
+        kc::check_cuda(cudaMemcpyAsync(staging_slot(k), dev + offset_in(box, pieces[k]) * e_,
+                                       pieces[k].elements() * e_, cudaMemcpyDeviceToHost, s),
+                       "cudaMemcpyAsync");
+      }
       if (k + 1 == pieces.size()) d2h_end_.record(s);  // before the slot's event, so complete once it is
       slot_free_[k % 2].record(s);
     };
@@ -393,6 +428,30 @@ class CudaBrickLane final : public BrickLane {
     return device_contiguous_pieces(box, slot_bytes_ / e_);
   }
   std::byte* staging_slot(std::size_t k) const { return staging_ + (k % 2) * slot_bytes_; }
+
+  // Piece `piece` of a part of brick `brick` (natural layout, packed at
+  // `dev`) between its place in the brick, rows strided, and the packed
+  // staging `slot`.
+  void copy_part_piece(const Box& brick, const Box& piece, std::byte* dev, std::byte* slot, bool to_device) const {
+    const BrickShape& e = piece.extent;
+    const cudaPitchedPtr host = make_cudaPitchedPtr(slot, e.nx * e_, e.nx * e_, e.ny);
+    const cudaPitchedPtr device = make_cudaPitchedPtr(dev, brick.extent.nx * e_, brick.extent.nx * e_, brick.extent.ny);
+    const cudaPos at = make_cudaPos((piece.x0 - brick.x0) * e_, piece.y0 - brick.y0, piece.z0 - brick.z0);
+    cudaMemcpy3DParms p{};
+    if (to_device) {
+      p.srcPtr = host;
+      p.dstPtr = device;
+      p.dstPos = at;
+      p.kind = cudaMemcpyHostToDevice;
+    } else {
+      p.srcPtr = device;
+      p.srcPos = at;
+      p.dstPtr = host;
+      p.kind = cudaMemcpyDeviceToHost;
+    }
+    p.extent = make_cudaExtent(e.nx * e_, e.ny, e.nz);
+    kc::check_cuda(cudaMemcpy3DAsync(&p, stream_.get()), "cudaMemcpy3DAsync (a part of a brick)");
+  }
 
   // The first `planes` z planes of y-slab `box`, resident since pass 1,
   // into the packed device brick: one 3D device-to-device copy.

@@ -28,6 +28,28 @@ typename PlaneStore<T>::Row PlaneStore<T>::row_of(C* base, PlaneForm form, std::
 }
 
 template <class T>
+Box PlaneStore<T>::field_part(const Box& box) const {
+  const BrickShape& e = box.extent;
+  const std::size_t y0 = std::clamp(box.y0, grid_.offset_y(), grid_.offset_y() + grid_.ny);
+  const std::size_t y1 = std::clamp(box.y0 + e.ny, grid_.offset_y(), grid_.offset_y() + grid_.ny);
+  const std::size_t x0 = std::clamp(box.x0, grid_.offset_x(), grid_.offset_x() + grid_.nx);
+  const std::size_t x1 = std::clamp(box.x0 + e.nx, grid_.offset_x(), grid_.offset_x() + grid_.nx);
+  if (y0 >= y1 || x0 >= x1) return {box.z0, box.y0, box.x0, {0, 0, 0}};
+  return {box.z0, y0, x0, {e.nz, y1 - y0, x1 - x0}};
+}
+
+template <class T>
+Box PlaneStore<T>::read_part(const Box& box) const {
+  return pass_ == 0 && source_.form == PlaneForm::field ? field_part(box) : box;
+}
+
+template <class T>
+Box PlaneStore<T>::write_part(const Box& box) const {
+  const bool last = pass_ + 1 == passes_;
+  return last && (sink_.store != nullptr || sink_.form == PlaneForm::field) ? field_part(box) : box;
+}
+
+template <class T>
 void PlaneStore<T>::read(const Box& box, BrickLayout layout, std::byte* staging) const {
   if (layout != BrickLayout::natural) throw std::logic_error("asm: planes are read in natural layout only");
   const bool first = pass_ == 0;
@@ -85,20 +107,22 @@ void PlaneStore<T>::write(const Box& box, BrickLayout layout, const std::byte* s
 
 template <class T>
 void PlaneStore<T>::write_to_store(const Box& box, const C* brick) {
+  const Box part = field_part(box);
+  if (part.elements() == 0) return;
   const BrickShape& e = box.extent;
-  const std::size_t y0 = std::clamp(box.y0, grid_.offset_y(), grid_.offset_y() + grid_.ny);
-  const std::size_t y1 = std::clamp(box.y0 + e.ny, grid_.offset_y(), grid_.offset_y() + grid_.ny);
-  const std::size_t x0 = std::clamp(box.x0, grid_.offset_x(), grid_.offset_x() + grid_.nx);
-  const std::size_t x1 = std::clamp(box.x0 + e.nx, grid_.offset_x(), grid_.offset_x() + grid_.nx);
-  if (y0 >= y1 || x0 >= x1) return;
-  const Box field{sink_.first_plane + box.z0, y0 - grid_.offset_y(), x0 - grid_.offset_x(), {e.nz, y1 - y0, x1 - x0}};
-  std::vector<C> packed(field.elements());
-  tbb::parallel_for(std::size_t{0}, e.nz * (y1 - y0), [&](std::size_t r) {
-    const std::size_t z = r / (y1 - y0), y = y0 + r % (y1 - y0);
-    const C* src = brick + (z * e.ny + (y - box.y0)) * e.nx + (x0 - box.x0);
-    std::copy(src, src + (x1 - x0), packed.data() + r * (x1 - x0));
-  });
-  sink_.store->write(field, BrickLayout::natural, reinterpret_cast<const std::byte*>(packed.data()));
+  const BrickShape& p = part.extent;
+  const Box field{sink_.first_plane + part.z0, part.y0 - grid_.offset_y(), part.x0 - grid_.offset_x(), p};
+  // The brick itself when it is the part already (a device wrote only it).
+  const bool packed_already = p.ny == e.ny && p.nx == e.nx;
+  std::vector<C> packed(packed_already ? 0 : part.elements());
+  if (!packed_already)
+    tbb::parallel_for(std::size_t{0}, p.nz * p.ny, [&](std::size_t r) {
+      const std::size_t z = r / p.ny, y = part.y0 + r % p.ny;
+      const C* src = brick + (z * e.ny + (y - box.y0)) * e.nx + (part.x0 - box.x0);
+      std::copy(src, src + p.nx, packed.data() + r * p.nx);
+    });
+  sink_.store->write(field, BrickLayout::natural,
+                     reinterpret_cast<const std::byte*>(packed_already ? brick : packed.data()));
 }
 
 template class PlaneStore<float>;

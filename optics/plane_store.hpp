@@ -74,6 +74,10 @@ class PlaneStore final : public volume::VolumeStore {
   void read(const Box& box, BrickLayout layout, std::byte* staging) const override;
   void write(const Box& box, BrickLayout layout, const std::byte* staging) override;
   void pass_finished(unsigned pass) override { pass_ = pass + 1; }
+  // The field's rows and columns of `box` where the first pass reads a
+  // field and the last writes one; else the whole box.
+  Box read_part(const Box& box) const override;
+  Box write_part(const Box& box) const override;
 
  private:
   // Row y of plane z of the padded volume as `form` stores it in `base`:
@@ -84,6 +88,8 @@ class PlaneStore final : public volume::VolumeStore {
     std::size_t x0 = 0, nx = 0;
   };
   Row row_of(C* base, PlaneForm form, std::size_t z, std::size_t y) const;
+  // `box` cut to the field's rows and columns of each padded plane.
+  Box field_part(const Box& box) const;
   // The field part of padded box `box`, cropped and packed, to the sink's store.
   void write_to_store(const Box& box, const C* brick);
 

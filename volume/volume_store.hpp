@@ -59,6 +59,14 @@ class VolumeStore {
   virtual std::size_t element_bytes() const = 0;
   virtual void read(const Box& box, BrickLayout layout, std::byte* staging) const = 0;
   virtual void write(const Box& box, BrickLayout layout, const std::byte* staging) = 0;
+  // The part of natural-layout `box` that read() fills with anything but
+  // zeros, and the part whose write() is kept (a padded field: the field's
+  // rows and columns). A device reads and writes only these parts, filling
+  // the rest of a brick with zeros where it lies, so known zeros never
+  // cross PCIe. An empty part (no elements) reads or writes nothing. The
+  // default is the whole box.
+  virtual Box read_part(const Box& box) const { return box; }
+  virtual Box write_part(const Box& box) const { return box; }
   // Called by the engine once every brick of `pass` is written back and
   // before the next pass reads: a store that reads one dataset and writes
   // another switches its reads to what it wrote.
