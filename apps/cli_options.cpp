@@ -178,6 +178,9 @@ void configure(CLI::App& app, CliOptions& cli) {
   fft->add_flag_callback(
       "--inverse", [&cli] { cli.fft.direction = Direction::inverse; }, "inverse transform (exponent sign +)");
   fft->add_flag("--in-place", cli.fft.in_place, "replace INPUT by the result once it is complete");
+  fft->add_flag("--shift", cli.options.shift,
+                "centred data, as numpy's fftshift(fftn(ifftshift(x))) (ifftn with --inverse): folded into the "
+                "transform, no extra pass");
   fft->add_option("--json", cli.fft.json, "write the run's report to this file as JSON")->type_name("REPORT.json");
   add_host_memory(*fft, cli.host_memory);
   add_plan_options(*fft, cli.options);

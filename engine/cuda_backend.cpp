@@ -11,6 +11,7 @@
 #include "engine/brick_kernels.hpp"
 #include "engine/pass_program.hpp"
 #include "engine/stream_pipeline.hpp"
+#include "kernels/cuda/centring.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_brick_plan.hpp"
 #include "kernels/cuda/device_buffer.hpp"
@@ -232,6 +233,7 @@ struct LaneContext {
   bool inverse = false;
   double scale = 1;
   const kernels::SpectrumFilter* filter = nullptr;  // null: the plan does not multiply
+  const kc::CentringView* centring = nullptr;        // null: the plan does not centre
   Clock::time_point start;
 };
 
@@ -295,7 +297,12 @@ class CudaBrickLane final : public BrickLane {
           c_.kernels->passes[job.pass]->execute(values, transpose::staged_shape(job.box, spec.layout),
                                                 workspace_.get(), inverse, static_cast<T>(scale), s);
         },
-        [&] { kc::multiply_brick(values, job.box.extent, {job.box.z0, job.box.y0, job.box.x0}, *c_.filter, s); });
+        [&] { kc::multiply_brick(values, job.box.extent, {job.box.z0, job.box.y0, job.box.x0}, *c_.filter, s); },
+        [&](bool output) {
+          kc::centre_brick(values, transpose::staged_shape(job.box, spec.layout), {job.box.z0, job.box.y0, job.box.x0},
+                           staged_axes_of(spec.layout), *c_.centring,
+                           output ? kernels::CentringSide::output : kernels::CentringSide::input, s);
+        });
     kernel_end_.record(s);
     if (keep) {
       // The next pass reads the slab from other streams: it must be done.
@@ -540,6 +547,11 @@ class CudaBackend final : public ExecutionBackend {
     context.inverse = run.inverse;
     context.scale = run.scale;
     context.filter = run.filter;
+    std::optional<kc::DeviceCentringTables> centring;
+    if (run.centring != nullptr) {
+      centring.emplace(*run.centring);
+      context.centring = &centring->view();
+    }
     context.start = start;
     std::vector<std::unique_ptr<CudaBrickLane<T>>> owned;
     const std::size_t workspace = fitted.kernels->workspace_bytes();

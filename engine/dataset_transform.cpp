@@ -145,7 +145,7 @@ DatasetTransformReport transform(const DatasetPath& input, const DatasetPath& ou
   // Checks both datasets and creates the output under a temporary name;
   // without commit() its destructor removes it again.
   io::DatasetTransfer transfer(input, output, file_options.in_place,
-                               io::transform_record(direction, options.norm, false));
+                               io::transform_record(direction, options.norm, options.shift));
   const TransformPath path = choose_path(transfer.input(), options, file_options);
   DatasetTransformReport report;
   report.input = transfer.input();

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/pass_planner.hpp"
+#include "kernels/centring.hpp"
 #include "kernels/spectrum_multiply.hpp"
 #include "oocfft/options.hpp"
 #include "oocfft/run_report.hpp"
@@ -51,6 +52,8 @@ struct RunContext {
   const Options* options = nullptr;
   // The multiply stage's data; required by plans whose passes multiply.
   const kernels::SpectrumFilter* filter = nullptr;
+  // The centring phases; required by plans with centring stages.
+  const kernels::CentringTables* centring = nullptr;
 };
 
 // Thrown by ExecutionBackend::execute when the device buffers of the plan

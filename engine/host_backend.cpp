@@ -42,7 +42,7 @@ class HostBrickLane final : public BrickLane {
   HostBrickLane(const PassPlan& plan, const AxisPlans<T>& plans, volume::VolumeStore& store, std::byte* buffer,
                 std::byte* resident, const RunContext& run, Clock::time_point start)
       : plan_(plan), plans_(plans), store_(store), buffer_(buffer), resident_(resident), arena_(*run.arena),
-        inverse_(run.inverse), scale_(run.scale), filter_(run.filter), start_(start) {}
+        inverse_(run.inverse), scale_(run.scale), filter_(run.filter), centring_(run.centring), start_(start) {}
 
   std::size_t process(const BrickJob& job, BrickTiming& t) override {
     const PassSpec& spec = *job.spec;
@@ -76,6 +76,11 @@ class HostBrickLane final : public BrickLane {
           },
           [&] {
             kernels::multiply_brick(values, job.box.extent, {job.box.z0, job.box.y0, job.box.x0}, *filter_);
+          },
+          [&](bool output) {
+            kernels::centre_brick(values, transpose::staged_shape(job.box, spec.layout),
+                                  {job.box.z0, job.box.y0, job.box.x0}, staged_axes_of(spec.layout), *centring_,
+                                  output ? kernels::CentringSide::output : kernels::CentringSide::input);
           });
       t.kernel_end = seconds_since(start_);
       if (!keep) {
@@ -98,6 +103,7 @@ class HostBrickLane final : public BrickLane {
   bool inverse_;
   double scale_;
   const kernels::SpectrumFilter* filter_;  // null: the plan does not multiply
+  const kernels::CentringTables* centring_;  // null: the plan does not centre
   Clock::time_point start_;
 };
 
@@ -140,6 +146,15 @@ class HostBackend final : public ExecutionBackend {
     if (axes.empty()) axes.push_back(kernels::AxisSet::all());  // 1x1x1: the scale alone
     auto* values = reinterpret_cast<kernels::Complex<T>*>(data);
     const std::size_t bytes = volume_.elements() * sizeof(kernels::Complex<T>);
+    // Centred: the phases in a sweep of their own before the first axis
+    // and after the last (there are no bricks to fold them into here).
+    auto centre = [&](kernels::CentringSide side) {
+      if (run.centring == nullptr) return;
+      run.arena->execute([&] {
+        kernels::centre_brick(values, volume_, {}, staged_axes_of(transpose::BrickLayout::natural), *run.centring,
+                              side);
+      });
+    };
     for (std::size_t a = 0; a < axes.size(); ++a) {
       if (o.cancel && o.cancel())
         throw Error(ErrorKind::cancelled, "cancelled after " + std::to_string(a) + " of " +
@@ -147,10 +162,12 @@ class HostBackend final : public ExecutionBackend {
                                               (a == 0 ? "; the array is untouched"
                                                       : "; the array holds a partly transformed volume"));
       const bool last = a + 1 == axes.size();
+      if (a == 0) centre(kernels::CentringSide::input);
       run.arena->execute([&] {
         transform_brick_host(plans_, values, volume_, axes[a], transpose::BrickLayout::natural, run.inverse,
                              last ? static_cast<T>(run.scale) : T(1));
       });
+      if (last) centre(kernels::CentringSide::output);
       if (o.progress) {
         Progress p;
         p.bricks_done = a + 1;

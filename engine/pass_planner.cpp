@@ -429,7 +429,9 @@ std::string describe_passes(const PassPlan& plan) {
     const PassSpec& p = plan.passes[i];
     s += "  pass " + std::to_string(i + 1) + ": " + p.name + ", brick " + extent_text(p.brick) + " (" +
          format_bytes(double(p.brick.elements() * plan.element_bytes)) + "), " + std::to_string(p.bricks) +
-         (p.bricks == 1 ? " brick\n" : " bricks\n");
+         (p.bricks == 1 ? " brick" : " bricks");
+    const bool plain = p.stages.size() == 1 && p.stages[0] == Stage::transform;
+    s += plain ? "\n" : "; on each brick: " + describe_stages(p.stages) + "\n";
   }
   if (plan.resident_planes > 0)
     s += "  kept on the device between the passes: z planes 0.." + std::to_string(plan.resident_planes - 1) + " (" +

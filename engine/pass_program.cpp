@@ -8,6 +8,8 @@ const char* to_string(Stage stage) noexcept {
     case Stage::forward: return "forward";
     case Stage::multiply: return "multiply";
     case Stage::inverse: return "inverse";
+    case Stage::centre_input: return "centre input";
+    case Stage::centre_output: return "centre output";
   }
   return "unknown";
 }

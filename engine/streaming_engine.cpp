@@ -1,6 +1,7 @@
 #include "engine/streaming_engine.hpp"
 
 #include <cstdio>
+#include <optional>
 
 #include "engine/host_memory.hpp"
 #include "engine/pcie_floor.hpp"
@@ -37,6 +38,13 @@ void check_axis_tables_fit(const Shape& shape) {
       throw Error(ErrorKind::out_of_memory, std::string("axis ") + name + " of length " + std::to_string(n) +
                                                 " needs about " + format_bytes(double(n) * planning_bytes_per_point) +
                                                 " to plan, more than this host's " + format_bytes(double(memory)));
+}
+
+// Centred transforms (Options::shift): the input's phases before the
+// first pass transforms, the output's after the last one has.
+void centre(PassPlan& plan) {
+  plan.passes.front().stages.insert(plan.passes.front().stages.begin(), Stage::centre_input);
+  plan.passes.back().stages.push_back(Stage::centre_output);
 }
 
 }  // namespace
@@ -90,6 +98,7 @@ FittedPlan StreamingEngine::fit(std::size_t budget) const {
   FittedPlan fitted;
   for (int attempt = 0; attempt < fit_attempts; ++attempt) {
     fitted.plan = plan_passes(in);
+    if (options_.shift) centre(fitted.plan);
     fitted.kernels = backend_->build(fitted.plan);
     if (fitted.device_bytes() <= budget) return fitted;
     in.table_bytes = fitted.kernels->table_bytes();
@@ -117,7 +126,9 @@ void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double s
   if (multiplies() && (filter == nullptr || filter->planes.size() != shape_.nz))
     throw Error(ErrorKind::invalid_argument, "this plan multiplies by a spectrum filter: give one with a distance "
                                              "for each of its " + std::to_string(shape_.nz) + " planes");
-  const RunContext run = run_context(inverse, scale, arena, filter);
+  const std::optional<kernels::CentringTables> centring = centring_tables(inverse);
+  RunContext run = run_context(inverse, scale, arena, filter);
+  run.centring = centring ? &*centring : nullptr;
   FittedPlan current = fitted_;
   for (int attempt = 0;; ++attempt) {
     if (report != nullptr) {
@@ -148,7 +159,9 @@ void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double s
 
 void StreamingEngine::execute_in_place(std::byte* data, bool inverse, double scale, tbb::task_arena& arena,
                                        RunReport* report) const {
-  const RunContext run = run_context(inverse, scale, arena, nullptr);
+  const std::optional<kernels::CentringTables> centring = centring_tables(inverse);
+  RunContext run = run_context(inverse, scale, arena, nullptr);
+  run.centring = centring ? &*centring : nullptr;
   const Clock::time_point start = Clock::now();
   if (!backend_->transform_in_place(data, run))
     throw Error(ErrorKind::unsupported, "the " + std::string(to_string(backend_->kind())) +
@@ -162,6 +175,11 @@ void StreamingEngine::execute_in_place(std::byte* data, bool inverse, double sca
     report->streams = 1;
     report->seconds = seconds_since(start);
   }
+}
+
+std::optional<kernels::CentringTables> StreamingEngine::centring_tables(bool inverse) const {
+  if (!options_.shift) return std::nullopt;
+  return kernels::CentringTables::make({shape_.nz, shape_.ny, shape_.nx}, inverse);
 }
 
 RunContext StreamingEngine::run_context(bool inverse, double scale, tbb::task_arena& arena,

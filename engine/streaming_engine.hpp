@@ -8,6 +8,7 @@
 #include <tbb/task_arena.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "engine/execution_backend.hpp"
@@ -69,6 +70,8 @@ class StreamingEngine {
   FittedPlan fit(std::size_t budget) const;
   RunContext run_context(bool inverse, double scale, tbb::task_arena& arena,
                          const kernels::SpectrumFilter* filter) const;
+  // The centring phases of a run (Options::shift), or none.
+  std::optional<kernels::CentringTables> centring_tables(bool inverse) const;
   // What the registration policy will do for this plan, for describe().
   std::string registration_summary() const;
 

@@ -55,6 +55,10 @@ PaddedGrid checked_grid(std::size_t ny, std::size_t nx, const AsmOptions& o) {
   require(ny > 0 && nx > 0,
           "a field of " + std::to_string(ny) + " x " + std::to_string(nx) + " samples has no samples");
   engine::check_options(o.fft);
+  // Propagation commutes with a cyclic shift of the field, so a centred
+  // field needs nothing: a shift option would do nothing, and is refused.
+  require(!o.fft.shift, "fft.shift is set: a propagated field does not depend on where its origin lies, so "
+                        "angular-spectrum work takes no shift");
   return PaddedGrid{ny, nx, o.pad};
 }
 

@@ -299,4 +299,41 @@ TEST(CliAsm, RefocusMatchesNumpy) {
   std::filesystem::remove_all(dir);
 }
 
+// `oocfft fft --shift` against numpy's fftshift(fftn(ifftshift(x))), odd
+// and even axes, forward and inverse, with the record attribute. Skips
+// without h5py.
+TEST(CliFft, ShiftMatchesNumpy) {
+  const std::string python = OOCFFT_TEST_H5PY_PYTHON;
+  if (python.empty()) GTEST_SKIP() << "no Python interpreter with h5py and numpy was found at configure time";
+  const auto dir = std::filesystem::temp_directory_path() / ("oocfft_cli_shift_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string in = (dir / "volume.h5").string();
+  const std::string make = "import h5py, numpy as np\n"
+                           "r = np.random.default_rng(9)\n"
+                           "h5py.File('" + in + "', 'w')['x'] = r.standard_normal((6, 9, 10)) + 1j * r.standard_normal((6, 9, 10))\n";
+  std::ofstream(dir / "make.py") << make;
+  ASSERT_EQ(std::system((quoted(python) + " " + quoted((dir / "make.py").string())).c_str()), 0);
+  Outcome o = run_cli({"fft", in + ":/x", in + ":/X", "--shift", "--backend", "host"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  o = run_cli({"fft", in + ":/X", in + ":/back", "--shift", "--inverse", "--backend", "host", "--strategy", "three_pass",
+               "--device-memory", "4KiB", "--streams", "1"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::string check =
+      "import h5py, numpy as np, sys\n"
+      "f = h5py.File('" + in + "', 'r')\n"
+      "x, X, back = f['x'][...], f['X'][...], f['back'][...]\n"
+      "assert f['X'].attrs['shift'] == 'fftshift', f['X'].attrs['shift']\n"
+      "ref = np.fft.fftshift(np.fft.fftn(np.fft.ifftshift(x)))\n"
+      "e1 = np.linalg.norm(X - ref) / np.linalg.norm(ref)\n"
+      "ref2 = np.fft.fftshift(np.fft.ifftn(np.fft.ifftshift(X)))\n"
+      "e2 = np.linalg.norm(back - ref2) / np.linalg.norm(ref2)\n"
+      "plain = np.linalg.norm(X - np.fft.fftn(x)) / np.linalg.norm(ref)\n"
+      "print(e1, e2, plain)\n"
+      "sys.exit(0 if e1 < 1e-13 and e2 < 1e-13 and plain > 0.5 else 1)\n";
+  std::ofstream(dir / "check.py") << check;
+  EXPECT_EQ(std::system((quoted(python) + " " + quoted((dir / "check.py").string())).c_str()), 0);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace

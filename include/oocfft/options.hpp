@@ -80,6 +80,14 @@ struct Options {
   unsigned streams = 4;
   Strategy strategy = Strategy::automatic;
   HostRegistration register_host_memory = HostRegistration::automatic;
+  // Centred data, as numpy's fftshift(fftn(ifftshift(u))) (and the same
+  // with ifftn for the inverse): the zero frequency, and the origin of the
+  // input, at index n/2 of every axis. Folded into the transform as phase
+  // multiplies of the bricks already on the device, never as passes of
+  // their own (the host backend's in-core plan, which has no bricks, adds
+  // one sweep before and one after). Not for angular-spectrum work, whose
+  // result does not depend on where the origin lies.
+  bool shift = false;
   // Called after every brick (the host backend's in-core plan, which
   // transforms the array where it lies: after every axis), from the
   // engine's stream threads, one call at a time. May be empty.
