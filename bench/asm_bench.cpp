@@ -50,10 +50,14 @@
 #include <utility>
 #include <vector>
 
+#include "bench/process_memory.hpp"
+
 namespace {
 
 using c64 = std::complex<float>;
 using Clock = std::chrono::steady_clock;
+using oocfft::bench::mem_available;
+using oocfft::bench::peak_rss;
 
 constexpr std::uint64_t field_seed = 0x5eed2026;
 constexpr double wavelength = 532e-9;  // metres
@@ -110,24 +114,6 @@ std::vector<Case> case_table() {
 
 // ---------------------------------------------------------------------------
 // Memory
-
-// MemAvailable from /proc/meminfo, in bytes; 0 when it cannot be read.
-std::size_t mem_available() {
-  std::ifstream f("/proc/meminfo");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("MemAvailable:", 0) == 0) return std::stoull(line.substr(13)) * 1024;
-  return 0;
-}
-
-// VmHWM: the process's peak resident set so far, in bytes.
-std::size_t peak_rss() {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-  return 0;
-}
 
 // Plans' tables and, on the CUDA backend, their staging rings (4 streams x
 // 64 MiB by default, options.hpp), with room for the process itself.

@@ -38,6 +38,7 @@
 #include "apps/marginal_check.hpp"
 #include "engine/pcie_floor.hpp"
 #include "apps/seeded_volume.hpp"
+#include "bench/process_memory.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -70,6 +71,7 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using oocfft::bench::peak_rss;
 using c64 = std::complex<float>;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -120,15 +122,6 @@ Args parse(int argc, char** argv) {
     }
   }
   return a;
-}
-
-// VmHWM: the process's peak resident set, in bytes.
-std::size_t peak_rss() {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-  return 0;
 }
 
 double gib(double bytes) { return bytes / double(1ull << 30); }

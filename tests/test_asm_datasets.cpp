@@ -237,16 +237,30 @@ TEST(AsmDatasets, RefusalsLeaveTheInputAndNoOutput) {
   EXPECT_FALSE(has_link(file, "/out"));
 }
 
+// A seeded field (ny, nx) in a new file as /field, and `planes` distances
+// from z0 in steps of dz.
+struct RefocusCase {
+  fs::path file;
+  std::vector<cd> field;
+  std::vector<double> z;
+};
+RefocusCase refocus_case(std::size_t ny, std::size_t nx, std::uint64_t seed, std::size_t planes, double z0,
+                         double dz) {
+  RefocusCase c{scratch() / "field.h5", random_field(ny * nx, seed), std::vector<double>(planes)};
+  write_complex(c.file, "/field", {ny, nx}, c.field);
+  for (std::size_t j = 0; j < planes; ++j) c.z[j] = z0 + dz * double(j);
+  return c;
+}
+
 // A refocused stack streams into its dataset plane by plane: host memory
 // holds the field and its padded spectrum only, here a budget of a 25th
 // of the stack, through whole planes and through rows and columns.
 TEST(AsmDatasets, RefocusStreamsAStackLargerThanTheBudget) {
-  const fs::path dir = scratch(), file = dir / "field.h5";
   const std::size_t ny = 18, nx = 22, planes = 160;
-  const auto field = random_field(ny * nx, 12);
-  write_complex(file, "/field", {ny, nx}, field);
-  std::vector<double> z(planes);
-  for (std::size_t j = 0; j < planes; ++j) z[j] = -4e-3 + 5e-5 * double(j);
+  const RefocusCase c = refocus_case(ny, nx, 12, planes, -4e-3, 5e-5);
+  const fs::path& file = c.file;
+  const std::vector<cd>& field = c.field;
+  const std::vector<double>& z = c.z;
   const std::size_t stack_bytes = planes * ny * nx * sizeof(cd);
   const std::size_t budget = stack_bytes / 25;
   ASSERT_GE(budget, ny * nx * sizeof(cd) * 5);  // the field and its spectrum padded 2x fit
@@ -279,12 +293,11 @@ TEST(AsmDatasets, RefocusStreamsAStackLargerThanTheBudget) {
 // radians here) and the FFTs' rounding.
 TEST(AsmDatasetsCuda, RefocusStreamsFromTheDevice) {
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device (or a build without the CUDA backend)";
-  const fs::path dir = scratch(), file = dir / "field.h5";
   const std::size_t ny = 40, nx = 56, planes = 24;
-  const auto field = random_field(ny * nx, 13);
-  write_complex(file, "/field", {ny, nx}, field);
-  std::vector<double> z(planes);
-  for (std::size_t j = 0; j < planes; ++j) z[j] = -4e-3 + 3e-4 * double(j);
+  const RefocusCase c = refocus_case(ny, nx, 13, planes, -4e-3, 3e-4);
+  const fs::path& file = c.file;
+  const std::vector<cd>& field = c.field;
+  const std::vector<double>& z = c.z;
   std::vector<cd> expected(planes * ny * nx);
   refocus_stack(field.data(), ny, nx, z, expected.data(), options());
   AsmOptions o = options();
