@@ -232,7 +232,7 @@ PassPlan plan_plane_program(const PlannerInput& in, std::size_t usable, double p
   plan.streams = streams;
   if (in.requested != Strategy::three_pass && plane <= share(streams)) {
     const std::size_t cap = std::min(share(streams), std::max(plane, fill_elements(in, streams)));
-    PassSpec pass = fit_pass("xy on z-slabs: " + describe_stages(program), xy, BrickLayout::natural, v, cap);
+    PassSpec pass = fit_pass("xy on z-slabs", xy, BrickLayout::natural, v, cap);
     pass.stages = program;
     plan.passes.push_back(std::move(pass));
     plan.strategy = Strategy::in_core;
@@ -249,15 +249,15 @@ PassPlan plan_plane_program(const PlannerInput& in, std::size_t usable, double p
     // only there, so the multiply and the inverse along y run in the
     // column pass, and rows come back last.
     if (program.front() == Stage::forward) {
-      PassSpec rows = fit_pass("x on x-rows: forward", x, BrickLayout::natural, v, std::max(v.nx, cap));
+      PassSpec rows = fit_pass("x on x-rows", x, BrickLayout::natural, v, std::max(v.nx, cap));
       rows.stages = {Stage::forward};
       plan.passes.push_back(std::move(rows));
     }
-    PassSpec columns = fit_pass("y on y-columns: " + describe_stages(program), y, BrickLayout::natural, v, cap);
+    PassSpec columns = fit_pass("y on y-columns", y, BrickLayout::natural, v, cap);
     columns.stages = program;
     plan.passes.push_back(std::move(columns));
     if (program.back() == Stage::inverse) {
-      PassSpec rows = fit_pass("x on x-rows: inverse", x, BrickLayout::natural, v, std::max(v.nx, cap));
+      PassSpec rows = fit_pass("x on x-rows", x, BrickLayout::natural, v, std::max(v.nx, cap));
       rows.stages = {Stage::inverse};
       plan.passes.push_back(std::move(rows));
     }
