@@ -55,8 +55,8 @@ void run_asm(const CliOptions& cli, const std::atomic<bool>& interrupted) {
   progress.finish();
   std::printf("%s -> %s (asm %s, %zu distance%s)\n", input.to_string().c_str(), report.output.to_string().c_str(),
               to_string(a.mode), distances.size(), distances.size() == 1 ? "" : "s");
-  std::printf("done in %.3f s (read %.3f s, propagate %.3f s, write %.3f s), %s -> %s complex %s\n", report.seconds,
-              report.read_seconds, report.propagate_seconds, report.write_seconds,
+  std::printf("done in %.3f s (read %.3f s, propagate with streamed planes %.3f s, write %.3f s), %s -> %s complex %s\n",
+              report.seconds, report.read_seconds, report.propagate_seconds, report.write_seconds,
               report.input.shape.to_string().c_str(), report.output_shape.to_string().c_str(),
               to_string(report.input.precision));
 }

@@ -191,11 +191,11 @@ void configure(CLI::App& app, CliOptions& cli) {
       "U(z) = IFFT2[FFT2[U0] H(z)], H = exp(i 2 pi z sqrt((n/lambda)^2 - fx^2 - fy^2)) on numpy's fftfreq grid.\n"
       "propagate: a field (ny, nx) or a stack (nz, ny, nx), one distance or one per plane, same shape out.\n"
       "refocus: a field to (count of distances, ny, nx). layer-sum: layers (nz, ny, nx), one distance each, to\n"
-      "the hologram (ny, nx). propagate and layer-sum hold input and result in host memory; refocus holds the\n"
-      "field and its padded spectrum and streams the stack to OUTPUT plane by plane (--host-memory bounds what\n"
-      "is held). OUTPUT is written under a temporary name first and the input is never modified, except by\n"
-      "propagate --in-place once the result is complete. Ctrl-C stops between bricks of planes and leaves the\n"
-      "input as it was (exit 130).");
+      "the hologram (ny, nx). Planes stream through the bricks, so stacks may exceed host memory: propagate\n"
+      "holds the bricks, refocus the field and its padded spectrum, layer-sum a padded plane and the hologram\n"
+      "(--host-memory bounds them). OUTPUT is written under a temporary name first and the input is never\n"
+      "modified, except by propagate --in-place once the result is complete. Ctrl-C stops between bricks of\n"
+      "planes and leaves the input as it was (exit 130).");
   asm_command->add_option("INPUT", a.input, "the field, stack or layers, FILE:/GROUP/DATASET")->required();
   asm_command->add_option("OUTPUT", a.output, "the new dataset, FILE:/GROUP/DATASET (same file or another)");
   add_parsed(*asm_command, "--wavelength", a.options.wavelength, parse_real, "vacuum wavelength in metres", "METRES")

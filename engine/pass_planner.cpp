@@ -210,12 +210,12 @@ PassPlan plan_plane_program(const PlannerInput& in, std::size_t usable, double p
   AxisSet xy = effective(AxisSet::xy(), v);
   if (empty(xy)) xy = AxisSet::xy();  // 1x1 planes: the multiply and the scale alone
   const std::size_t plane = minimum_brick(xy, v);
-  // A device with no staging budget stages through its ring whatever the
-  // brick; otherwise the staging (the host backend's brick buffers) is
-  // shared by the streams.
-  const std::size_t staging = in.staging_budget != 0 ? in.staging_budget
-                              : in.host_backend && in.host_available != 0 ? in.host_available / 4
-                                                                           : std::size_t(-1);
+  // A device stages through its ring whatever the brick; the host
+  // backend's brick buffers are its staging, shared by the streams.
+  const std::size_t staging = !in.host_backend           ? std::size_t(-1)
+                              : in.staging_budget != 0   ? in.staging_budget
+                              : in.host_available != 0   ? in.host_available / 4
+                                                         : std::size_t(-1);
   auto share = [&](unsigned streams) {
     return std::min(static_cast<std::size_t>(double(usable) / streams / per_byte / double(e)),
                     staging / streams / e);
@@ -268,7 +268,11 @@ PassPlan plan_plane_program(const PlannerInput& in, std::size_t usable, double p
   }
   for (const PassSpec& p : plan.passes) plan.brick_bytes = std::max(plan.brick_bytes, p.brick.elements() * e);
   plan.staging_bytes = plan.brick_bytes;
-  if (!in.host_backend && in.staging_budget == 0) plan.staging_bytes = std::min(plan.staging_bytes, staging_ring_bytes);
+  if (!in.host_backend) {
+    // The ring, within a staging budget where one is given.
+    const std::size_t ring = in.staging_budget != 0 ? in.staging_budget / plan.streams / e * e : staging_ring_bytes;
+    plan.staging_bytes = std::min({plan.staging_bytes, staging_ring_bytes, std::max(ring, 2 * e)});
+  }
   return plan;
 }
 

@@ -102,6 +102,11 @@ struct DatasetTransfer::Impl {
     return {input.info.dims.begin(), input.info.dims.begin() + static_cast<std::ptrdiff_t>(input.complex_rank)};
   }
   bool same_dims() const { return requested_dims.empty() || volume_of(requested_dims) == input.info.shape; }
+  // The datasets reopened with chunk caches sized for bricks of `brick_bytes`.
+  void reopen_input(std::size_t brick_bytes);
+  void reopen_output(std::size_t brick_bytes);
+  // Refuses a store once the result is committed.
+  void check_open_for_streaming() const;
   void abandon() noexcept;
 };
 
@@ -300,37 +305,69 @@ void DatasetTransfer::write_output(const std::byte* volume, const SlabHook& befo
   });
 }
 
+namespace {
+
+// A chunk cache is set when a dataset is opened (H5Pset_chunk_cache on the
+// access list), so a streamed dataset is reopened with a cache sized for
+// the bricks. A contiguous dataset has no chunks and needs none.
+void reopen_with_cache(Hid& dataset, hid_t file, const std::string& name, const std::vector<std::size_t>& dims,
+                       const std::vector<std::size_t>& chunks, std::size_t stored_bytes, const DatasetPath& path,
+                       std::size_t brick_bytes) {
+  Hid access = checked_id(H5Pcreate(H5P_DATASET_ACCESS), HidKind::property_list, "opening " + path.to_string());
+  if (!chunks.empty()) {
+    const ChunkCache cache = chunk_cache_for(dims, chunks, stored_bytes, brick_bytes);
+    check(H5Pset_chunk_cache(access.get(), cache.slots, cache.bytes, cache.w0),
+          "sizing the chunk cache of " + path.to_string());
+  }
+  dataset.reset();  // an open dataset ignores a second handle's access list
+  dataset = open_dataset(file, DatasetPath{path.file, name}, access.get());
+}
+
+}  // namespace
+
+void DatasetTransfer::Impl::reopen_input(std::size_t brick_bytes) {
+  const DatasetInfo& info = input.info;
+  const std::size_t stored_bytes =
+      input.type.element == StoredElement::complex_compound ? complex_bytes(info.precision) : real_bytes(info.precision);
+  reopen_with_cache(input_dataset, input_file.get(), input_path.dataset, info.dims, info.chunks, stored_bytes,
+                    input_path, brick_bytes);
+}
+
+void DatasetTransfer::Impl::reopen_output(std::size_t brick_bytes) {
+  const std::vector<std::size_t> dims = output_dims();
+  const std::size_t element_bytes = complex_bytes(input.info.precision);
+  reopen_with_cache(output_dataset, output_file(), partial_name, dims, output_chunks(dims, element_bytes),
+                    element_bytes, output_path, brick_bytes);
+}
+
+void DatasetTransfer::Impl::check_open_for_streaming() const {
+  if (committed) throw Error(ErrorKind::invalid_argument, output_where() + ": already committed");
+}
+
 volume::VolumeStore& DatasetTransfer::streamed_store(std::size_t brick_bytes) {
   Impl& m = *impl_;
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
-  if (m.committed) throw Error(ErrorKind::invalid_argument, m.output_where() + ": already committed");
+  m.check_open_for_streaming();
   if (!m.same_dims())
     throw Error(ErrorKind::invalid_argument, m.output_where() + ": a streamed transform keeps the input's shape");
   m.store.reset();
-  // A chunk cache is set when a dataset is opened (H5Pset_chunk_cache on
-  // the access list), so both datasets are reopened with caches sized for
-  // the bricks. A contiguous input has no chunks and needs none.
-  auto reopen = [&](Hid& dataset, hid_t file, const std::string& name, const std::vector<std::size_t>& dims,
-                    const std::vector<std::size_t>& chunks, std::size_t stored_bytes, const DatasetPath& path) {
-    Hid access = checked_id(H5Pcreate(H5P_DATASET_ACCESS), HidKind::property_list, "opening " + path.to_string());
-    if (!chunks.empty()) {
-      const ChunkCache cache = chunk_cache_for(dims, chunks, stored_bytes, brick_bytes);
-      check(H5Pset_chunk_cache(access.get(), cache.slots, cache.bytes, cache.w0),
-            "sizing the chunk cache of " + path.to_string());
-    }
-    dataset.reset();  // an open dataset ignores a second handle's access list
-    dataset = open_dataset(file, DatasetPath{path.file, name}, access.get());
-  };
-  const DatasetInfo& info = m.input.info;
-  const std::size_t stored_bytes =
-      m.input.type.element == StoredElement::complex_compound ? complex_bytes(info.precision) : real_bytes(info.precision);
-  reopen(m.input_dataset, m.input_file.get(), m.input_path.dataset, info.dims, info.chunks, stored_bytes, m.input_path);
-  const std::vector<std::size_t> dims = m.output_dims();
-  reopen(m.output_dataset, m.output_file(), m.partial_name, dims, output_chunks(dims, complex_bytes(info.precision)),
-         complex_bytes(info.precision), m.output_path);
-  const Shape& s = info.shape;
+  m.reopen_input(brick_bytes);
+  m.reopen_output(brick_bytes);
+  const Shape& s = m.input.info.shape;
   m.store = std::make_unique<Hdf5Volume>(m.input_view(), m.output_view(), kernels::BrickShape{s.nz, s.ny, s.nx});
+  return *m.store;
+}
+
+volume::VolumeStore& DatasetTransfer::input_store(std::size_t brick_bytes) {
+  Impl& m = *impl_;
+  const std::lock_guard lock(hdf5_library_mutex());
+  const ErrorStackSilencer silence;
+  m.check_open_for_streaming();
+  m.store.reset();
+  m.reopen_input(brick_bytes);
+  const Shape& s = m.input.info.shape;
+  m.store = std::make_unique<Hdf5Volume>(m.input_view(), m.input_view(), kernels::BrickShape{s.nz, s.ny, s.nx});
   return *m.store;
 }
 
@@ -338,18 +375,10 @@ volume::VolumeStore& DatasetTransfer::output_store(std::size_t brick_bytes) {
   Impl& m = *impl_;
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
-  if (m.committed) throw Error(ErrorKind::invalid_argument, m.output_where() + ": already committed");
+  m.check_open_for_streaming();
   m.store.reset();
-  const std::size_t element_bytes = complex_bytes(m.input.info.precision);
-  const std::vector<std::size_t> dims = m.output_dims();
-  const std::vector<std::size_t> chunks = output_chunks(dims, element_bytes);
-  Hid access = checked_id(H5Pcreate(H5P_DATASET_ACCESS), HidKind::property_list, "opening " + m.output_where());
-  const ChunkCache cache = chunk_cache_for(dims, chunks, element_bytes, brick_bytes);
-  check(H5Pset_chunk_cache(access.get(), cache.slots, cache.bytes, cache.w0),
-        "sizing the chunk cache of " + m.output_where());
-  m.output_dataset.reset();  // an open dataset ignores a second handle's access list
-  m.output_dataset = open_dataset(m.output_file(), DatasetPath{m.output_path.file, m.partial_name}, access.get());
-  const Shape s = volume_of(dims);
+  m.reopen_output(brick_bytes);
+  const Shape s = volume_of(m.output_dims());
   m.store = std::make_unique<Hdf5Volume>(m.output_view(), m.output_view(), kernels::BrickShape{s.nz, s.ny, s.nx});
   return *m.store;
 }

@@ -64,6 +64,11 @@ class DatasetTransfer {
   // sized for bricks of up to `brick_bytes`. Owned by this object. The
   // output must have the input's dims.
   volume::VolumeStore& streamed_store(std::size_t brick_bytes);
+  // A VolumeStore that reads the input dataset (its complex volume), for
+  // inputs streamed in whole while the result is held elsewhere (a layer
+  // sum's layers). Not for writing. Owned by this object, replacing a store
+  // made before.
+  volume::VolumeStore& input_store(std::size_t brick_bytes);
   // A VolumeStore of the output dataset alone (output_shape(), any dims):
   // writes go to it and reads read it back, for results streamed out
   // whole (a refocused stack larger than host memory). Owned by this

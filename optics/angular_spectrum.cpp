@@ -123,7 +123,11 @@ void AngularSpectrum<T>::run(const std::vector<Stage>& program, std::size_t plan
   };
   for (std::size_t j = 0; j < planes; ++j) {
     typename PlaneStore<T>::Source s = source;
-    if (!s.repeated) s.data += plane(s.form, j);
+    if (s.store != nullptr) {
+      s.first_plane += j;
+    } else if (!s.repeated) {
+      s.data += plane(s.form, j);
+    }
     typename PlaneStore<T>::Sink k = sink;
     if (k.store != nullptr) {
       k.first_plane += j;
@@ -159,6 +163,16 @@ void AngularSpectrum<T>::propagate(const C* in, C* out, std::size_t planes, std:
 }
 
 template <class T>
+void AngularSpectrum<T>::propagate(volume::VolumeStore& in, volume::VolumeStore& out, std::size_t planes,
+                                   std::span<const double> distances) const {
+  typename PlaneStore<T>::Source source;
+  source.store = &in;
+  typename PlaneStore<T>::Sink sink;
+  sink.store = &out;
+  run({Stage::forward, Stage::multiply, Stage::inverse}, planes, source, sink, distances, 0, planes);
+}
+
+template <class T>
 void AngularSpectrum<T>::refocus(const C* field, std::span<const double> distances, C* volume) const {
   // FFT2 once; every distance then multiplies that spectrum and inverts.
   auto spectrum = padded_buffer<T>(grid_.padded_elements());
@@ -183,9 +197,24 @@ template <class T>
 void AngularSpectrum<T>::layer_sum(const C* layers, std::size_t planes, std::span<const double> distances,
                                    C* hologram) const {
   // The layers' filtered spectra add up in one padded plane; one inverse.
+  typename PlaneStore<T>::Source source{layers, PlaneForm::field, false};
+  sum_layers(source, planes, distances, hologram);
+}
+
+template <class T>
+void AngularSpectrum<T>::layer_sum(volume::VolumeStore& layers, std::size_t planes, std::span<const double> distances,
+                                   C* hologram) const {
+  typename PlaneStore<T>::Source source;
+  source.store = &layers;
+  sum_layers(source, planes, distances, hologram);
+}
+
+template <class T>
+void AngularSpectrum<T>::sum_layers(const typename PlaneStore<T>::Source& layers, std::size_t planes,
+                                    std::span<const double> distances, C* hologram) const {
   auto sum = padded_buffer<T>(grid_.padded_elements());
-  run({Stage::forward, Stage::multiply}, planes, {layers, PlaneForm::field, false},
-      {sum.data(), PlaneForm::padded, PlaneWrite::accumulate}, distances, 0, planes);
+  run({Stage::forward, Stage::multiply}, planes, layers, {sum.data(), PlaneForm::padded, PlaneWrite::accumulate},
+      distances, 0, planes);
   run({Stage::inverse}, 1, {sum.data(), PlaneForm::padded, false}, {hologram, PlaneForm::field, PlaneWrite::assign},
       {}, 0, 0);
 }

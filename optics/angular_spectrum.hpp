@@ -53,6 +53,16 @@ class AngularSpectrum {
   // IFFT2[ sum_j FFT2[layer j] H(distances[j]) ] into `hologram` (ny, nx).
   void layer_sum(const C* layers, std::size_t planes, std::span<const double> distances, C* hologram) const;
 
+  // The same with the planes in stores of (planes, ny, nx) (HDF5
+  // datasets): read as bricks need them and written as they are done, so
+  // a stack may be larger than host memory. `out` may read and write the
+  // same dataset as `in` only as DatasetTransfer's streamed store does
+  // (reads of a plane come before its writes).
+  void propagate(volume::VolumeStore& in, volume::VolumeStore& out, std::size_t planes,
+                 std::span<const double> distances) const;
+  void layer_sum(volume::VolumeStore& layers, std::size_t planes, std::span<const double> distances,
+                 C* hologram) const;
+
   // The report of the last plane program that ran (the last of an
   // operation's runs), for benchmarks and tests.
   const RunReport& last_report() const { return report_; }
@@ -66,6 +76,10 @@ class AngularSpectrum {
   void run(const std::vector<engine::Stage>& program, std::size_t planes,
            typename PlaneStore<T>::Source source, typename PlaneStore<T>::Sink sink,
            std::span<const double> distances, std::size_t done, std::size_t total) const;
+
+  // The layer sum from `layers`: spectra added into one padded plane, one inverse.
+  void sum_layers(const typename PlaneStore<T>::Source& layers, std::size_t planes,
+                  std::span<const double> distances, C* hologram) const;
 
   PaddedGrid grid_;
   TransferFunction h_;

@@ -1,7 +1,8 @@
-// propagate_dataset (include/oocfft/asm.hpp): a dataset read whole into
-// host memory, propagated by the operations of asm_operations.cpp, and
-// written through io::DatasetTransfer (temporary name, commit); a refocused
-// stack streams into the output dataset as its planes are done.
+// propagate_dataset (include/oocfft/asm.hpp): the operations of
+// AngularSpectrum between datasets, through io::DatasetTransfer (temporary
+// name, commit), the planes streamed through the engine's bricks so that a
+// stack may be larger than host memory.
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -74,14 +75,43 @@ io::OutputRecord asm_record(AsmMode mode, std::vector<std::size_t> dims, std::sp
   return r;
 }
 
-// The modes held in host memory (refocus streams; see propagate_dataset).
+// Bricks of whole planes reach the files as they come; the chunk caches
+// hold about one brick.
+constexpr std::size_t cache_brick_bytes = std::size_t{1} << 30;
+
+// Runs `mode` between the datasets of `transfer`, streaming: propagate
+// reads the input's planes and writes the output's as bricks need them;
+// refocus holds the field and streams the stack out; layer_sum streams the
+// layers in and holds one padded plane and the hologram.
 template <class T>
-void run(AsmMode mode, const Shape& in, std::span<const double> distances, const AsmOptions& o,
-         std::complex<T>* input, std::complex<T>* output) {
-  if (mode == AsmMode::propagate) {
-    propagate_stack(input, in, distances, o);
-  } else {
-    layer_sum(input, in, distances, output, o);
+void run_streamed(AsmMode mode, const DatasetInfo& info, std::span<const double> distances, const AsmOptions& o,
+                  io::DatasetTransfer& transfer, const io::DatasetTransfer::SlabHook& poll_cancel,
+                  AsmDatasetReport& report) {
+  using C = std::complex<T>;
+  const Shape& s = info.shape;
+  const optics::AngularSpectrum<T> asm_plan(s.ny, s.nx, o);
+  switch (mode) {
+    case AsmMode::propagate: {
+      volume::VolumeStore& store = transfer.streamed_store(cache_brick_bytes);
+      asm_plan.propagate(store, store, s.nz, distances);
+      return;
+    }
+    case AsmMode::refocus: {
+      volume::HostBuffer field(info.complex_bytes(), ("dataset " + info.path.to_string()).c_str());
+      const Clock::time_point t = Clock::now();
+      transfer.read_input(field.data(), poll_cancel);
+      report.read_seconds = seconds_since(t);
+      asm_plan.refocus(reinterpret_cast<const C*>(field.data()), distances, transfer.output_store(cache_brick_bytes));
+      return;
+    }
+    case AsmMode::layer_sum: {
+      std::vector<C> hologram = optics::padded_buffer<T>(s.ny * s.nx);
+      asm_plan.layer_sum(transfer.input_store(cache_brick_bytes), s.nz, distances, hologram.data());
+      const Clock::time_point t = Clock::now();
+      transfer.write_output(reinterpret_cast<const std::byte*>(hologram.data()), poll_cancel);
+      report.write_seconds = seconds_since(t);
+      return;
+    }
   }
 }
 
@@ -103,62 +133,37 @@ AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& 
   io::DatasetTransfer transfer(input, output, file_options.in_place, asm_record(mode, dims, distances, options));
   const Shape out_shape = transfer.output_shape();
   const std::size_t e = transfer.element_bytes();
-  const std::size_t in_bytes = info.complex_bytes();
-  // A refocused stack streams to the output plane by plane; host memory
-  // holds the field and its padded spectrum only. The other modes hold the
-  // input and the result (in place for propagate).
-  const bool streamed = mode == AsmMode::refocus;
-  const std::size_t spectrum_bytes = streamed ? in_bytes * options.pad * options.pad : 0;
-  const std::size_t out_bytes = mode == AsmMode::layer_sum ? out_shape.bytes(e) : 0;
-  if (in_bytes + spectrum_bytes + out_bytes > budget)
+  // What each mode holds in host memory besides the engine's staging.
+  const std::size_t padded_plane = info.shape.ny * info.shape.nx * options.pad * options.pad * e;
+  const std::size_t plane = info.shape.ny * info.shape.nx * e;
+  const std::size_t held = mode == AsmMode::propagate ? 0
+                           : mode == AsmMode::refocus ? plane + padded_plane
+                                                      : padded_plane + plane;
+  if (held > budget)
     throw Error(ErrorKind::out_of_memory,
-                std::string("asm ") + to_string(mode) + " on " + input.to_string() + " holds the input (" +
-                    format_bytes(double(in_bytes)) + ")" +
-                    (streamed ? " and its padded spectrum (" + format_bytes(double(spectrum_bytes)) + ")"
-                              : " and the result (" +
-                                    format_bytes(double(mode == AsmMode::propagate ? in_bytes : out_bytes)) +
-                                    (mode == AsmMode::propagate ? ", in place" : "") + ")") +
-                    " in host memory, more than the budget of " + format_bytes(double(budget)));
+                std::string("asm ") + to_string(mode) + " on " + input.to_string() + " holds " +
+                    (mode == AsmMode::refocus ? "the field and its padded spectrum"
+                                              : "a padded plane and the hologram") +
+                    " (" + format_bytes(double(held)) + ") in host memory, more than the budget of " +
+                    format_bytes(double(budget)));
+
+  // The engine's staging (the host backend's brick buffers) takes the rest.
+  AsmOptions o = options;
+  const std::size_t staging = budget - held;
+  o.fft.host_staging_budget = o.fft.host_staging_budget == 0 ? staging : std::min(o.fft.host_staging_budget, staging);
 
   const io::DatasetTransfer::SlabHook poll_cancel = io::DatasetTransfer::polling_cancel(options.fft);
   AsmDatasetReport report;
   report.input = info;
   report.output = output;
   report.output_shape = out_shape;
-  volume::HostBuffer in_buffer(in_bytes, ("dataset " + input.to_string()).c_str());
-  Clock::time_point t = Clock::now();
-  transfer.read_input(in_buffer.data(), poll_cancel);
-  report.read_seconds = seconds_since(t);
-  std::optional<volume::HostBuffer> out_buffer;
-  if (out_bytes > 0) out_buffer.emplace(out_bytes, ("the result " + output.to_string()).c_str());
-  t = Clock::now();
-  if (streamed) {
-    // Bricks of whole planes reach the file as they come; the chunk cache
-    // holds about one brick.
-    volume::VolumeStore& out = transfer.output_store(std::min<std::size_t>(out_shape.bytes(e), std::size_t{1} << 30));
-    if (info.precision == Precision::single) {
-      optics::AngularSpectrum<float>(info.shape.ny, info.shape.nx, options)
-          .refocus(reinterpret_cast<const std::complex<float>*>(in_buffer.data()), distances, out);
-    } else {
-      optics::AngularSpectrum<double>(info.shape.ny, info.shape.nx, options)
-          .refocus(reinterpret_cast<const std::complex<double>*>(in_buffer.data()), distances, out);
-    }
-    report.propagate_seconds = seconds_since(t);
-    transfer.commit();
-    report.seconds = seconds_since(start);
-    return report;
-  }
+  const Clock::time_point t = Clock::now();
   if (info.precision == Precision::single) {
-    run<float>(mode, info.shape, distances, options, reinterpret_cast<std::complex<float>*>(in_buffer.data()),
-               out_buffer ? reinterpret_cast<std::complex<float>*>(out_buffer->data()) : nullptr);
+    run_streamed<float>(mode, info, distances, o, transfer, poll_cancel, report);
   } else {
-    run<double>(mode, info.shape, distances, options, reinterpret_cast<std::complex<double>*>(in_buffer.data()),
-                out_buffer ? reinterpret_cast<std::complex<double>*>(out_buffer->data()) : nullptr);
+    run_streamed<double>(mode, info, distances, o, transfer, poll_cancel, report);
   }
-  report.propagate_seconds = seconds_since(t);
-  t = Clock::now();
-  transfer.write_output(out_buffer ? out_buffer->data() : in_buffer.data(), poll_cancel);
-  report.write_seconds = seconds_since(t);
+  report.propagate_seconds = seconds_since(t) - report.read_seconds - report.write_seconds;
   transfer.commit();
   report.seconds = seconds_since(start);
   return report;

@@ -53,6 +53,7 @@ template <class T>
 void PlaneStore<T>::read(const Box& box, BrickLayout layout, std::byte* staging) const {
   if (layout != BrickLayout::natural) throw std::logic_error("asm: planes are read in natural layout only");
   const bool first = pass_ == 0;
+  if (first && source_.store != nullptr) return read_from_store(box, reinterpret_cast<C*>(staging));
   C* base = first ? const_cast<C*>(source_.data) : scratch_.data();
   const PlaneForm form = first ? source_.form : PlaneForm::padded;
   const BrickShape& e = box.extent;
@@ -123,6 +124,26 @@ void PlaneStore<T>::write_to_store(const Box& box, const C* brick) {
     });
   sink_.store->write(field, BrickLayout::natural,
                      reinterpret_cast<const std::byte*>(packed_already ? brick : packed.data()));
+}
+
+template <class T>
+void PlaneStore<T>::read_from_store(const Box& box, C* brick) const {
+  const Box part = field_part(box);
+  const BrickShape& e = box.extent;
+  const BrickShape& p = part.extent;
+  const Box field{source_.first_plane + part.z0, part.y0 - grid_.offset_y(), part.x0 - grid_.offset_x(), p};
+  // The brick itself when it is the part (a device reads only that).
+  const bool whole = part.elements() == box.elements();
+  if (whole) return source_.store->read(field, BrickLayout::natural, reinterpret_cast<std::byte*>(brick));
+  std::fill(brick, brick + box.elements(), C{});
+  if (part.elements() == 0) return;
+  std::vector<C> packed(part.elements());
+  source_.store->read(field, BrickLayout::natural, reinterpret_cast<std::byte*>(packed.data()));
+  tbb::parallel_for(std::size_t{0}, p.nz * p.ny, [&](std::size_t r) {
+    const std::size_t z = r / p.ny, y = part.y0 + r % p.ny;
+    std::copy(packed.data() + r * p.nx, packed.data() + (r + 1) * p.nx,
+              brick + (z * e.ny + (y - box.y0)) * e.nx + (part.x0 - box.x0));
+  });
 }
 
 template class PlaneStore<float>;

@@ -54,6 +54,10 @@ class PlaneStore final : public volume::VolumeStore {
     const C* data = nullptr;
     PlaneForm form = PlaneForm::field;
     bool repeated = false;  // every plane reads the same one (the refocus spectrum)
+    // Set instead of `data`: field planes read from this store (an HDF5
+    // dataset of (planes, ny, nx)), plane j from its plane first_plane + j.
+    volume::VolumeStore* store = nullptr;
+    std::size_t first_plane = 0;
   };
   struct Sink {
     C* data = nullptr;
@@ -92,6 +96,8 @@ class PlaneStore final : public volume::VolumeStore {
   Box field_part(const Box& box) const;
   // The field part of padded box `box`, cropped and packed, to the sink's store.
   void write_to_store(const Box& box, const C* brick);
+  // Padded box `box` from the source's store: its field part read, the rest zeros.
+  void read_from_store(const Box& box, C* brick) const;
 
   PaddedGrid grid_;
   std::size_t planes_;

@@ -215,7 +215,9 @@ TEST(AsmDatasets, RefusalsLeaveTheInputAndNoOutput) {
       {AsmMode::propagate, three, {}, ErrorKind::invalid_argument, "one per plane"},
       {AsmMode::propagate, {}, {}, ErrorKind::invalid_argument, "no distance"},
       {AsmMode::layer_sum, {1e-3, 2e-3}, {true, 0}, ErrorKind::invalid_argument, "in place only"},
-      {AsmMode::propagate, one, {false, 1024}, ErrorKind::out_of_memory, "budget"},
+      // Streamed, propagate holds only the bricks: not even a padded row fits 64 bytes.
+      {AsmMode::propagate, one, {false, 64}, ErrorKind::out_of_memory, "share"},
+      {AsmMode::layer_sum, {1e-3, 2e-3}, {false, 1024}, ErrorKind::out_of_memory, "budget"},
   };
   for (const Case& c : cases) {
     const DatasetPath out{file.string(), c.file_options.in_place ? "/layers" : "/out"};
@@ -285,6 +287,38 @@ TEST(AsmDatasets, RefocusStreamsAStackLargerThanTheBudget) {
     EXPECT_GT(calls, 1u) << name;
   }
   EXPECT_EQ(read_complex(file, "/field").values, field);
+}
+
+// A stack propagated, in place and into a new dataset, and its layers
+// summed, with a host budget of a 25th of the stack: the planes stream
+// through the bricks both ways, whole planes and rows and columns.
+TEST(AsmDatasets, PropagateAndLayerSumStreamAStackLargerThanTheBudget) {
+  const fs::path dir = scratch(), file = dir / "stack.h5";
+  const std::size_t ny = 20, nx = 18, planes = 200;
+  const auto stack = random_field(planes * ny * nx, 14);
+  write_complex(file, "/stack", {planes, ny, nx}, stack);
+  std::vector<double> z(planes);
+  for (std::size_t j = 0; j < planes; ++j) z[j] = 3e-3 - 2e-5 * double(j);
+  const std::size_t budget = stack.size() * sizeof(cd) / 25;
+  auto propagated = stack;
+  propagate_stack(propagated.data(), Shape{planes, ny, nx}, z, options());
+  std::vector<cd> hologram(ny * nx);
+  layer_sum(stack.data(), Shape{planes, ny, nx}, z, hologram.data(), options());
+  for (Strategy strategy : {Strategy::automatic, Strategy::three_pass}) {
+    AsmOptions o = options();
+    o.fft.strategy = strategy;
+    const std::string tag = strategy == Strategy::automatic ? "whole" : "rows";
+    propagate_dataset({file.string(), "/stack"}, {file.string(), "/p_" + tag}, AsmMode::propagate, z, o,
+                      {false, budget});
+    EXPECT_LT(max_abs_diff(read_complex(file, "/p_" + tag).values, propagated), 1e-14) << tag;
+    propagate_dataset({file.string(), "/stack"}, {file.string(), "/h_" + tag}, AsmMode::layer_sum, z, o,
+                      {false, budget});
+    EXPECT_LT(max_abs_diff(read_complex(file, "/h_" + tag).values, hologram), 1e-13) << tag;
+  }
+  EXPECT_EQ(read_complex(file, "/stack").values, stack);
+  propagate_dataset({file.string(), "/stack"}, {file.string(), "/stack"}, AsmMode::propagate, z, options(),
+                    {true, budget});
+  EXPECT_LT(max_abs_diff(read_complex(file, "/stack").values, propagated), 1e-14);
 }
 
 // The same stream from the GPU: each plane's field part comes down from

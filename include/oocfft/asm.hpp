@@ -87,20 +87,21 @@ struct AsmDatasetReport {
   DatasetInfo input;
   DatasetPath output;
   Shape output_shape;
-  double read_seconds = 0;
-  double propagate_seconds = 0;  // for refocus, with the streamed writes
-  double write_seconds = 0;      // 0 for refocus
+  double read_seconds = 0;       // the field of a refocus, read whole; else 0 (streamed)
+  double propagate_seconds = 0;  // with the streamed reads and writes
+  double write_seconds = 0;      // the hologram of a layer sum; else 0 (streamed)
   double seconds = 0;  // file opened to file closed
 };
 
 // Runs `mode` on the dataset `input` into the new dataset `output` (in
-// place only for propagate). propagate and layer_sum hold the input and
-// the result in host memory; refocus holds the field and its padded
-// spectrum and streams the stack into `output` as its planes are done, so
-// the stack may be larger than host memory. What is held must fit
-// file_options.host_memory_budget (0: 80% of MemAvailable), else
-// Error(out_of_memory) before anything is written. The output's
-// attributes record the mode, the distances and the options.
+// place only for propagate). The planes stream through the engine's
+// bricks, read as they are needed and written as they are done, so stacks
+// may be larger than host memory: propagate holds only the bricks, refocus
+// the field and its padded spectrum, layer_sum one padded plane and the
+// hologram. That and the bricks' staging stay within
+// file_options.host_memory_budget (0: 80% of MemAvailable); what cannot is
+// refused with Error(out_of_memory) before anything is written. The
+// output's attributes record the mode, the distances and the options.
 AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& output, AsmMode mode,
                                    std::span<const double> distances, const AsmOptions& options,
                                    const DatasetTransformOptions& file_options = {});
