@@ -99,13 +99,13 @@ void AngularSpectrum<T>::run(const std::vector<Stage>& program, std::size_t plan
       user.progress(q);
     };
   const Shape shape{planes, grid_.padded_ny(), grid_.padded_nx()};
-  const bool multiplies = std::find(program.begin(), program.end(), Stage::multiply) != program.end();
   // The inverse scales by 1 / (padded plane): U(0) comes back unchanged.
   const bool inverts = program.back() == Stage::inverse;
   const double scale = inverts ? 1.0 / double(grid_.padded_elements()) : 1.0;
   const engine::StreamingEngine engine(shape, precision_of<T>(), f, backend_, program);
   if (engine.plan().passes.size() == 1) {
     planes_per_brick = engine.plan().passes[0].brick.nz;
+    const bool multiplies = engine.multiplies();
     const kernels::SpectrumFilter filter =
         multiplies ? kernels::SpectrumFilter::at_distances(h_, distances.data(), distances.size(), planes)
                    : kernels::SpectrumFilter{};
@@ -116,28 +116,24 @@ void AngularSpectrum<T>::run(const std::vector<Stage>& program, std::size_t plan
   // Rows, columns, rows: plane by plane through one padded scratch plane.
   f.progress = nullptr;
   const engine::StreamingEngine one(Shape{1, shape.ny, shape.nx}, precision_of<T>(), f, backend_, program);
+  run_plane_by_plane(one, planes, source, sink, distances, done, total, scale);
+}
+
+template <class T>
+void AngularSpectrum<T>::run_plane_by_plane(const engine::StreamingEngine& one, std::size_t planes,
+                                            const typename PlaneStore<T>::Source& source,
+                                            const typename PlaneStore<T>::Sink& sink,
+                                            std::span<const double> distances, std::size_t done, std::size_t total,
+                                            double scale) const {
+  const Options& user = options_.fft;
+  const bool multiplies = one.multiplies();
   auto scratch = padded_buffer<T>(grid_.padded_elements());
   const unsigned passes = static_cast<unsigned>(one.plan().passes.size());
-  auto plane = [&](PlaneForm form, std::size_t j) {
-    return j * (form == PlaneForm::field ? grid_.field_elements() : grid_.padded_elements());
-  };
   for (std::size_t j = 0; j < planes; ++j) {
-    typename PlaneStore<T>::Source s = source;
-    if (s.store != nullptr) {
-      s.first_plane += j;
-    } else if (!s.repeated) {
-      s.data += plane(s.form, j);
-    }
-    typename PlaneStore<T>::Sink k = sink;
-    if (k.store != nullptr) {
-      k.first_plane += j;
-    } else if (k.write == PlaneWrite::assign) {
-      k.data += plane(k.form, j);
-    }
     const double z = distances.empty() ? 0.0 : distances[distances.size() == 1 ? 0 : j];
     const kernels::SpectrumFilter filter =
         multiplies ? kernels::SpectrumFilter::at_distances(h_, &z, 1, 1) : kernels::SpectrumFilter{};
-    PlaneStore<T> store(grid_, 1, passes, s, k, scratch);
+    PlaneStore<T> store(grid_, 1, passes, source.at_plane(j, grid_), sink.at_plane(j, grid_), scratch);
     try {
       one.execute(store, false, scale, *arena_, &report_, multiplies ? &filter : nullptr);
     } catch (const Error& e) {
@@ -196,7 +192,6 @@ void AngularSpectrum<T>::refocus(const C* field, std::span<const double> distanc
 template <class T>
 void AngularSpectrum<T>::layer_sum(const C* layers, std::size_t planes, std::span<const double> distances,
                                    C* hologram) const {
-  // The layers' filtered spectra add up in one padded plane; one inverse.
   typename PlaneStore<T>::Source source{layers, PlaneForm::field, false};
   sum_layers(source, planes, distances, hologram);
 }

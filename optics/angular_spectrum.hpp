@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "engine/pass_program.hpp"
+#include "engine/streaming_engine.hpp"
 #include "oocfft/asm.hpp"
 #include "oocfft/run_report.hpp"
 #include "optics/plane_store.hpp"
@@ -77,6 +78,12 @@ class AngularSpectrum {
            typename PlaneStore<T>::Source source, typename PlaneStore<T>::Sink sink,
            std::span<const double> distances, std::size_t done, std::size_t total) const;
 
+  // The runs of a plane program that does not fit whole planes: `one`,
+  // planned for a single plane, run on each plane in turn.
+  void run_plane_by_plane(const engine::StreamingEngine& one, std::size_t planes,
+                          const typename PlaneStore<T>::Source& source, const typename PlaneStore<T>::Sink& sink,
+                          std::span<const double> distances, std::size_t done, std::size_t total,
+                          double scale) const;
   // The layer sum from `layers`: spectra added into one padded plane, one inverse.
   void sum_layers(const typename PlaneStore<T>::Source& layers, std::size_t planes,
                   std::span<const double> distances, C* hologram) const;

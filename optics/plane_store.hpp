@@ -58,6 +58,16 @@ class PlaneStore final : public volume::VolumeStore {
     // dataset of (planes, ny, nx)), plane j from its plane first_plane + j.
     volume::VolumeStore* store = nullptr;
     std::size_t first_plane = 0;
+    // The source of plane j alone (a run of one plane).
+    Source at_plane(std::size_t j, const PaddedGrid& grid) const {
+      Source s = *this;
+      if (store != nullptr) {
+        s.first_plane += j;
+      } else if (!repeated) {
+        s.data += j * (form == PlaneForm::field ? grid.field_elements() : grid.padded_elements());
+      }
+      return s;
+    }
   };
   struct Sink {
     C* data = nullptr;
@@ -67,6 +77,16 @@ class PlaneStore final : public volume::VolumeStore {
     // HDF5 dataset of (planes, ny, nx)), plane j as its plane first_plane + j.
     volume::VolumeStore* store = nullptr;
     std::size_t first_plane = 0;
+    // The sink of plane j alone (a run of one plane).
+    Sink at_plane(std::size_t j, const PaddedGrid& grid) const {
+      Sink k = *this;
+      if (store != nullptr) {
+        k.first_plane += j;
+      } else if (write == PlaneWrite::assign) {
+        k.data += j * (form == PlaneForm::field ? grid.field_elements() : grid.padded_elements());
+      }
+      return k;
+    }
   };
   // `planes` z planes through `passes` passes; `scratch` holds planes x
   // padded_elements() when passes > 1.
