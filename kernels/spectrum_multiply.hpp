@@ -3,7 +3,7 @@
 // padded spectrum volume (planes (ny, nx) in fftfreq order, each plane at
 // its own distance) times H(fx, fy; z), with H computed per sample
 // (optics/transfer_function.hpp) and never read from memory. The host
-// version is here; kernels/cuda/spectrum_multiply.cuh holds the device one.
+// version is here; kernels/cuda/spectrum_multiply.hpp holds the device one.
 #include <cstddef>
 #include <vector>
 
