@@ -425,7 +425,7 @@ PassPlan plan_passes(const PlannerInput& in) {
                                             std::to_string(v.nx));
 }
 
-std::string describe_passes(const PassPlan& plan) {
+std::string describe_passes(const PassPlan& plan, const std::string& resident_where) {
   std::string s = std::string("  strategy: ") + to_string(plan.strategy) + ", " + std::to_string(plan.passes.size()) +
                   (plan.passes.size() == 1 ? " pass" : " passes") + ", " + std::to_string(plan.streams) +
                   (plan.streams == 1 ? " stream" : " streams") + " [" + plan.reason + "]\n";
@@ -438,7 +438,7 @@ std::string describe_passes(const PassPlan& plan) {
     s += plain ? "\n" : "; on each brick: " + describe_stages(p.stages) + "\n";
   }
   if (plan.resident_planes > 0)
-    s += "  kept on the device between the passes: z planes 0.." + std::to_string(plan.resident_planes - 1) + " (" +
+    s += "  kept " + resident_where + " between the passes: z planes 0.." + std::to_string(plan.resident_planes - 1) + " (" +
          format_bytes(double(plan.resident_bytes)) + "); pass 1 writes back only the rest, pass 2 reads only the rest\n";
   return s;
 }

@@ -123,6 +123,8 @@ struct PlannerInput {
 PassPlan plan_passes(const PlannerInput& input);
 
 // "two_pass: 2 passes, xy on z-slabs 4x512x512 (8 bricks), ..." for describe().
-std::string describe_passes(const PassPlan& plan);
+// `resident_where` says where carried-over planes are kept: "on the
+// device", or on the host backend "in host memory".
+std::string describe_passes(const PassPlan& plan, const std::string& resident_where = "on the device");
 
 }  // namespace oocfft::engine

@@ -211,7 +211,7 @@ std::string StreamingEngine::registration_summary() const {
 
 std::string StreamingEngine::describe() const {
   const PassPlan& plan = fitted_.plan;
-  std::string s = describe_passes(plan);
+  std::string s = describe_passes(plan, backend_->kind() == Backend::host ? "in host memory" : "on the device");
   if (backend_->kind() == Backend::host) {
     if (!plan.host_in_place)
       s += "  host brick buffers: " + format_bytes(double(plan.streams * plan.staging_bytes)) + " (" +

@@ -36,6 +36,8 @@ TEST(PassPlanner, VolumeThatFitsTheDeviceStaysResident) {
   EXPECT_LE(device_bytes(p), std::size_t(74.7 * GiB));
   EXPECT_FALSE(p.host_in_place);
   EXPECT_NE(describe_passes(p).find("kept on the device"), std::string::npos) << describe_passes(p);
+  // The host backend's stand-in says where it keeps the planes.
+  EXPECT_NE(describe_passes(p, "in host memory").find("kept in host memory"), std::string::npos);
 }
 
 // 96 GiB on the same device, 27 GiB of host memory left beside the array:
