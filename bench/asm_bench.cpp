@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "bench/process_memory.hpp"
+#include "bench/relative_l2.hpp"
 
 namespace {
 
@@ -58,6 +59,7 @@ using c64 = std::complex<float>;
 using Clock = std::chrono::steady_clock;
 using oocfft::bench::mem_available;
 using oocfft::bench::peak_rss;
+using oocfft::bench::relative_l2;
 
 constexpr std::uint64_t field_seed = 0x5eed2026;
 constexpr double wavelength = 532e-9;  // metres
@@ -198,22 +200,6 @@ double change_from_input(const c64* a, std::size_t n) {
       },
       [](Sums x, Sums y) { return Sums{x.first + y.first, x.second + y.second}; });
   return std::sqrt(s.first / s.second);
-}
-
-// ||a - b|| / ||b||, summed in double.
-double relative_l2(const c64* a, const c64* b, std::size_t n) {
-  using Sums = std::pair<double, double>;
-  const Sums s = tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, n, 1 << 16), Sums{0, 0},
-      [&](const tbb::blocked_range<std::size_t>& r, Sums acc) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) {
-          acc.first += std::norm(std::complex<double>(a[i]) - std::complex<double>(b[i]));
-          acc.second += std::norm(std::complex<double>(b[i]));
-        }
-        return acc;
-      },
-      [](Sums x, Sums y) { return Sums{x.first + y.first, x.second + y.second}; });
-  return s.second > 0 ? std::sqrt(s.first / s.second) : std::sqrt(s.first);
 }
 
 // ---------------------------------------------------------------------------

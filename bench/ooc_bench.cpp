@@ -39,6 +39,7 @@
 #include "engine/pcie_floor.hpp"
 #include "apps/seeded_volume.hpp"
 #include "bench/process_memory.hpp"
+#include "bench/relative_l2.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -72,6 +73,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using oocfft::bench::peak_rss;
+using oocfft::bench::relative_l2;
 using c64 = std::complex<float>;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -134,21 +136,6 @@ void copy_volume(c64* to, const c64* from, std::size_t n) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1 << 20), [&](const auto& r) {
     std::memcpy(to + r.begin(), from + r.begin(), (r.end() - r.begin()) * sizeof(c64));
   });
-}
-
-double relative_l2(const c64* a, const c64* b, std::size_t n) {
-  using Pair = std::pair<double, double>;
-  const Pair s = tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, n, 1 << 16), Pair{0, 0},
-      [&](const auto& r, Pair acc) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) {
-          acc.first += std::norm(std::complex<double>(a[i]) - std::complex<double>(b[i]));
-          acc.second += std::norm(std::complex<double>(b[i]));
-        }
-        return acc;
-      },
-      [](Pair x, Pair y) { return Pair{x.first + y.first, x.second + y.second}; });
-  return std::sqrt(s.first / s.second);
 }
 
 using oocfft::checks::marginal_error;

@@ -107,6 +107,12 @@ struct DatasetTransfer::Impl {
   void reopen_output(std::size_t brick_bytes);
   // Refuses a store once the result is committed.
   void check_open_for_streaming() const;
+  // A store reading the `reads` dataset (the streamed store: until pass 0
+  // is written) and writing the `writes` one, the datasets reopened with
+  // chunk caches for the bricks; replaces the store made before. The caller
+  // holds the HDF5 lock.
+  enum class Side { input, output };
+  volume::VolumeStore& make_store(std::size_t brick_bytes, Side reads, Side writes);
   void abandon() noexcept;
 };
 
@@ -344,43 +350,36 @@ void DatasetTransfer::Impl::check_open_for_streaming() const {
   if (committed) throw Error(ErrorKind::invalid_argument, output_where() + ": already committed");
 }
 
+volume::VolumeStore& DatasetTransfer::Impl::make_store(std::size_t brick_bytes, Side reads, Side writes) {
+  check_open_for_streaming();
+  store.reset();
+  if (reads == Side::input || writes == Side::input) reopen_input(brick_bytes);
+  if (reads == Side::output || writes == Side::output) reopen_output(brick_bytes);
+  auto view = [&](Side side) { return side == Side::input ? input_view() : output_view(); };
+  const Shape s = reads == Side::input ? input.info.shape : volume_of(output_dims());
+  store = std::make_unique<Hdf5Volume>(view(reads), view(writes), kernels::BrickShape{s.nz, s.ny, s.nx});
+  return *store;
+}
+
 volume::VolumeStore& DatasetTransfer::streamed_store(std::size_t brick_bytes) {
   Impl& m = *impl_;
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
-  m.check_open_for_streaming();
   if (!m.same_dims())
     throw Error(ErrorKind::invalid_argument, m.output_where() + ": a streamed transform keeps the input's shape");
-  m.store.reset();
-  m.reopen_input(brick_bytes);
-  m.reopen_output(brick_bytes);
-  const Shape& s = m.input.info.shape;
-  m.store = std::make_unique<Hdf5Volume>(m.input_view(), m.output_view(), kernels::BrickShape{s.nz, s.ny, s.nx});
-  return *m.store;
+  return m.make_store(brick_bytes, Impl::Side::input, Impl::Side::output);
 }
 
 volume::VolumeStore& DatasetTransfer::input_store(std::size_t brick_bytes) {
-  Impl& m = *impl_;
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
-  m.check_open_for_streaming();
-  m.store.reset();
-  m.reopen_input(brick_bytes);
-  const Shape& s = m.input.info.shape;
-  m.store = std::make_unique<Hdf5Volume>(m.input_view(), m.input_view(), kernels::BrickShape{s.nz, s.ny, s.nx});
-  return *m.store;
+  return impl_->make_store(brick_bytes, Impl::Side::input, Impl::Side::input);
 }
 
 volume::VolumeStore& DatasetTransfer::output_store(std::size_t brick_bytes) {
-  Impl& m = *impl_;
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
-  m.check_open_for_streaming();
-  m.store.reset();
-  m.reopen_output(brick_bytes);
-  const Shape s = volume_of(m.output_dims());
-  m.store = std::make_unique<Hdf5Volume>(m.output_view(), m.output_view(), kernels::BrickShape{s.nz, s.ny, s.nx});
-  return *m.store;
+  return impl_->make_store(brick_bytes, Impl::Side::output, Impl::Side::output);
 }
 
 void DatasetTransfer::commit() {

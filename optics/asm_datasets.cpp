@@ -4,7 +4,6 @@
 // stack may be larger than host memory.
 #include <algorithm>
 #include <cstdio>
-#include <optional>
 #include <string>
 
 #include "core/format_bytes.hpp"

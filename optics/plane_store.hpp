@@ -23,6 +23,12 @@ using volume::BrickShape;
 using volume::Box;
 using volume::BrickLayout;
 
+// What a plane of the run holds on the host.
+enum class PlaneForm {
+  field,   // (ny, nx): padded with zeros on the way in, cropped on the way out
+  padded,  // (ny pad, nx pad) as the engine sees it (a spectrum)
+};
+
 // The padded grid of a field: (ny, nx) centred in (ny pad, nx pad).
 struct PaddedGrid {
   std::size_t ny = 0, nx = 0, pad = 1;
@@ -32,12 +38,10 @@ struct PaddedGrid {
   std::size_t offset_x() const { return (padded_nx() - nx) / 2; }
   std::size_t field_elements() const { return ny * nx; }
   std::size_t padded_elements() const { return padded_ny() * padded_nx(); }
-};
-
-// What a plane of the run holds on the host.
-enum class PlaneForm {
-  field,   // (ny, nx): padded with zeros on the way in, cropped on the way out
-  padded,  // (ny pad, nx pad) as the engine sees it (a spectrum)
+  // The elements of one plane held in `form`.
+  std::size_t plane_elements(PlaneForm form) const {
+    return form == PlaneForm::field ? field_elements() : padded_elements();
+  }
 };
 
 // How the last pass writes.
@@ -64,7 +68,7 @@ class PlaneStore final : public volume::VolumeStore {
       if (store != nullptr) {
         s.first_plane += j;
       } else if (!repeated) {
-        s.data += j * (form == PlaneForm::field ? grid.field_elements() : grid.padded_elements());
+        s.data += j * grid.plane_elements(form);
       }
       return s;
     }
@@ -83,7 +87,7 @@ class PlaneStore final : public volume::VolumeStore {
       if (store != nullptr) {
         k.first_plane += j;
       } else if (write == PlaneWrite::assign) {
-        k.data += j * (form == PlaneForm::field ? grid.field_elements() : grid.padded_elements());
+        k.data += j * grid.plane_elements(form);
       }
       return k;
     }

@@ -14,6 +14,9 @@
 #include <numbers>
 #include <vector>
 
+#include "tests/engine_test_support.hpp"
+#include "tests/reference.hpp"
+
 namespace oocfft::test {
 namespace {
 
@@ -189,12 +192,7 @@ TEST(AsmDiffraction, SquareApertureMatchesTheFresnelIntegrals) {
 }
 
 double relative_l2(const std::vector<cd>& u, const std::vector<cd>& reference) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < u.size(); ++i) {
-    num += std::norm(u[i] - reference[i]);
-    den += std::norm(reference[i]);
-  }
-  return std::sqrt(num / den);
+  return relative_l2_error(u, widen(reference));
 }
 
 // Beyond z_limit the transfer function is undersampled on the padded grid:
