@@ -11,13 +11,19 @@
 // sample of lines for 1D cases, cuFFT double (Z2Z on the same input) for 3D
 // complex<float>; none for 3D complex<double>.
 //
-//   oocfft_cuda_bench [--quick] [--pow2] [--general-tiles]
-// --quick: a subset, fewer repetitions; --pow2: only the cases the
-// fixed-length kernels serve (powers of two up to 4096, 256^3, 512^3);
-// --general-tiles: the device plans use the general tile kernel everywhere
-// (TileKernels::general_only), for a before/after comparison.
+// The column `tiles` says which tile kernel each axis ran on (x, y, z):
+// S a compiled schedule, G the general kernel (four-step and Bluestein
+// included), - not transformed.
+//
+//   oocfft_cuda_bench [--quick] [--pow2] [--general-tiles] [--lengths N,...]
+// --quick: a subset, fewer repetitions; --pow2: only powers of two up to
+// 4096, 256^3, 512^3; --general-tiles: the device plans use the general tile
+// kernel everywhere (TileKernels::general_only), for a before/after
+// comparison; --lengths: only the batched 1D cases of those lengths (for a
+// profiler).
 #include <cuda_runtime.h>
 #include <cufft.h>
+#include <CLI/CLI.hpp>
 #include <fftw3.h>
 
 #include <algorithm>
@@ -33,6 +39,7 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_brick_plan.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/schedule_registry.hpp"
 #include "kernels/cuda/stream.hpp"
 
 namespace {
@@ -171,9 +178,9 @@ double sampled_error(const Complex<T>* x_dev, const Complex<T>* y_dev, const Lin
 
 struct Options {
   bool quick = false;
-  bool pow2 = false;  // only the cases the fixed-length kernels serve
+  bool pow2 = false;  // only powers of two
   int reps = 10;
-  kc::TileKernels tile_kernels = kc::TileKernels::fixed_where_available;
+  kc::TileKernels tile_kernels = kc::TileKernels::compiled_where_available;
 };
 
 template <class T>
@@ -251,8 +258,9 @@ void run_case(const std::string& name, BrickShape shape, AxisSet axes, const std
   const double t_cufft = time_ms(run_cufft, stream.get(), opt.reps);
   cufftDestroy(handle);
   const double gbs = 2.0 * bytes / (t_ours * 1e6);
-  std::printf("%-22s %-5s %9.4f %9.4f %6.2f %8.0f %5.2f  %9.2e %9.2e\n", name.c_str(), type_name<T>(), t_ours, t_cufft,
-              t_cufft / t_ours, gbs, gbs / copy_gbs, err_ours, err_cufft);
+  std::printf("%-22s %-5s %-5s %9.4f %9.4f %6.2f %8.0f %5.2f  %9.2e %9.2e\n", name.c_str(), type_name<T>(),
+              ours.tile_kernels_used().c_str(), t_ours, t_cufft, t_cufft / t_ours, gbs, gbs / copy_gbs, err_ours,
+              err_cufft);
   std::fflush(stdout);
 }
 
@@ -325,29 +333,29 @@ std::vector<std::size_t> powers(std::size_t base, std::size_t limit) {
 
 int main(int argc, char** argv) {
   Options opt;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0) {
-      opt.quick = true;
-      opt.reps = 5;
-    } else if (std::strcmp(argv[i], "--pow2") == 0) {
-      opt.pow2 = true;
-    } else if (std::strcmp(argv[i], "--general-tiles") == 0) {
-      opt.tile_kernels = kc::TileKernels::general_only;
-    } else {
-      std::fprintf(stderr, "usage: %s [--quick] [--pow2] [--general-tiles]\n", argv[0]);
-      return 2;
-    }
-  }
+  bool general_tiles = false;
+  std::vector<std::size_t> only_lengths;
+  CLI::App app{"oocfft_cuda_bench: the in-house CUDA kernels against cuFFT, in-core on one GPU"};
+  app.add_flag("--quick", opt.quick, "a subset of the cases, 5 repetitions");
+  app.add_flag("--pow2", opt.pow2, "only powers of two up to 4096, 256^3 and 512^3");
+  app.add_flag("--general-tiles", general_tiles, "the general tile kernel everywhere (before/after comparisons)");
+  app.add_option("--lengths", only_lengths, "only batched 1D cases of these lengths (for profiling)")->delimiter(',');
+  CLI11_PARSE(app, argc, argv);
+  if (opt.quick) opt.reps = 5;
+  if (general_tiles) opt.tile_kernels = kc::TileKernels::general_only;
   try {
     cudaDeviceProp prop{};
     kc::check_cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
     const double copy_gbs = copy_bandwidth_gbs();
-    std::printf("device: %s, %d SMs; device copy (read + write): %.0f GB/s\n", prop.name, prop.multiProcessorCount, copy_gbs);
+    std::printf("device: %s, %d SMs; device copy (read + write): %.0f GB/s; compiled schedules: set %s\n", prop.name,
+                prop.multiProcessorCount, copy_gbs, kc::kernel_set());
     std::printf("ratio = cuFFT time / our time; GB/s counts one read + one write; errors: relative L2 vs a higher-precision reference\n");
-    std::printf("%-22s %-5s %9s %9s %6s %8s %5s  %9s %9s\n", "case", "type", "ours ms", "cuFFT ms", "ratio", "GB/s", "copy",
-                "err ours", "err cuFFT");
+    std::printf("%-22s %-5s %-5s %9s %9s %6s %8s %5s  %9s %9s\n", "case", "type", "tiles", "ours ms", "cuFFT ms", "ratio",
+                "GB/s", "copy", "err ours", "err cuFFT");
     std::vector<std::size_t> lengths;
-    if (opt.pow2) {
+    if (!only_lengths.empty()) {
+      lengths = only_lengths;
+    } else if (opt.pow2) {
       lengths = {16, 64, 256, 1024, 4096};
     } else if (opt.quick) {
       lengths = {16, 64, 256, 1024, 4096, 65536, 6561, 15625, 46656, 16807, 127, 1009, 4099};
@@ -361,6 +369,7 @@ int main(int argc, char** argv) {
       batched_1d<float>(len, copy_gbs, opt);
       batched_1d<double>(len, copy_gbs, opt);
     }
+    if (!only_lengths.empty()) return 0;
     strided_z<float>(512, copy_gbs, opt);
     strided_z<double>(512, copy_gbs, opt);
     std::vector<BrickShape> shapes = {{256, 256, 256}, {512, 512, 512}};

@@ -1,7 +1,8 @@
 #pragma once
 // Radix butterflies: an in-register DFT of R values, v[k] <- sum_j v[j]
-// exp(-+2 pi i j k / R), for R in {2, 4, 8, 16} and the odd primes
-// {3, 5, 7, 11, 13}. Forward (Inverse = false) uses the minus sign.
+// exp(-+2 pi i j k / R), for R in {2, 4, 8, 16}, the odd primes
+// {3, 5, 7, 11, 13} and the composite 9 = 3 x 3. Forward
+// (Inverse = false) uses the minus sign.
 // __host__ __device__: the host executor and the CUDA kernels share them.
 #include "kernels/complex.hpp"
 #include "kernels/odd_radix_constants.hpp"
@@ -9,7 +10,7 @@
 namespace oocfft::kernels {
 
 // The radices a Stockham pass can use. Keep in step with radix_butterfly.
-inline constexpr int supported_radices[] = {16, 8, 4, 2, 3, 5, 7, 11, 13};
+inline constexpr int supported_radices[] = {16, 8, 4, 2, 9, 3, 5, 7, 11, 13};
 
 template <bool Inverse, class T>
 OOCFFT_HD void dft2(Complex<T>& a, Complex<T>& b) {
@@ -140,6 +141,49 @@ OOCFFT_UNROLL
   for (int k = 1; k < P; ++k) v[k] = out[k];
 }
 
+template <int R, bool Inverse, class T>
+OOCFFT_HD void radix_butterfly(Complex<T>* v);
+
+// R = A B by one Cooley-Tukey step (decimation in time): with n = B n1 + n2
+// and k = k1 + A k2, X[k1 + A k2] = sum_n2 W_B^(n2 k2) W_R^(n2 k1)
+// sum_n1 x[B n1 + n2] W_A^(n1 k1): B DFTs of A values, the internal twiddles
+// W_R^(n2 k1) (exact constants), then A DFTs of B values. A radix-9 pass
+// costs one trip through memory where two radix-3 passes cost two.
+template <int A, int B, bool Inverse, class T>
+OOCFFT_HD void dft_composite(Complex<T>* v) {
+  constexpr int R = A * B;
+  using C = OddRadixConstants<R>;
+  Complex<T> y[R];  // y[n2 A + k1]
+OOCFFT_UNROLL
+  for (int n2 = 0; n2 < B; ++n2) {
+    Complex<T> a[A];
+OOCFFT_UNROLL
+    for (int n1 = 0; n1 < A; ++n1) a[n1] = v[B * n1 + n2];
+    radix_butterfly<A, Inverse>(a);
+OOCFFT_UNROLL
+    for (int k1 = 0; k1 < A; ++k1) {
+      const int m = (n2 * k1) % R;
+      if (m == 0) {
+        y[n2 * A + k1] = a[k1];
+      } else {
+        // exp(-+ 2 pi i m / R) = cos -+ i sin
+        const T c = static_cast<T>(C::cos(m));
+        const T s = static_cast<T>(Inverse ? C::sin(m) : -C::sin(m));
+        y[n2 * A + k1] = a[k1] * Complex<T>{c, s};
+      }
+    }
+  }
+OOCFFT_UNROLL
+  for (int k1 = 0; k1 < A; ++k1) {
+    Complex<T> b[B];
+OOCFFT_UNROLL
+    for (int n2 = 0; n2 < B; ++n2) b[n2] = y[n2 * A + k1];
+    radix_butterfly<B, Inverse>(b);
+OOCFFT_UNROLL
+    for (int k2 = 0; k2 < B; ++k2) v[k1 + A * k2] = b[k2];
+  }
+}
+
 // The DFT of R values in place.
 template <int R, bool Inverse, class T>
 OOCFFT_HD void radix_butterfly(Complex<T>* v) {
@@ -153,6 +197,8 @@ OOCFFT_HD void radix_butterfly(Complex<T>* v) {
     dft8<Inverse>(v);
   } else if constexpr (R == 16) {
     dft16<Inverse>(v);
+  } else if constexpr (R == 9) {
+    dft_composite<3, 3, Inverse>(v);
   } else {
     static_assert(R == 3 || R == 5 || R == 7 || R == 11 || R == 13, "unsupported radix");
     dft_odd_prime<R, Inverse>(v);

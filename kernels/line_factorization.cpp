@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "kernels/radix_schedule.hpp"
+
 namespace oocfft::kernels {
 
 const char* to_string(LineAlgorithm a) noexcept {
@@ -14,43 +16,17 @@ const char* to_string(LineAlgorithm a) noexcept {
 }
 
 std::vector<int> stockham_radices(std::size_t n) {
-  std::vector<int> radices;
-  if (n <= 1) return radices;
-  int twos = 0;
-  while (n % 2 == 0) {
-    n /= 2;
-    ++twos;
-  }
-  // Powers of two: as many 16s as possible; a leftover single factor 2 is
-  // merged with one 16 into 8 x 4, since a radix-2 pass costs a full trip
-  // through memory for little arithmetic.
-  int sixteens = twos / 4;
-  const int rest = twos % 4;
-  if (rest == 1 && sixteens > 0) {
-    --sixteens;
-    radices.insert(radices.end(), sixteens, 16);
-    radices.push_back(8);
-    radices.push_back(4);
-  } else {
-    radices.insert(radices.end(), sixteens, 16);
-    if (rest == 1) radices.push_back(2);
-    if (rest == 2) radices.push_back(4);
-    if (rest == 3) radices.push_back(8);
-  }
-  for (int p : {3, 5, 7, 11, 13}) {
-    while (n % static_cast<std::size_t>(p) == 0) {
-      n /= static_cast<std::size_t>(p);
-      radices.push_back(p);
-    }
-  }
-  if (n != 1) radices.clear();  // a prime factor above 13 remains
-  return radices;
+  const RadixSchedule s = radix_schedule(n);
+  return std::vector<int>(s.radices, s.radices + s.count);
 }
 
 namespace {
 // Real operations per point of one butterfly of radix r (counted from
 // butterfly.hpp): adds and multiplies divided by r.
 double butterfly_ops_per_point(int r) {
+  // The composite 3 x 3 (dft_composite): both butterflies per point, plus
+  // the 4 internal twiddle multiplies of 6 real operations.
+  if (r == 9) return 2 * butterfly_ops_per_point(3) + 6.0 * 4 / 9;
   switch (r) {
     case 2: return 2.0;
     case 4: return 4.0;

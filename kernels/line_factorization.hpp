@@ -25,8 +25,9 @@ struct LineFactorization {
 };
 
 // The radices of n in pass order (16s, then 8/4/2 for the remaining powers
-// of two, then 3, 5, 7, 11, 13), or an empty vector when n has a prime
-// factor above 13 (or n == 1).
+// of two, then 9, 3, 5, 7, 11, 13), or an empty vector when n has a prime
+// factor above 13 (or n == 1): radix_schedule() (radix_schedule.hpp), the
+// definition the compiled device kernels share.
 std::vector<int> stockham_radices(std::size_t n);
 
 // Estimated work of a chain of radix passes over n points: per pass, the

@@ -3,7 +3,7 @@
 // in one tile and in four steps), smooth lengths up to 2^24 (four-step),
 // 3D shapes with odd, prime and degenerate axes (strided-axis kernels, also
 // four-step and Bluestein along y and z), both precisions, both directions,
-// the norm modes, powers of two in whole tiles (the fixed-length kernels),
+// the norm modes, powers of two in whole tiles (compiled schedules),
 // and the public in-core path. Relative L2 error must stay
 // under C * eps * sqrt(log2 N): C = 4 for Stockham (the host executor's
 // constant), 6 where the four-step twiddle (a product of two table entries)
@@ -16,94 +16,11 @@
 #include <cstring>
 #include <limits>
 
-#include "kernels/cuda/device_brick_plan.hpp"
-#include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/device_line_plan.hpp"
-#include "kernels/line_factorization.hpp"
-#include "kernels/cuda/stream.hpp"
-#include "tests/reference.hpp"
+#include "tests/cuda_test_support.hpp"
 
 namespace oocfft::test {
 namespace {
-
-namespace kc = kernels::cuda;
-using kernels::AxisSet;
-using kernels::BrickShape;
-
-#define SKIP_WITHOUT_CUDA() \
-  if (!cuda_available()) GTEST_SKIP() << "no CUDA device: the CUDA kernels are not exercised here"
-
-constexpr double c_stockham = 4.0;
-constexpr double c_four_step = 6.0;
-constexpr double c_bluestein = 12.0;
-
-// Stockham, four-step (lengths past one tile: above 4096 here) or Bluestein.
-double c_for_line(std::size_t n) {
-  if (kernels::choose_line_algorithm(n).algorithm == kernels::LineAlgorithm::bluestein) return c_bluestein;
-  return n > 4096 ? c_four_step : c_stockham;
-}
-
-// Device buffers and a stream reused across runs (allocation and the
-// synchronising cudaFree would otherwise dominate the many small cases).
-template <class T>
-class DeviceRunner {
- public:
-  // Upload, execute, download, all on the runner's stream.
-  std::vector<std::complex<T>> run(const kc::DeviceBrickPlan<T>& plan, const std::vector<std::complex<T>>& x,
-                                   BrickShape shape, bool inverse, T scale) {
-    const std::size_t bytes = x.size() * sizeof(std::complex<T>);
-    if (data_.bytes() < bytes) data_ = kc::DeviceBuffer(bytes, "test volume");
-    if (work_.bytes() < plan.workspace_bytes()) work_ = kc::DeviceBuffer(plan.workspace_bytes(), "test workspace");
-    const cudaStream_t s = stream_.get();
-    // 0xff bytes are NaN in both precisions: a read of unwritten scratch shows.
-    kc::check_cuda(cudaMemsetAsync(work_.get(), 0xff, work_.bytes(), s), "cudaMemsetAsync");
-    kc::check_cuda(cudaMemcpyAsync(data_.get(), x.data(), bytes, cudaMemcpyHostToDevice, s), "cudaMemcpyAsync");
-    plan.execute(data_.as<kernels::Complex<T>>(), shape, work_.get(), inverse, scale, s);
-    std::vector<std::complex<T>> y(x.size());
-    poison(y);
-    kc::check_cuda(cudaMemcpyAsync(y.data(), data_.get(), bytes, cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync");
-    stream_.synchronize();
-    return y;
-  }
-
- private:
-  kc::Stream stream_;
-  kc::DeviceBuffer data_, work_;
-};
-
-template <class T>
-std::vector<std::complex<T>> run_brick(const std::vector<std::complex<T>>& x, BrickShape shape, AxisSet axes,
-                                       bool inverse, T scale) {
-  DeviceRunner<T> runner;
-  return runner.run(kc::DeviceBrickPlan<T>(shape, axes), x, shape, inverse, scale);
-}
-
-// `lines` x lines of length n, forward and inverse, against fftwl.
-template <class T>
-void check_lines(DeviceRunner<T>& runner, std::size_t n, std::size_t lines, std::uint64_t seed,
-                 double* worst_ratio = nullptr) {
-  const auto x = random_signal(n * lines, seed);
-  std::vector<LongComplex> fwd(x.size()), inv(x.size());
-  for (std::size_t l = 0; l < lines; ++l) {
-    const std::vector<LongComplex> line(x.begin() + l * n, x.begin() + (l + 1) * n);
-    const auto f = fftwl_dft(line, {static_cast<int>(n)}, FFTW_FORWARD);
-    const auto b = fftwl_dft(line, {static_cast<int>(n)}, FFTW_BACKWARD);
-    std::copy(f.begin(), f.end(), fwd.begin() + l * n);
-    std::copy(b.begin(), b.end(), inv.begin() + l * n);
-  }
-  const double tol = tolerance<T>(c_for_line(n), n);
-  // x lines only: the lines are rows of a [1][lines][n] brick.
-  const BrickShape shape{1, lines, n};
-  const kc::DeviceBrickPlan<T> plan(shape, AxisSet{false, false, true});
-  const auto in = to_precision<T>(x);
-  const double ef = relative_l2_error(runner.run(plan, in, shape, false, T(1)), fwd);
-  // Inverse with the backward norm (1/n) against the scaled reference.
-  const double ei = relative_l2_error(runner.run(plan, in, shape, true, T(1) / T(n)), inv,
-                                      1.0L / static_cast<long double>(n));
-  EXPECT_LE(ef, tol) << "forward n=" << n << " (" << sizeof(T) * 8 << "-bit)";
-  EXPECT_LE(ei, tol) << "inverse n=" << n << " (" << sizeof(T) * 8 << "-bit)";
-  if (worst_ratio != nullptr) *worst_ratio = std::max({*worst_ratio, ef / tol, ei / tol});
-}
 
 TEST(CudaKernels, EveryLengthUpTo4096) {
   SKIP_WITHOUT_CUDA();
@@ -186,9 +103,10 @@ TEST(CudaKernels, VolumesAgainstFftwLongDouble) {
 
 // Powers of two in batches of several whole tiles plus a partial one, as
 // contiguous lines and as strided y and z axes of volumes: the cases the
-// fixed-length kernels serve (fixed_tile_kernels.cuh takes a batch only when
-// it holds at least one whole tile: up to 128 lines of 32, or 256 strided
-// lanes of 16, which the batches of 1-3 lines above mostly do not).
+// compiled schedules serve (choose_tile_kernel takes one only for a batch of
+// at least one whole tile: up to 128 lines of 32, or 256 strided lanes of
+// 16, which the batches of 1-3 lines above mostly do not). Every compiled
+// length is checked in test_cuda_schedules.cpp.
 TEST(CudaKernels, PowersOfTwoInWholeTiles) {
   SKIP_WITHOUT_CUDA();
   double worst_f = 0, worst_d = 0;

@@ -4,6 +4,7 @@
 
 #include "kernels/cuda/device_limits.hpp"
 #include "kernels/cuda/device_line_plan.hpp"
+#include "kernels/cuda/schedule_registry.hpp"
 #include "kernels/cuda/tile_job.hpp"
 
 namespace oocfft::kernels::cuda {
@@ -33,7 +34,7 @@ class DeviceBrickPlan<T>::Impl {
  public:
   BrickShape max_shape;
   AxisSet axes;
-  TileKernels kernels = TileKernels::fixed_where_available;
+  TileKernels kernels = TileKernels::compiled_where_available;
   // Axes of equal length share one plan (and its tables).
   std::shared_ptr<DeviceLinePlan<T>> x, y, z;
 };
@@ -122,18 +123,36 @@ std::string DeviceBrickPlan<T>::describe() const {
   std::string s;
   const char* names[3] = {"x", "y", "z"};
   const DeviceLinePlan<T>* order[3] = {impl_->x.get(), impl_->y.get(), impl_->z.get()};
+  const BrickShape& m = impl_->max_shape;
+  const StridedLines lines[3] = {x_lines(m), y_lines(m), z_lines(m)};
   for (int a = 0; a < 3; ++a) {
     if (order[a] == nullptr) continue;
     s += std::string("  device axis ") + names[a] + ": " + order[a]->describe() + (a == 0 ? "" : ", strided lanes") +
-         "\n";
+         "; tiles: " + to_string(order[a]->tile_kernel(lines[a])) + "\n";
   }
   if (s.empty()) return "  device: no axis longer than 1\n";
-  return s + "  tile kernels: " + to_string(impl_->kernels) + "\n";
+  return s + "  tile kernels: " + to_string(impl_->kernels) + " (compiled set: " + kernel_set() + ")\n";
+}
+
+template <class T>
+std::string DeviceBrickPlan<T>::tile_kernels_used() const {
+  const DeviceLinePlan<T>* order[3] = {impl_->x.get(), impl_->y.get(), impl_->z.get()};
+  const BrickShape& m = impl_->max_shape;
+  const StridedLines lines[3] = {x_lines(m), y_lines(m), z_lines(m)};
+  std::string used;
+  for (int a = 0; a < 3; ++a) {
+    if (order[a] == nullptr) {
+      used += '-';
+    } else {
+      used += order[a]->tile_kernel(lines[a]) == TileKernel::compiled_schedule ? 'S' : 'G';
+    }
+  }
+  return used;
 }
 
 const char* to_string(TileKernels kernels) noexcept {
   return kernels == TileKernels::general_only ? "general (run-time length) only"
-                                              : "fixed-length where compiled, general otherwise";
+                                              : "compiled schedules where built, general otherwise";
 }
 
 template class DeviceBrickPlan<float>;

@@ -27,7 +27,7 @@ class DeviceBrickPlan {
   // chirp tables to the current device. Throws oocfft::Error(cuda) on a CUDA
   // failure, Error(out_of_memory) when the tables do not fit.
   // `kernels` says which tile kernels serve the lines (tile_job.hpp).
-  DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKernels kernels = TileKernels::fixed_where_available);
+  DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKernels kernels = TileKernels::compiled_where_available);
   ~DeviceBrickPlan();
   DeviceBrickPlan(DeviceBrickPlan&&) noexcept;
   DeviceBrickPlan& operator=(DeviceBrickPlan&&) noexcept;
@@ -46,6 +46,10 @@ class DeviceBrickPlan {
   // One line per axis: kernel used (shared-memory, strided, four-step,
   // Bluestein) and its geometry.
   std::string describe() const;
+  // The tile kernel of each axis on the plan's largest brick, x, y, z: 'S' a
+  // compiled schedule, 'G' the general kernel (four-step and Bluestein
+  // included), '-' not transformed. For benchmark reports and tests.
+  std::string tile_kernels_used() const;
 
   class Impl;
 

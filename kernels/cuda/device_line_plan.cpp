@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "kernels/cuda/schedule_registry.hpp"
 #include "kernels/roots_of_unity.hpp"
 
 namespace oocfft::kernels::cuda {
@@ -363,6 +364,32 @@ std::size_t DeviceLinePlan<T>::table_bytes() const {
   return bytes;
 }
 
+// The job of a line that fits one tile (the line, or Bluestein's M), in
+// place: lanes are the contiguous dimension unless the points are.
+template <class T>
+TileJob<T> DeviceLinePlan<T>::one_tile_job(Complex<T>* data, const StridedLines& lines, T scale) const {
+  const State& s = *state_;
+  const bool lanes_fast = lines.point_stride != 1 && std::abs(lines.lane_stride) <= std::abs(lines.point_stride);
+  TileJob<T> job;
+  job.in = data;
+  job.out = data;
+  job.point_in = job.point_out = lines.point_stride;
+  job.lane = {lines.lane_count, lines.lane_stride, lines.lane_stride};
+  job.group = {lines.group_count, lines.group_stride, lines.group_stride};
+  job.lanes_fast_in = job.lanes_fast_out = lanes_fast;
+  job.scale = scale;
+  s.tile->fill(job, s.tile->choose_log_lanes(lines.lane_count, lanes_fast));
+  return job;
+}
+
+template <class T>
+TileKernel DeviceLinePlan<T>::tile_kernel(const StridedLines& lines) const {
+  // Four-step steps fuse twiddles and transposes, Bluestein's tile fuses its
+  // chirps and spectrum: the general kernel runs them.
+  if (state_->kernel != LineKernel::shared_memory) return TileKernel::general;
+  return choose_tile_kernel(one_tile_job(nullptr, lines, T(1)));
+}
+
 template <class T>
 void DeviceLinePlan<T>::execute(Complex<T>* data, const StridedLines& lines, void* workspace, bool inverse, T scale,
                                 cudaStream_t stream) const {
@@ -371,30 +398,18 @@ void DeviceLinePlan<T>::execute(Complex<T>* data, const StridedLines& lines, voi
     throw Error(ErrorKind::invalid_argument, "device line plan of length " + std::to_string(s.n) +
                                                  " given lines of length " + std::to_string(lines.length));
   if (lines.lines() == 0) return;
-  // Lanes are the contiguous dimension unless the points are.
-  const bool lanes_fast = lines.point_stride != 1 && std::abs(lines.lane_stride) <= std::abs(lines.point_stride);
   auto* work = static_cast<Complex<T>*>(workspace);
   switch (s.kernel) {
     case LineKernel::shared_memory:
+      launch_stockham_tiles(one_tile_job(data, lines, scale), inverse, stream);
+      return;
     case LineKernel::bluestein_shared_memory: {
-      TileJob<T> job;
-      job.in = data;
-      job.out = data;
-      job.point_in = job.point_out = lines.point_stride;
-      job.lane = {lines.lane_count, lines.lane_stride, lines.lane_stride};
-      job.group = {lines.group_count, lines.group_stride, lines.group_stride};
-      job.lanes_fast_in = job.lanes_fast_out = lanes_fast;
-      job.scale = scale;
-      s.tile->fill(job, s.tile->choose_log_lanes(lines.lane_count, lanes_fast));
-      if (s.kernel == LineKernel::shared_memory) {
-        launch_stockham_tiles(job, inverse, stream);
-      } else {
-        job.valid = static_cast<int>(s.n);
-        job.chirp = s.chirp.template as<const Complex<T>>();
-        job.spectrum = s.spectrum.template as<const Complex<T>>();
-        job.conjugate = inverse;
-        launch_bluestein_tiles(job, stream);
-      }
+      TileJob<T> job = one_tile_job(data, lines, scale);
+      job.valid = static_cast<int>(s.n);
+      job.chirp = s.chirp.template as<const Complex<T>>();
+      job.spectrum = s.spectrum.template as<const Complex<T>>();
+      job.conjugate = inverse;
+      launch_bluestein_tiles(job, stream);
       return;
     }
     case LineKernel::four_step:

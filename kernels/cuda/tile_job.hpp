@@ -17,9 +17,9 @@
 // So six kernels (Stockham forward and inverse, Bluestein, per precision)
 // serve every length 1..4096 and every tile geometry, and the CUDA build stays
 // a few minutes on two cores. That generality costs index arithmetic on every
-// value moved; the common powers of two (32..4096 on contiguous lines,
-// 16..1024 on strided ones) take kernels with compile-time lengths instead
-// (fixed_tile_kernels.cuh), which read the same job.
+// value moved; the lengths a build compiles ahead of time (OOCFFT_KERNEL_SET,
+// schedule_registry.hpp) take kernels with compile-time lengths instead
+// (compiled schedules, schedule_kernels.cuh), which read the same job.
 // Host-visible (no device code): device_line_plan.cpp fills it.
 #include <cuda_runtime_api.h>
 
@@ -27,6 +27,7 @@
 
 #include "kernels/cuda/tile_kernel_choice.hpp"
 #include "kernels/complex.hpp"
+#include "kernels/radix_schedule.hpp"
 
 namespace oocfft::kernels::cuda {
 
@@ -42,7 +43,7 @@ template <class T>
 inline constexpr int max_tile_threads = sizeof(T) == 4 ? 256 : 512;
 template <class T>
 inline constexpr int min_tile_blocks = sizeof(T) == 4 ? 3 : 1;
-inline constexpr int max_tile_passes = 24;
+inline constexpr int max_tile_passes = max_schedule_passes;
 
 // One dimension of the tile grid: how many, and the element distance between
 // neighbours in the input and in the output buffer.
@@ -101,7 +102,7 @@ struct TileJob {
   FastDivisor n_divisor;    // e / n
   int log_lanes = 0;        // lanes per tile = 1 << log_lanes
   int threads = 32;         // block size
-  TileKernels kernels = TileKernels::fixed_where_available;
+  TileKernels kernels = TileKernels::compiled_where_available;
   bool lanes_fast_in = false;   // load mapping: lanes (true) or points contiguous
   bool lanes_fast_out = false;  // store mapping
   std::int64_t point_in = 1;
@@ -142,15 +143,10 @@ constexpr std::size_t tile_shared_bytes(std::size_t points) {
 
 // Launchers: check the job, raise the dynamic shared-memory limit where
 // needed, launch on `stream`, check the launch. Throw Error(cuda).
-// launch_stockham_tiles takes a fixed-length kernel where one serves the job
-// (launch_fixed_stockham_tiles), the general kernel otherwise.
+// launch_stockham_tiles runs the kernel choose_tile_kernel() picks
+// (schedule_registry.hpp): a compiled schedule, or the general kernel.
 template <class T>
 void launch_stockham_tiles(const TileJob<T>& job, bool inverse, cudaStream_t stream);
-// Kernels with a compile-time length for the common powers of two
-// (fixed_tile_kernels.cuh): launches one and returns true if it serves the
-// job, returns false and launches nothing otherwise.
-template <class T>
-bool launch_fixed_stockham_tiles(const TileJob<T>& job, bool inverse, cudaStream_t stream);
 template <class T>
 void launch_bluestein_tiles(const TileJob<T>& job, cudaStream_t stream);
 

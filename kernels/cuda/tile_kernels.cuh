@@ -163,6 +163,7 @@ __device__ int run_passes(T* re, T* im, int half, int start, const TileLayout& l
       case 5: stockham_pass<T, 5, Inverse>(sr, si, dr, di, layout, pass, tw); break;
       case 7: stockham_pass<T, 7, Inverse>(sr, si, dr, di, layout, pass, tw); break;
       case 8: stockham_pass<T, 8, Inverse>(sr, si, dr, di, layout, pass, tw); break;
+      case 9: stockham_pass<T, 9, Inverse>(sr, si, dr, di, layout, pass, tw); break;
       case 11: stockham_pass<T, 11, Inverse>(sr, si, dr, di, layout, pass, tw); break;
       case 13: stockham_pass<T, 13, Inverse>(sr, si, dr, di, layout, pass, tw); break;
       case 16: stockham_pass<T, 16, Inverse>(sr, si, dr, di, layout, pass, tw); break;

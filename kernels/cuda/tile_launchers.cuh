@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/schedule_registry.hpp"
 #include "kernels/cuda/tile_kernels.cuh"
 
 namespace oocfft::kernels::cuda {
@@ -57,7 +58,10 @@ inline unsigned elementwise_grid(std::int64_t count, unsigned threads) {
 template <class T>
 void launch_stockham_tiles(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
   detail::check_job(job);
-  if (job.kernels == TileKernels::fixed_where_available && launch_fixed_stockham_tiles(job, inverse, stream)) return;
+  if (choose_tile_kernel(job) == TileKernel::compiled_schedule) {
+    launch_compiled_schedule(job, inverse, stream);
+    return;
+  }
   const std::size_t bytes = tile_shared_bytes<T>(static_cast<std::size_t>(job.n) << job.log_lanes);
   const unsigned grid = detail::grid_for(job);
   if (inverse) {

@@ -1,7 +1,0 @@
-// The fixed-length tile kernels for complex<double>: one element type per file,
-// apart from the general kernels, so the four CUDA files compile in parallel.
-#include "kernels/cuda/fixed_tile_kernels.cuh"
-
-namespace oocfft::kernels::cuda {
-template bool launch_fixed_stockham_tiles<double>(const TileJob<double>&, bool, cudaStream_t);
-}  // namespace oocfft::kernels::cuda

@@ -1,0 +1,271 @@
+#pragma once
+// Compiled-schedule tile kernels: the shared-memory Stockham tile kernel of
+// tile_kernels.cuh with the line length N a template parameter, for every
+// 13-smooth length a tile holds. Included by the generated .cu files that
+// instantiate the lengths of OOCFFT_KERNEL_SET (kernels/cuda/CMakeLists.txt).
+//
+// Why: the general kernel decodes run-time lengths, pass descriptors and
+// layouts for every value it moves and switches on the radix per pass, which
+// makes it instruction-bound (0.2-0.6x cuFFT on mixed radices). Here the
+// radix schedule (radix_schedule.hpp, shared with the host plan), spans, tile
+// shape, block size and every shared-memory index are compile-time, so index
+// arithmetic folds into shifts, multiplies by constants and immediate offsets.
+// Twiddles still come from the LinePlan table (long double on the host); only
+// their per-pass offsets are read from the job.
+//
+// Stockham indexing as SC08 (Govindaraju et al.), Fig. 2: butterfly j of a
+// pass of radix R and span Ns reads points j + r n/R and writes points
+// (j div Ns) Ns R + (j mod Ns) + r Ns. In the first pass (Ns = 1) the reads
+// and in the last (Ns = n/R) the writes are points j + r n/R, i.e. runs of
+// consecutive points across consecutive threads: those two passes go straight
+// between global memory and registers, and shared memory carries only the
+// exchanges between passes (SC08 IV-B's FftShMem, minus the staging copies).
+// Strided lines of one radix (16, 13, ...) never touch shared memory.
+// Contiguous lines whose first or last pass has fewer than 4 butterflies per
+// line stage that side through shared memory (ScheduleGeometry::staged_*).
+//
+// A thread reads all the values of its butterflies of a pass before any is
+// written back: one shared buffer (not a ping-pong pair) and two barriers per
+// exchange, which halves the shared memory of a tile. The inverse transform
+// is conj(F(conj x)): one instantiation serves both directions, the two
+// conjugations folded into the global load and store.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
+#include "kernels/butterfly.hpp"
+#include "kernels/cuda/schedule_geometry.hpp"
+#include "kernels/cuda/tile_launchers.cuh"
+
+namespace oocfft::kernels::cuda::detail {
+
+// Shared-memory position of (lane, point): point-major for strided lines,
+// lane-major for contiguous ones, as the general kernel (TileLayout).
+template <class G, bool LanesFast>
+__device__ __forceinline__ int schedule_position(int lane, int point) {
+  if constexpr (LanesFast) {
+    return (point << G::log_lanes) + lane;
+  } else {
+    return lane * (G::points / G::lanes) + point;
+  }
+}
+
+// Butterfly `item` of a pass with Q butterflies per line: lane and j.
+// Consecutive threads take consecutive lanes (strided lines) or consecutive
+// j (contiguous lines), so the global accesses of the first and last pass
+// run along memory.
+template <class G, bool LanesFast, int Q>
+__device__ __forceinline__ void schedule_decode(int item, int& lane, int& j) {
+  if constexpr (LanesFast) {
+    lane = item & (G::lanes - 1);
+    j = item >> G::log_lanes;
+  } else {
+    // Unsigned: a signed division by a constant needs a sign fix-up, and
+    // those few extra live values made ptxas spill at 64 registers.
+    lane = static_cast<int>(static_cast<unsigned>(item) / static_cast<unsigned>(Q));
+    j = item - lane * Q;
+  }
+}
+
+// Address of point `point` of tile lane `lane` (base: the tile's first lane);
+// the fast dimension has stride 1 (the launcher checks).
+template <bool LanesFast, class C>
+__device__ __forceinline__ C* schedule_address(C* base, int lane, int point, std::int64_t lane_stride,
+                                               std::int64_t point_stride) {
+  if constexpr (LanesFast) {
+    return base + lane + point * point_stride;
+  } else {
+    return base + lane * lane_stride + point;
+  }
+}
+
+// Pass P of the schedule for the butterflies this thread owns: read (global
+// memory in a direct first pass, shared memory otherwise), twiddle,
+// butterfly, write (global memory in a direct last pass, shared memory
+// otherwise). The inverse's conjugations happen at the global accesses.
+template <class T, int N, bool LanesFast, int P>
+__device__ __forceinline__ void schedule_pass(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
+                                              Complex<T>* out, int lanes_here, bool inverse) {
+  using G = ScheduleGeometry<T, N, LanesFast>;
+  constexpr int R = G::schedule.radices[P];
+  constexpr int span = G::schedule.span(P);
+  constexpr int q = N / R;
+  constexpr int butterflies = G::lanes * q;
+  constexpr int B = (butterflies + G::threads - 1) / G::threads;
+  constexpr bool whole = butterflies % G::threads == 0;
+  constexpr bool from_global = P == 0 && !G::staged_load;
+  constexpr bool to_global = P + 1 == G::passes && !G::staged_store;
+  Complex<T> v[B * R];
+  int lane[B], j[B];
+OOCFFT_UNROLL
+  for (int b = 0; b < B; ++b) {
+    const int item = static_cast<int>(threadIdx.x) + b * G::threads;
+    schedule_decode<G, LanesFast, q>(item, lane[b], j[b]);
+    if (!whole && item >= butterflies) continue;
+    if constexpr (from_global) {
+      // Every load of the pass issued before the first use (memory-level
+      // parallelism: up to B * R loads in flight per thread).
+      if (lane[b] < lanes_here) {
+OOCFFT_UNROLL
+        for (int r = 0; r < R; ++r)
+          v[b * R + r] = load(schedule_address<LanesFast>(in, lane[b], j[b] + r * q, job.lane.in, job.point_in));
+      } else {
+OOCFFT_UNROLL
+        for (int r = 0; r < R; ++r) v[b * R + r] = {T(0), T(0)};
+      }
+    } else {
+OOCFFT_UNROLL
+      for (int r = 0; r < R; ++r) {
+        const int at = skew<T>(schedule_position<G, LanesFast>(lane[b], j[b] + r * q));
+        v[b * R + r] = {re[at], im[at]};
+      }
+    }
+  }
+  if constexpr (!from_global && !to_global) __syncthreads();  // every read of this pass before any write
+  const Complex<T>* tw = job.twiddles + job.passes[P].twiddle_offset;
+OOCFFT_UNROLL
+  for (int b = 0; b < B; ++b) {
+    if (!whole && static_cast<int>(threadIdx.x) + b * G::threads >= butterflies) continue;
+    Complex<T>* x = v + b * R;
+    if constexpr (from_global) {
+      if (inverse) {
+OOCFFT_UNROLL
+        for (int r = 0; r < R; ++r) x[r] = conj(x[r]);
+      }
+    }
+    const int within = static_cast<int>(static_cast<unsigned>(j[b]) % static_cast<unsigned>(span));  // unsigned: as above
+    if constexpr (span > 1) {
+      const Complex<T>* w = tw + within * (R - 1);
+OOCFFT_UNROLL
+      for (int r = 1; r < R; ++r) x[r] = x[r] * load_table(w + (r - 1));
+    }
+    radix_butterfly<R, false>(x);
+    const int target = (j[b] - within) * R + within;
+    if constexpr (!to_global) {
+OOCFFT_UNROLL
+      for (int r = 0; r < R; ++r) {
+        const int at = skew<T>(schedule_position<G, LanesFast>(lane[b], target + r * span));
+        re[at] = x[r].re;
+        im[at] = x[r].im;
+      }
+    } else if (lane[b] < lanes_here) {
+      // Last pass: target = j, points j + r q, consecutive across threads.
+OOCFFT_UNROLL
+      for (int r = 0; r < R; ++r) {
+        const Complex<T> z = inverse ? conj(x[r]) : x[r];
+        store(schedule_address<LanesFast>(out, lane[b], target + r * span, job.lane.out, job.point_out),
+              job.scale * z);
+      }
+    }
+  }
+  if constexpr (!to_global) __syncthreads();  // this pass's writes before the next reads
+}
+
+// Coalesced copies between a tile of contiguous lines and shared memory, for
+// schedules whose first or last pass would touch 32 rows per warp access:
+// consecutive threads take consecutive points, lanes past the batch read as
+// zero and are not written.
+template <class T, int N>
+__device__ __forceinline__ void schedule_copy_in(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
+                                                 int lanes_here, bool inverse) {
+  using G = ScheduleGeometry<T, N, false>;
+  constexpr int U = (G::points + G::threads - 1) / G::threads;
+  constexpr bool whole = G::points % G::threads == 0;
+  // Every load issued before the first shared-memory store: one load in
+  // flight per thread ran n = 9 at half the speed of the direct first pass.
+  Complex<T> z[U];
+OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const unsigned e = threadIdx.x + u * G::threads;
+    const int lane = static_cast<int>(e / N), point = static_cast<int>(e % N);
+    z[u] = {T(0), T(0)};
+    if ((whole || e < static_cast<unsigned>(G::points)) && lane < lanes_here) z[u] = load(in + lane * job.lane.in + point);
+  }
+OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const unsigned e = threadIdx.x + u * G::threads;
+    if (!whole && e >= static_cast<unsigned>(G::points)) break;
+    const int at = skew<T>(static_cast<int>(e));  // lane-major: position (lane, point) is e
+    re[at] = z[u].re;
+    im[at] = inverse ? -z[u].im : z[u].im;
+  }
+  __syncthreads();
+}
+
+template <class T, int N>
+__device__ __forceinline__ void schedule_copy_out(const T* re, const T* im, const TileJob<T>& job, Complex<T>* out,
+                                                  int lanes_here, bool inverse) {
+  using G = ScheduleGeometry<T, N, false>;
+  constexpr int U = (G::points + G::threads - 1) / G::threads;
+OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const unsigned e = threadIdx.x + u * G::threads;
+    if (e >= static_cast<unsigned>(G::points)) break;
+    const int lane = static_cast<int>(e / N), point = static_cast<int>(e % N);
+    if (lane >= lanes_here) continue;
+    const int at = skew<T>(static_cast<int>(e));
+    const Complex<T> z = {re[at], inverse ? -im[at] : im[at]};
+    store(out + lane * job.lane.out + point, job.scale * z);
+  }
+}
+
+template <class T, int N, bool LanesFast, int... Ps>
+__device__ __forceinline__ void schedule_passes(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
+                                                Complex<T>* out, int lanes_here, bool inverse,
+                                                std::integer_sequence<int, Ps...>) {
+  (schedule_pass<T, N, LanesFast, Ps>(re, im, job, in, out, lanes_here, inverse), ...);
+}
+
+template <class T, int N, bool LanesFast>
+__global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::threads,
+                                  ScheduleGeometry<T, N, LanesFast>::min_blocks)
+    schedule_kernel(const __grid_constant__ TileJob<T> job, bool inverse) {
+  using G = ScheduleGeometry<T, N, LanesFast>;
+  extern __shared__ unsigned char shared_raw[];
+  T* re = reinterpret_cast<T*>(shared_raw);
+  T* im = re + G::shared_words;
+  const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
+  const std::int64_t tiles = lane_tiles * job.group.count;
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const std::int64_t group = tile / lane_tiles;
+    const std::int64_t first_lane = (tile - group * lane_tiles) << G::log_lanes;
+    const std::int64_t left = job.lane.count - first_lane;
+    const int lanes_here = left < G::lanes ? static_cast<int>(left) : G::lanes;
+    const Complex<T>* in = job.in + group * job.group.in + first_lane * job.lane.in;
+    Complex<T>* out = job.out + group * job.group.out + first_lane * job.lane.out;
+    if constexpr (G::staged_load) schedule_copy_in<T, N>(re, im, job, in, lanes_here, inverse);
+    schedule_passes<T, N, LanesFast>(re, im, job, in, out, lanes_here, inverse,
+                                     std::make_integer_sequence<int, G::passes>{});
+    if constexpr (G::staged_store) schedule_copy_out<T, N>(re, im, job, out, lanes_here, inverse);
+    // The last shared-memory reads of this tile before the next tile's writes.
+    if constexpr (G::uses_shared) __syncthreads();
+  }
+}
+
+}  // namespace oocfft::kernels::cuda::detail
+
+namespace oocfft::kernels::cuda {
+
+// Launches the compiled schedule of length N on `job`; the caller
+// (launch_stockham_tiles) has checked with choose_tile_kernel() that it
+// serves the job.
+template <class T, int N, bool LanesFast>
+void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
+  using G = ScheduleGeometry<T, N, LanesFast>;
+  const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
+  const std::int64_t tiles = lane_tiles * job.group.count;
+  const unsigned grid = static_cast<unsigned>(std::min<std::int64_t>(tiles, 0x7fffffff));
+  detail::allow_shared(detail::schedule_kernel<T, N, LanesFast>, G::shared_bytes);
+  detail::schedule_kernel<T, N, LanesFast><<<grid, G::threads, G::shared_bytes, stream>>>(job, inverse);
+  check_launch("schedule_kernel");
+}
+
+}  // namespace oocfft::kernels::cuda
+
+// Explicit instantiation of one compiled schedule: used by the generated .cu
+// files, one line per length and layout.
+#define OOCFFT_INSTANTIATE_SCHEDULE(T, N, LANES_FAST)                                                     \
+  template void oocfft::kernels::cuda::launch_schedule<T, N, LANES_FAST>(                                   \
+      const oocfft::kernels::cuda::TileJob<T>&, bool, cudaStream_t);

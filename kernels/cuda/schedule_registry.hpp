@@ -1,0 +1,53 @@
+#pragma once
+// The compiled schedules of this build and the one function that picks the
+// kernel of a tile job. Which lengths are compiled ahead of time is the CMake
+// choice OOCFFT_KERNEL_SET (kernels/cuda/CMakeLists.txt):
+//   pow2  powers of two: contiguous lines 32..4096, strided lines 16..1024;
+//   ci    pow2, plus the 7-smooth lengths the tests and benchmarks use;
+//   full  every 7-smooth length: contiguous 9..4096, strided 9..1024.
+// Lengths outside the set take the general run-time-length kernel.
+// Host-visible (no device code).
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+#include "kernels/cuda/tile_job.hpp"
+
+namespace oocfft::kernels::cuda {
+
+// The name of the compiled set ("pow2", "ci" or "full").
+const char* kernel_set() noexcept;
+
+// A compiled schedule for lines of length n (lanes_fast: the lanes are the
+// contiguous dimension), and the lanes one of its tiles holds.
+struct CompiledSchedule {
+  int length = 0;
+  bool lanes_fast = false;
+  int lanes = 0;
+};
+
+// Every schedule compiled for element type T, in length order.
+template <class T>
+std::vector<CompiledSchedule> compiled_schedules();
+
+// The kernel a tile job runs on. A compiled schedule when the plan allows
+// one (job.kernels), the build has one for the job's length and layout, the
+// fast dimension has stride 1 in and out with the same layout both ways, no
+// post-multiply is fused (four-step twiddles, Bluestein tables), and the
+// batch fills at least one tile of lanes (smaller batches waste most of a
+// fixed tile; the general kernel sizes its tiles to the batch). The general
+// kernel otherwise.
+template <class T>
+TileKernel choose_tile_kernel(const TileJob<T>& job);
+
+// Launches the compiled schedule for the job; choose_tile_kernel(job) must
+// have said compiled_schedule. Throws Error(invalid_argument) otherwise.
+template <class T>
+void launch_compiled_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream);
+
+// One compiled schedule: defined in schedule_kernels.cuh, instantiated in
+// the generated .cu files.
+template <class T, int N, bool LanesFast>
+void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream);
+
+}  // namespace oocfft::kernels::cuda

@@ -1,0 +1,67 @@
+#pragma once
+// The radix schedule of a Stockham transform of length n: the radices in pass
+// order. One constexpr definition serves the host plans (stockham_radices in
+// line_factorization.cpp, which builds LinePlan's passes) and the device
+// kernels with a compile-time length (schedule_kernels.cuh), so the passes a
+// plan uploads and the passes a compiled kernel runs cannot drift apart.
+#include <cstddef>
+#include <initializer_list>
+
+namespace oocfft::kernels {
+
+// More than any length a transform can have needs: 3^40 > 2^63 takes 20.
+inline constexpr int max_schedule_passes = 24;
+
+struct RadixSchedule {
+  int count = 0;  // 0: n is 1, or has a prime factor above 13
+  int radices[max_schedule_passes] = {};
+
+  constexpr int span(int pass) const {
+    int s = 1;
+    for (int p = 0; p < pass; ++p) s *= radices[p];
+    return s;
+  }
+};
+
+// Powers of two first: as many 16s as possible; a leftover single factor 2
+// is merged with one 16 into 8 x 4, since a radix-2 pass costs a full trip
+// through memory for little arithmetic. Then the odd primes 3, 5, 7, 11, 13:
+// pairs of 3s as radix 9, the rest one pass each. Empty (count 0) when n == 1 or a prime factor above 13
+// remains.
+constexpr RadixSchedule radix_schedule(std::size_t n) {
+  RadixSchedule s;
+  if (n <= 1) return s;
+  int twos = 0;
+  while (n % 2 == 0) {
+    n /= 2;
+    ++twos;
+  }
+  auto push = [&s](int r) { s.radices[s.count++] = r; };
+  int sixteens = twos / 4;
+  const int rest = twos % 4;
+  if (rest == 1 && sixteens > 0) {
+    for (int i = 0; i < sixteens - 1; ++i) push(16);
+    push(8);
+    push(4);
+  } else {
+    for (int i = 0; i < sixteens; ++i) push(16);
+    if (rest != 0) push(1 << rest);
+  }
+  // 3 x 3 goes in one composite pass (dft_composite): a pass is a trip
+  // through memory, and two radix-3 passes do little arithmetic per trip.
+  // (5 x 5 was tried: its 25 values per thread spilled registers.)
+  for (int p : {3, 5, 7, 11, 13}) {
+    int count = 0;
+    while (n % static_cast<std::size_t>(p) == 0) {
+      n /= static_cast<std::size_t>(p);
+      ++count;
+    }
+    const bool pairs = p == 3;
+    for (; pairs && count >= 2; count -= 2) push(p * p);
+    for (; count > 0; --count) push(p);
+  }
+  if (n != 1) s = RadixSchedule{};
+  return s;
+}
+
+}  // namespace oocfft::kernels
