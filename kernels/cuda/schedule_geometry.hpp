@@ -20,44 +20,73 @@ constexpr int schedule_log2(int n) {
 }
 
 // Values a thread holds per pass, at most: a register budget (each value is
-// two registers for complex<float>, four for complex<double>). The first
-// version allowed 32 for complex<float>: ptxas spilled 200-440 bytes per
-// thread at 20-21 values (lengths 60, 120, 320).
-inline constexpr int schedule_max_values = 16;
+// two registers for complex<float>, four for complex<double>). 16 where
+// every radix is a power of two (the radix-16 butterfly; 64 registers for
+// complex<float> suffice). Odd radices keep more temporaries per value: at
+// 16 values a radix-3/5 schedule needed 109-122 registers for complex<float>,
+// which left room for one block of 320-448 threads per SM (16-22% occupancy,
+// measured with ncu at n = 243 and 3125: half the speed of cuFFT); at 64
+// registers with 16 values ptxas spilled. So fewer values per thread there,
+// but never fewer than the largest radix.
+template <class T>
+constexpr int schedule_max_values(const RadixSchedule& s) {
+  int largest = 0;
+  bool powers_of_two = true;
+  for (int p = 0; p < s.count; ++p) {
+    largest = s.radices[p] > largest ? s.radices[p] : largest;
+    powers_of_two = powers_of_two && (s.radices[p] & (s.radices[p] - 1)) == 0;
+  }
+  const int cap = powers_of_two ? 16 : (sizeof(T) == 4 ? 12 : 10);
+  return cap > largest ? cap : largest;
+}
 
-// The block size of a tile of `points` values over the passes of `s`: the
-// cost model. Pass p has lanes * n / R_p butterflies; with t threads a
-// thread does ceil(that / t) of them and holds that many times R_p values.
-// Among the warp multiples up to 1024 whose largest per-thread count fits
-// `max_values`, take the fewest idle butterfly slots (threads with nothing
-// to do in some pass), then the count nearest 16: enough independent loads
-// and arithmetic per thread to hide latency (the power-of-two kernels were
-// tuned there) without spilling.
-struct ScheduleThreads {
+// The tile of a compiled schedule: lanes (lines per tile), block size, and
+// the most values a thread holds in one pass. The cost model: pass p has
+// lanes * n / R_p butterflies; with t threads a thread does ceil(that / t)
+// of them and holds that many times R_p values. Over tiles of max_lanes,
+// max_lanes / 2, ... min_lanes lanes and warp multiples t up to 1024 whose
+// largest per-thread count fits `max_values`, take the fewest butterfly
+// slots per point (idle threads in some pass count), weighted up where the
+// blocks that fit an SM at `registers` per thread hold fewer than half of
+// its 2048 threads (ncu: 16-22% occupancy ran at half of cuFFT's speed, and
+// a smaller tile packs blocks of fewer threads more tightly); ties go to the
+// larger tile, then to the count nearest 16 values per thread (enough
+// independent work per thread; the power-of-two kernels were tuned there).
+struct ScheduleTile {
+  int lanes = 0;
   int threads = 0;
   int values = 0;
 };
 
-constexpr ScheduleThreads choose_schedule_threads(int n, int lanes, const RadixSchedule& s, int max_values) {
-  ScheduleThreads best;
-  long best_idle = -1;
-  const long points = static_cast<long>(n) * lanes;
-  for (int t = 32; t <= 1024; t += 32) {
-    long slots = 0;
-    int values = 0;
-    for (int p = 0; p < s.count; ++p) {
-      const long butterflies = points / s.radices[p];
-      const long per_thread = (butterflies + t - 1) / t;
-      slots += per_thread * t * s.radices[p];
-      values = values > per_thread * s.radices[p] ? values : static_cast<int>(per_thread * s.radices[p]);
-    }
-    if (values > max_values) continue;
-    const long idle = slots - points * s.count;
-    const int distance = values > 16 ? values - 16 : 16 - values;
-    const int best_distance = best.values > 16 ? best.values - 16 : 16 - best.values;
-    if (best_idle < 0 || idle < best_idle || (idle == best_idle && distance < best_distance)) {
-      best = {t, values};
-      best_idle = idle;
+constexpr ScheduleTile choose_schedule_tile(int n, const RadixSchedule& s, int max_lanes, int min_lanes,
+                                            int max_values, int registers) {
+  ScheduleTile best;
+  double best_cost = 0;
+  for (int lanes = max_lanes; lanes >= min_lanes && lanes >= 1; lanes /= 2) {
+    const long points = static_cast<long>(n) * lanes;
+    for (int t = 32; t <= 1024; t += 32) {
+      long slots = 0;
+      int values = 0;
+      for (int p = 0; p < s.count; ++p) {
+        const long butterflies = points / s.radices[p];
+        const long per_thread = (butterflies + t - 1) / t;
+        slots += per_thread * t * s.radices[p];
+        values = values > per_thread * s.radices[p] ? values : static_cast<int>(per_thread * s.radices[p]);
+      }
+      if (values > max_values) continue;
+      const int by_threads = 2048 / t, by_registers = 65536 / (t * registers);
+      const int blocks = by_threads < by_registers ? by_threads : by_registers;
+      if (blocks == 0) continue;  // a block this large could not launch at `registers` each
+      const double occupancy = static_cast<double>(blocks * t) / 2048;
+      const double cost =
+          static_cast<double>(slots) / static_cast<double>(points) * (occupancy < 0.5 ? 0.5 / occupancy : 1.0);
+      const int distance = values > 16 ? values - 16 : 16 - values;
+      const int best_distance = best.values > 16 ? best.values - 16 : 16 - best.values;
+      if (best.threads == 0 || cost < best_cost - 1e-9 ||
+          (cost < best_cost + 1e-9 && lanes == best.lanes && distance < best_distance)) {
+        best = {lanes, t, values};
+        best_cost = cost;
+      }
     }
   }
   return best;
@@ -67,31 +96,26 @@ template <class T, int N, bool LanesFast>
 struct ScheduleGeometry {
   static constexpr RadixSchedule schedule = radix_schedule(N);
   static constexpr int passes = schedule.count;
-  // Contiguous lines: a tile of about 4096 complex<float> or 2048
-  // complex<double> values (32 KB, several blocks per SM). Strided lines:
-  // also at least 64 bytes of neighbouring lanes per point (whole 32-byte
-  // sectors with room to spare). Lanes are a power of two.
+  // Contiguous lines: tiles of at most about 4096 complex<float> or 2048
+  // complex<double> values (32 KB). Strided lines: at least 64 bytes of
+  // neighbouring lanes per point (whole 32-byte sectors with room to spare).
+  // Lanes are a power of two.
   static constexpr int target_points = sizeof(T) == 4 ? 4096 : 2048;
   static constexpr int min_lanes = LanesFast ? static_cast<int>(64 / (2 * sizeof(T))) : 1;
   static constexpr int fill_lanes = target_points / N > 1 ? 1 << (schedule_log2(target_points / N + 1) - 1) : 1;
-  static constexpr int lanes = fill_lanes > min_lanes ? fill_lanes : min_lanes;
+  // Register cap through __launch_bounds__: 64 per thread for complex<float>
+  // (1024 threads per SM), 128 for complex<double> (512 threads per SM),
+  // as measured for the power-of-two kernels; the values per thread are
+  // sized to fit.
+  static constexpr int register_target = sizeof(T) == 4 ? 64 : 128;
+  static constexpr ScheduleTile tile =
+      choose_schedule_tile(N, schedule, fill_lanes > min_lanes ? fill_lanes : min_lanes, min_lanes,
+                           schedule_max_values<T>(schedule), register_target);
+  static constexpr int lanes = tile.lanes;
   static constexpr int log_lanes = schedule_log2(lanes);
   static constexpr int points = lanes * N;
-  static constexpr ScheduleThreads block = choose_schedule_threads(N, lanes, schedule, schedule_max_values);
-  static constexpr int threads = block.threads;
-  static constexpr int values = block.values;  // the most a thread holds in any pass
-  // Register cap through __launch_bounds__: 64 per thread for complex<float>
-  // and 128 for complex<double> where every radix is a power of two and a
-  // thread holds 16 values (measured for those kernels: 1024 and 512 threads
-  // per SM); twice that with odd radices, whose butterflies keep more
-  // temporaries (at 64 registers ptxas spilled 290 bytes per thread for
-  // length 60).
-  static constexpr bool powers_of_two_only = [] {
-    for (int p = 0; p < schedule.count; ++p)
-      if ((schedule.radices[p] & (schedule.radices[p] - 1)) != 0) return false;
-    return true;
-  }();
-  static constexpr int register_target = (sizeof(T) == 4 ? 64 : 128) * (powers_of_two_only ? 1 : 2);
+  static constexpr int threads = tile.threads;
+  static constexpr int values = tile.values;  // the most a thread holds in any pass
   static constexpr int min_blocks = 65536 / (threads * register_target) > 1 ? 65536 / (threads * register_target) : 1;
   // Contiguous lines whose first (last) pass has fewer than 4 butterflies
   // per line: a thread's R values are R neighbouring points, so a warp's
