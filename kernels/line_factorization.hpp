@@ -37,6 +37,11 @@ double stockham_cost(std::size_t n, const std::vector<int>& radices);
 // Smallest M >= minimum whose prime factors are all in {2, 3, 5, 7}.
 std::size_t next_smooth_length(std::size_t minimum);
 
+// Bluestein's convolution length for a line of n: the power of two >= 2n-1
+// when it is within 1.35x of the smallest 7-smooth such length, that smooth
+// length otherwise.
+std::size_t bluestein_length(std::size_t n);
+
 // The decision: Stockham when n is 13-smooth and cheaper than Bluestein,
 // Bluestein otherwise.
 LineFactorization choose_line_algorithm(std::size_t n);

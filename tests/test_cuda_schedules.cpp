@@ -1,5 +1,6 @@
 // The compiled-schedule kernels (schedule_kernels.cuh): every schedule this
-// build compiled (OOCFFT_KERNEL_SET), in both precisions and directions, as
+// build compiled (OOCFFT_KERNEL_SET) and every Bluestein convolution in one
+// kernel, in both precisions and directions, as
 // contiguous lines and as strided z lines, in batches of two whole tiles
 // plus a partial one, against fftwl. Each case first asserts that the plan
 // runs the compiled schedule, so a silent fallback to the general kernel
@@ -26,7 +27,8 @@ TileKernel kernel_for(std::size_t n, const kc::StridedLines& lines,
 
 // z lines of a [n][1][lanes] brick, forward and inverse against fftwl along z.
 template <class T>
-void check_z_lines(DeviceRunner<T>& runner, std::size_t n, std::size_t lanes, std::uint64_t seed) {
+void check_z_lines(DeviceRunner<T>& runner, std::size_t n, std::size_t lanes, std::uint64_t seed,
+                   double c = c_stockham) {
   const BrickShape shape{n, 1, lanes};
   const auto x = random_signal(shape.elements(), seed);
   std::vector<LongComplex> fwd(x.size()), inv(x.size());
@@ -42,7 +44,7 @@ void check_z_lines(DeviceRunner<T>& runner, std::size_t n, std::size_t lanes, st
   }
   const kc::DeviceBrickPlan<T> plan(shape, AxisSet::only_z());
   const auto in = to_precision<T>(x);
-  const double tol = tolerance<T>(c_stockham, n);
+  const double tol = tolerance<T>(c, n);
   EXPECT_LE(relative_l2_error(runner.run(plan, in, shape, false, T(1)), fwd), tol)
       << "forward z lines n=" << n << " (" << sizeof(T) * 8 << "-bit)";
   EXPECT_LE(relative_l2_error(runner.run(plan, in, shape, true, T(1) / T(n)), inv, 1.0L / static_cast<long double>(n)),
@@ -81,6 +83,51 @@ TEST(CudaSchedules, EveryCompiledScheduleAgainstFftwLongDouble) {
   check_every_schedule<double>();
 }
 
+// The largest prime whose Bluestein convolution has length m (its prime
+// factor above 13 forces Bluestein), or 0 when there is none.
+std::size_t prime_with_convolution(std::size_t m) {
+  for (std::size_t p = (m + 1) / 2; p > 13; --p) {
+    bool prime = true;
+    for (std::size_t d = 2; d * d <= p && prime; ++d) prime = p % d != 0;
+    if (!prime) continue;
+    const auto f = kernels::choose_line_algorithm(p);
+    if (f.algorithm == kernels::LineAlgorithm::bluestein && f.convolution_length == m) return p;
+  }
+  return 0;
+}
+
+// Bluestein in one kernel on every compiled convolution length M: a prime
+// line of length n with M = bluestein_length(n), as contiguous lines and as
+// strided z lines, two whole tiles and one lane.
+template <class T>
+void check_every_bluestein_schedule() {
+  DeviceRunner<T> runner;
+  std::size_t checked = 0;
+  for (const kc::CompiledSchedule& s : kc::compiled_schedules<T>(kc::ScheduleUse::bluestein)) {
+    const std::size_t n = prime_with_convolution(static_cast<std::size_t>(s.length));
+    if (n == 0) continue;
+    const auto lanes = static_cast<std::size_t>(2 * s.lanes + 1);
+    if (s.lanes_fast) {
+      const kc::StridedLines z{n, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(lanes), 1, 1, 0};
+      ASSERT_EQ(kernel_for<T>(n, z), TileKernel::compiled_schedule) << "strided Bluestein n=" << n;
+      check_z_lines(runner, n, lanes, 17 * n, c_bluestein);
+    } else {
+      const kc::StridedLines x{n, 1, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(n), 1, 0};
+      ASSERT_EQ(kernel_for<T>(n, x), TileKernel::compiled_schedule) << "contiguous Bluestein n=" << n;
+      check_lines(runner, n, lanes, 17 * n);
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u) << "no Bluestein schedule exercised";
+  std::printf("[ info ] %zu Bluestein schedules checked (%zu-bit)\n", checked, sizeof(T) * 8);
+}
+
+TEST(CudaSchedules, BluesteinInOneKernelAgainstFftwLongDouble) {
+  SKIP_WITHOUT_CUDA();
+  check_every_bluestein_schedule<float>();
+  check_every_bluestein_schedule<double>();
+}
+
 TEST(CudaSchedules, EverySetHoldsThePowersOfTwo) {
   SKIP_WITHOUT_CUDA();
   const auto schedules = kc::compiled_schedules<float>();
@@ -101,10 +148,14 @@ TEST(CudaSchedules, SelectionFallsBackWhereNoScheduleServes) {
   EXPECT_EQ(kernel_for<float>(1024, rows, kc::TileKernels::general_only), TileKernel::general);
   // Fewer lines than one tile holds (4096 / 32 = 128 lines of 32 per tile).
   EXPECT_EQ(kernel_for<float>(32, kc::StridedLines{32, 1, 3, 32, 1, 0}), TileKernel::general);
-  // A length with a prime factor above 13 (Bluestein) and one past a tile
-  // (four-step) never take a schedule.
-  EXPECT_EQ(kernel_for<float>(1009, kc::StridedLines{1009, 1, 64, 1009, 1, 0}), TileKernel::general);
+  // A length past one tile (four-step) never takes a schedule; Bluestein
+  // takes one when its M is compiled (1009 -> M = 2048), not otherwise
+  // (1031 -> M = 2100 = 2^2 3 5^2 7, not in any set).
   EXPECT_EQ(kernel_for<float>(16384, kc::StridedLines{16384, 1, 4, 16384, 1, 0}), TileKernel::general);
+  EXPECT_EQ(kernel_for<float>(1009, kc::StridedLines{1009, 1, 64, 1009, 1, 0}), TileKernel::compiled_schedule);
+  EXPECT_EQ(kernels::choose_line_algorithm(1009).convolution_length, 2048u);
+  EXPECT_EQ(kernels::choose_line_algorithm(1031).convolution_length, 2100u);
+  EXPECT_EQ(kernel_for<float>(1031, kc::StridedLines{1031, 1, 64, 1031, 1, 0}), TileKernel::general);
   // Strided lines whose lanes are not contiguous (lane stride 2).
   EXPECT_EQ(kernel_for<float>(64, kc::StridedLines{64, 4096, 64, 2, 1, 0}), TileKernel::general);
 }

@@ -367,7 +367,7 @@ std::size_t DeviceLinePlan<T>::table_bytes() const {
 // The job of a line that fits one tile (the line, or Bluestein's M), in
 // place: lanes are the contiguous dimension unless the points are.
 template <class T>
-TileJob<T> DeviceLinePlan<T>::one_tile_job(Complex<T>* data, const StridedLines& lines, T scale) const {
+TileJob<T> DeviceLinePlan<T>::one_tile_job(Complex<T>* data, const StridedLines& lines, T scale, bool inverse) const {
   const State& s = *state_;
   const bool lanes_fast = lines.point_stride != 1 && std::abs(lines.lane_stride) <= std::abs(lines.point_stride);
   TileJob<T> job;
@@ -379,15 +379,22 @@ TileJob<T> DeviceLinePlan<T>::one_tile_job(Complex<T>* data, const StridedLines&
   job.lanes_fast_in = job.lanes_fast_out = lanes_fast;
   job.scale = scale;
   s.tile->fill(job, s.tile->choose_log_lanes(lines.lane_count, lanes_fast));
+  if (s.kernel == LineKernel::bluestein_shared_memory) {
+    job.valid = static_cast<int>(s.n);
+    job.chirp = s.chirp.template as<const Complex<T>>();
+    job.spectrum = s.spectrum.template as<const Complex<T>>();
+    job.conjugate = inverse;
+  }
   return job;
 }
 
 template <class T>
 TileKernel DeviceLinePlan<T>::tile_kernel(const StridedLines& lines) const {
-  // Four-step steps fuse twiddles and transposes, Bluestein's tile fuses its
-  // chirps and spectrum: the general kernel runs them.
-  if (state_->kernel != LineKernel::shared_memory) return TileKernel::general;
-  return choose_tile_kernel(one_tile_job(nullptr, lines, T(1)));
+  // Four-step steps fuse twiddles and transposes (and, for Bluestein, the
+  // kernel spectrum): the general kernel runs them.
+  const LineKernel k = state_->kernel;
+  if (k != LineKernel::shared_memory && k != LineKernel::bluestein_shared_memory) return TileKernel::general;
+  return choose_tile_kernel(one_tile_job(nullptr, lines, T(1), false));
 }
 
 template <class T>
@@ -401,17 +408,11 @@ void DeviceLinePlan<T>::execute(Complex<T>* data, const StridedLines& lines, voi
   auto* work = static_cast<Complex<T>*>(workspace);
   switch (s.kernel) {
     case LineKernel::shared_memory:
-      launch_stockham_tiles(one_tile_job(data, lines, scale), inverse, stream);
+      launch_stockham_tiles(one_tile_job(data, lines, scale, inverse), inverse, stream);
       return;
-    case LineKernel::bluestein_shared_memory: {
-      TileJob<T> job = one_tile_job(data, lines, scale);
-      job.valid = static_cast<int>(s.n);
-      job.chirp = s.chirp.template as<const Complex<T>>();
-      job.spectrum = s.spectrum.template as<const Complex<T>>();
-      job.conjugate = inverse;
-      launch_bluestein_tiles(job, stream);
+    case LineKernel::bluestein_shared_memory:
+      launch_bluestein_tiles(one_tile_job(data, lines, scale, inverse), stream);
       return;
-    }
     case LineKernel::four_step:
       if (work == nullptr) throw Error(ErrorKind::invalid_argument, "four-step transform needs a workspace");
       run_four_step(*s.four, data, lines, work, inverse, scale, static_cast<const Complex<T>*>(nullptr), stream);

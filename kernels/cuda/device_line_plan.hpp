@@ -89,16 +89,16 @@ class DeviceLinePlan {
   void execute(Complex<T>* data, const StridedLines& lines, void* workspace, bool inverse, T scale,
                cudaStream_t stream) const;
   std::string describe() const;
-  // The tile kernel execute() runs on `lines`: a compiled schedule, or the
-  // general kernel (always for four-step and Bluestein, which fuse
-  // post-multiplies). Tests assert it, so a silent fallback cannot pass for
-  // the fast path.
+  // The tile kernel execute() runs on `lines`: a compiled schedule (of the
+  // line, or of Bluestein's M in one kernel), or the general kernel (always
+  // for the four-step kernels, which fuse twiddles and transposes). Tests
+  // assert it, so a silent fallback cannot pass for the fast path.
   TileKernel tile_kernel(const StridedLines& lines) const;
 
   struct State;
 
  private:
-  TileJob<T> one_tile_job(Complex<T>* data, const StridedLines& lines, T scale) const;
+  TileJob<T> one_tile_job(Complex<T>* data, const StridedLines& lines, T scale, bool inverse) const;
   std::unique_ptr<State> state_;
 };
 

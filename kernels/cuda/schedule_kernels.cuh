@@ -81,11 +81,16 @@ __device__ __forceinline__ C* schedule_address(C* base, int lane, int point, std
   }
 }
 
+// Where the passes of a schedule read their first and write their last
+// values: global memory where the geometry allows (direct), or shared memory
+// only (the tile is already there: Bluestein's convolution).
+enum class PassIo { direct, shared_only };
+
 // Pass P of the schedule for the butterflies this thread owns: read (global
 // memory in a direct first pass, shared memory otherwise), twiddle,
 // butterfly, write (global memory in a direct last pass, shared memory
 // otherwise). The inverse's conjugations happen at the global accesses.
-template <class T, int N, bool LanesFast, int P>
+template <class T, int N, bool LanesFast, int P, PassIo Io>
 __device__ __forceinline__ void schedule_pass(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
                                               Complex<T>* out, int lanes_here, bool inverse) {
   using G = ScheduleGeometry<T, N, LanesFast>;
@@ -95,8 +100,8 @@ __device__ __forceinline__ void schedule_pass(T* re, T* im, const TileJob<T>& jo
   constexpr int butterflies = G::lanes * q;
   constexpr int B = (butterflies + G::threads - 1) / G::threads;
   constexpr bool whole = butterflies % G::threads == 0;
-  constexpr bool from_global = P == 0 && !G::staged_load;
-  constexpr bool to_global = P + 1 == G::passes && !G::staged_store;
+  constexpr bool from_global = Io == PassIo::direct && P == 0 && !G::staged_load;
+  constexpr bool to_global = Io == PassIo::direct && P + 1 == G::passes && !G::staged_store;
   Complex<T> v[B * R];
   int lane[B], j[B];
 OOCFFT_UNROLL
@@ -211,11 +216,11 @@ OOCFFT_UNROLL
   }
 }
 
-template <class T, int N, bool LanesFast, int... Ps>
+template <class T, int N, bool LanesFast, PassIo Io, int... Ps>
 __device__ __forceinline__ void schedule_passes(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
                                                 Complex<T>* out, int lanes_here, bool inverse,
                                                 std::integer_sequence<int, Ps...>) {
-  (schedule_pass<T, N, LanesFast, Ps>(re, im, job, in, out, lanes_here, inverse), ...);
+  (schedule_pass<T, N, LanesFast, Ps, Io>(re, im, job, in, out, lanes_here, inverse), ...);
 }
 
 template <class T, int N, bool LanesFast>
@@ -236,11 +241,151 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::threads,
     const Complex<T>* in = job.in + group * job.group.in + first_lane * job.lane.in;
     Complex<T>* out = job.out + group * job.group.out + first_lane * job.lane.out;
     if constexpr (G::staged_load) schedule_copy_in<T, N>(re, im, job, in, lanes_here, inverse);
-    schedule_passes<T, N, LanesFast>(re, im, job, in, out, lanes_here, inverse,
+    schedule_passes<T, N, LanesFast, PassIo::direct>(re, im, job, in, out, lanes_here, inverse,
                                      std::make_integer_sequence<int, G::passes>{});
     if constexpr (G::staged_store) schedule_copy_out<T, N>(re, im, job, out, lanes_here, inverse);
     // The last shared-memory reads of this tile before the next tile's writes.
     if constexpr (G::uses_shared) __syncthreads();
+  }
+}
+
+// Bluestein (SC08 section IV-E) in one compiled kernel when M fits a tile:
+// every element of the tile in shared memory, in load/store order
+// (consecutive threads take consecutive lanes for strided lines, consecutive
+// points for contiguous ones); position e of the tile is element e in both
+// layouts.
+template <class G, bool LanesFast, int M>
+__device__ __forceinline__ void tile_element(unsigned e, int& lane, int& point) {
+  if constexpr (LanesFast) {
+    lane = static_cast<int>(e & (G::lanes - 1));
+    point = static_cast<int>(e >> G::log_lanes);
+  } else {
+    lane = static_cast<int>(e / M);
+    point = static_cast<int>(e % M);
+  }
+}
+
+template <bool LanesFast, class C>
+__device__ __forceinline__ C* line_address(C* base, int lane, int point, std::int64_t lane_stride,
+                                           std::int64_t point_stride) {
+  return LanesFast ? base + lane + point * point_stride : base + lane * lane_stride + point;
+}
+
+// Load: x_p times chirp_p for p < n (conjugated first for the inverse), zero
+// for n <= p < M: every load issued before the first shared-memory store.
+template <class T, int M, bool LanesFast>
+__device__ __forceinline__ void bluestein_copy_in(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
+                                                  int lanes_here) {
+  using G = ScheduleGeometry<T, M, LanesFast>;
+  constexpr int U = (G::points + G::threads - 1) / G::threads;
+  Complex<T> z[U];
+OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const unsigned e = threadIdx.x + u * G::threads;
+    int lane, point;
+    tile_element<G, LanesFast, M>(e, lane, point);
+    z[u] = {T(0), T(0)};
+    if (e < static_cast<unsigned>(G::points) && lane < lanes_here && point < job.valid)
+      z[u] = load(line_address<LanesFast>(in, lane, point, job.lane.in, job.point_in));
+  }
+OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const unsigned e = threadIdx.x + u * G::threads;
+    if (e >= static_cast<unsigned>(G::points)) break;
+    int lane, point;  // recomputed: an array of them beside z spilled registers
+    tile_element<G, LanesFast, M>(e, lane, point);
+    Complex<T> w = z[u];
+    if (point < job.valid) w = (job.conjugate ? conj(w) : w) * load_table(job.chirp + point);
+    const int at = skew<T>(static_cast<int>(e));
+    re[at] = w.re;
+    im[at] = w.im;
+  }
+  __syncthreads();
+}
+
+// Between the two transforms: times FFT_M(b)/M, then conjugated, so that the
+// same forward passes compute the inverse transform: IFFT(y) = conj(F(conj y)).
+template <class T, int M, bool LanesFast>
+__device__ __forceinline__ void bluestein_multiply(T* re, T* im, const TileJob<T>& job) {
+  using G = ScheduleGeometry<T, M, LanesFast>;
+  constexpr int U = (G::points + G::threads - 1) / G::threads;
+OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const unsigned e = threadIdx.x + u * G::threads;
+    if (e >= static_cast<unsigned>(G::points)) break;
+    int lane, point;
+    tile_element<G, LanesFast, M>(e, lane, point);
+    const int at = skew<T>(static_cast<int>(e));
+    const Complex<T> w = Complex<T>{re[at], im[at]} * load_table(job.spectrum + point);
+    re[at] = w.re;
+    im[at] = -w.im;
+  }
+  __syncthreads();
+}
+
+// Store: conj of the second transform (completing the inverse), times
+// chirp_p, conjugated for the inverse transform, times scale, for p < n.
+template <class T, int M, bool LanesFast>
+__device__ __forceinline__ void bluestein_copy_out(const T* re, const T* im, const TileJob<T>& job, Complex<T>* out,
+                                                   int lanes_here) {
+  using G = ScheduleGeometry<T, M, LanesFast>;
+  constexpr int U = (G::points + G::threads - 1) / G::threads;
+OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const unsigned e = threadIdx.x + u * G::threads;
+    if (e >= static_cast<unsigned>(G::points)) break;
+    int lane, point;
+    tile_element<G, LanesFast, M>(e, lane, point);
+    if (lane >= lanes_here || point >= job.valid) continue;
+    const int at = skew<T>(static_cast<int>(e));
+    Complex<T> z = Complex<T>{re[at], -im[at]} * load_table(job.chirp + point);
+    if (job.conjugate) z = conj(z);
+    store(line_address<LanesFast>(out, lane, point, job.lane.out, job.point_out), job.scale * z);
+  }
+}
+
+// The forward transform of a tile already in shared memory. Not inlined: with
+// two inlined copies in one kernel ptxas spilled 500-900 bytes per thread
+// (it interleaved the two copies' index and twiddle set-up); one call
+// each keeps the allocation of one.
+template <class T, int M, bool LanesFast>
+__device__ __noinline__ void bluestein_transform(T* re, T* im, const TileJob<T>& job) {
+  using G = ScheduleGeometry<T, M, LanesFast>;
+  schedule_passes<T, M, LanesFast, PassIo::shared_only>(re, im, job, nullptr, nullptr, 0, false,
+                                                        std::make_integer_sequence<int, G::passes>{});
+}
+
+// Shared words of a Bluestein tile: always the whole tile, even where the
+// schedule alone would keep one pass in registers.
+template <class T, int M, bool LanesFast>
+constexpr std::size_t bluestein_shared_bytes() {
+  using G = ScheduleGeometry<T, M, LanesFast>;
+  return 2 * sizeof(T) * static_cast<std::size_t>(G::points + (G::points >> G::shift) + 1);
+}
+
+template <class T, int M, bool LanesFast>
+__global__ void __launch_bounds__(ScheduleGeometry<T, M, LanesFast>::threads,
+                                  ScheduleGeometry<T, M, LanesFast>::min_blocks)
+    bluestein_schedule_kernel(const __grid_constant__ TileJob<T> job) {
+  using G = ScheduleGeometry<T, M, LanesFast>;
+  extern __shared__ unsigned char shared_raw[];
+  T* re = reinterpret_cast<T*>(shared_raw);
+  T* im = re + G::points + (G::points >> G::shift) + 1;
+  const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
+  const std::int64_t tiles = lane_tiles * job.group.count;
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const std::int64_t group = tile / lane_tiles;
+    const std::int64_t first_lane = (tile - group * lane_tiles) << G::log_lanes;
+    const std::int64_t left = job.lane.count - first_lane;
+    const int lanes_here = left < G::lanes ? static_cast<int>(left) : G::lanes;
+    const Complex<T>* in = job.in + group * job.group.in + first_lane * job.lane.in;
+    Complex<T>* out = job.out + group * job.group.out + first_lane * job.lane.out;
+    bluestein_copy_in<T, M, LanesFast>(re, im, job, in, lanes_here);
+    bluestein_transform<T, M, LanesFast>(re, im, job);
+    bluestein_multiply<T, M, LanesFast>(re, im, job);
+    bluestein_transform<T, M, LanesFast>(re, im, job);
+    bluestein_copy_out<T, M, LanesFast>(re, im, job, out, lanes_here);
+    __syncthreads();  // the last shared-memory reads before the next tile's writes
   }
 }
 
@@ -262,6 +407,21 @@ void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
   check_launch("schedule_kernel");
 }
 
+// Launches Bluestein's convolution with the compiled schedule of length M
+// on `job` (job.n == M, job.valid the line length, chirp, spectrum and
+// conjugate set); the caller has checked with choose_tile_kernel().
+template <class T, int M, bool LanesFast>
+void launch_bluestein_schedule(const TileJob<T>& job, cudaStream_t stream) {
+  using G = ScheduleGeometry<T, M, LanesFast>;
+  const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
+  const std::int64_t tiles = lane_tiles * job.group.count;
+  const unsigned grid = static_cast<unsigned>(std::min<std::int64_t>(tiles, 0x7fffffff));
+  constexpr std::size_t bytes = detail::bluestein_shared_bytes<T, M, LanesFast>();
+  detail::allow_shared(detail::bluestein_schedule_kernel<T, M, LanesFast>, bytes);
+  detail::bluestein_schedule_kernel<T, M, LanesFast><<<grid, G::threads, bytes, stream>>>(job);
+  check_launch("bluestein_schedule_kernel");
+}
+
 }  // namespace oocfft::kernels::cuda
 
 // Explicit instantiation of one compiled schedule: used by the generated .cu
@@ -269,3 +429,6 @@ void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
 #define OOCFFT_INSTANTIATE_SCHEDULE(T, N, LANES_FAST)                                                     \
   template void oocfft::kernels::cuda::launch_schedule<T, N, LANES_FAST>(                                   \
       const oocfft::kernels::cuda::TileJob<T>&, bool, cudaStream_t);
+#define OOCFFT_INSTANTIATE_BLUESTEIN(T, M, LANES_FAST)                                                    \
+  template void oocfft::kernels::cuda::launch_bluestein_schedule<T, M, LANES_FAST>(                         \
+      const oocfft::kernels::cuda::TileJob<T>&, cudaStream_t);

@@ -26,12 +26,19 @@ struct CompiledSchedule {
   int lanes = 0;
 };
 
-// Every schedule compiled for element type T, in length order.
-template <class T>
-std::vector<CompiledSchedule> compiled_schedules();
+// What a compiled schedule computes: a transform of its length, or
+// Bluestein's whole convolution of that length M (chirp, forward, kernel
+// spectrum, inverse, chirp) in one kernel.
+enum class ScheduleUse { transform, bluestein };
 
-// The kernel a tile job runs on. A compiled schedule when the plan allows
-// one (job.kernels), the build has one for the job's length and layout, the
+// Every schedule compiled for element type T and `use`, in length order.
+template <class T>
+std::vector<CompiledSchedule> compiled_schedules(ScheduleUse use = ScheduleUse::transform);
+
+// The kernel a tile job runs on (a Bluestein job, with a chirp, needs a
+// Bluestein schedule of its length M). A compiled schedule when the plan
+// allows one (job.kernels), the build has one for the job's length and
+// layout, the
 // fast dimension has stride 1 in and out with the same layout both ways, no
 // post-multiply is fused (four-step twiddles, Bluestein tables), and the
 // batch fills at least one tile of lanes (smaller batches waste most of a
@@ -40,14 +47,17 @@ std::vector<CompiledSchedule> compiled_schedules();
 template <class T>
 TileKernel choose_tile_kernel(const TileJob<T>& job);
 
-// Launches the compiled schedule for the job; choose_tile_kernel(job) must
+// Launches the compiled schedule for the job (`inverse` is ignored for
+// Bluestein jobs, which carry job.conjugate); choose_tile_kernel(job) must
 // have said compiled_schedule. Throws Error(invalid_argument) otherwise.
 template <class T>
 void launch_compiled_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream);
 
-// One compiled schedule: defined in schedule_kernels.cuh, instantiated in
-// the generated .cu files.
+// One compiled schedule and one Bluestein convolution: defined in
+// schedule_kernels.cuh, instantiated in the generated .cu files.
 template <class T, int N, bool LanesFast>
 void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream);
+template <class T, int M, bool LanesFast>
+void launch_bluestein_schedule(const TileJob<T>& job, cudaStream_t stream);
 
 }  // namespace oocfft::kernels::cuda
