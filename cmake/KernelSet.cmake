@@ -1,10 +1,12 @@
 # OOCFFT_KERNEL_SET: which line lengths get a compiled schedule
 # (kernels/cuda/schedule_kernels.cuh) ahead of time. Every other length takes
 # the general run-time-length kernel.
-#   pow2  powers of two: contiguous lines 32..4096, strided lines 16..1024
+#   pow2  powers of two: contiguous lines 32..8192 (and 16384 for
+#         complex<float>), strided lines 16..1024
 #   ci    pow2, plus the 7-smooth lengths the tests and benchmarks use
 #         (a few minutes of nvcc on two cores)
-#   full  every 7-smooth length: contiguous 9..4096, strided 9..1024
+#   full  every 7-smooth length: contiguous 9..4096, strided 9..1024, and
+#         the long powers of two
 #         (about a thousand kernels: for release builds on a many-core host)
 
 # The 7-smooth numbers in [low, high], ascending.
@@ -33,9 +35,14 @@ function(oocfft_smooth_lengths low high out)
   set(${out} ${result} PARENT_SCOPE)
 endfunction()
 
-# Sets <prefix>_CONTIGUOUS and <prefix>_STRIDED to the lengths of `set`.
+# Sets <prefix>_CONTIGUOUS and <prefix>_STRIDED to the lengths of `set`,
+# and <prefix>_CONTIGUOUS_SINGLE to those compiled for complex<float> only.
+# Every set holds the long contiguous lines one tile of a compiled schedule
+# holds where the general kernel's two buffers do not: 8192 (both types) and
+# 16384 (complex<float>; complex<double> would need more registers than a
+# block of 1024 threads has).
 function(oocfft_kernel_set_lengths set prefix)
-  set(contiguous 32 64 128 256 512 1024 2048 4096)
+  set(contiguous 32 64 128 256 512 1024 2048 4096 8192)
   set(strided 16 32 64 128 256 512 1024)
   if(set STREQUAL "ci")
     # Powers of 3, 5, 6 and 7 (the benchmark's 1D cases), 300x320x343 (its
@@ -53,5 +60,6 @@ function(oocfft_kernel_set_lengths set prefix)
   list(SORT contiguous COMPARE NATURAL)
   list(SORT strided COMPARE NATURAL)
   set(${prefix}_CONTIGUOUS ${contiguous} PARENT_SCOPE)
+  set(${prefix}_CONTIGUOUS_SINGLE 16384 PARENT_SCOPE)
   set(${prefix}_STRIDED ${strided} PARENT_SCOPE)
 endfunction()

@@ -308,6 +308,11 @@ DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits, Til
     } else {
       s.kernel = LineKernel::four_step;
       s.four.emplace(make_four_step<T>(n, limits, kernels));
+      // A compiled schedule holds a longer line in one tile than the general
+      // kernel (one shared buffer instead of two: 16384 complex<float>, 8192
+      // complex<double>); where it serves a batch, execute() takes it.
+      if (kernels == TileKernels::compiled_where_available && has_compiled_schedule<T>(static_cast<int>(n)))
+        s.tile.emplace(s.host, limits, kernels);
     }
     return;
   }
@@ -347,6 +352,7 @@ std::size_t DeviceLinePlan<T>::workspace_bytes(const StridedLines& lines) const 
     case LineKernel::shared_memory:
     case LineKernel::bluestein_shared_memory: return 0;
     case LineKernel::four_step:
+      if (tile_kernel(lines) == TileKernel::compiled_schedule) return 0;
       return static_cast<std::size_t>(chunk_lines<T>(s.n, lines.lines())) * s.n * sizeof(Complex<T>);
     case LineKernel::bluestein_four_step:
       // The padded rows, and the four-step scratch beside them.
@@ -370,6 +376,9 @@ template <class T>
 TileJob<T> DeviceLinePlan<T>::one_tile_job(Complex<T>* data, const StridedLines& lines, T scale, bool inverse) const {
   const State& s = *state_;
   const bool lanes_fast = lines.point_stride != 1 && std::abs(lines.lane_stride) <= std::abs(lines.point_stride);
+  // A line too long for the general kernel's tile (one_tile_job of a
+  // four-step plan) is one lane per tile in the compiled schedule.
+  const int log_lanes = std::max(0, s.tile->choose_log_lanes(lines.lane_count, lanes_fast));
   TileJob<T> job;
   job.in = data;
   job.out = data;
@@ -378,7 +387,7 @@ TileJob<T> DeviceLinePlan<T>::one_tile_job(Complex<T>* data, const StridedLines&
   job.group = {lines.group_count, lines.group_stride, lines.group_stride};
   job.lanes_fast_in = job.lanes_fast_out = lanes_fast;
   job.scale = scale;
-  s.tile->fill(job, s.tile->choose_log_lanes(lines.lane_count, lanes_fast));
+  s.tile->fill(job, log_lanes);
   if (s.kernel == LineKernel::bluestein_shared_memory) {
     job.valid = static_cast<int>(s.n);
     job.chirp = s.chirp.template as<const Complex<T>>();
@@ -391,9 +400,9 @@ TileJob<T> DeviceLinePlan<T>::one_tile_job(Complex<T>* data, const StridedLines&
 template <class T>
 TileKernel DeviceLinePlan<T>::tile_kernel(const StridedLines& lines) const {
   // Four-step steps fuse twiddles and transposes (and, for Bluestein, the
-  // kernel spectrum): the general kernel runs them.
-  const LineKernel k = state_->kernel;
-  if (k != LineKernel::shared_memory && k != LineKernel::bluestein_shared_memory) return TileKernel::general;
+  // kernel spectrum): the general kernel runs them. A four-step plan with a
+  // compiled schedule of its length runs that where it serves.
+  if (!state_->tile || state_->kernel == LineKernel::bluestein_four_step) return TileKernel::general;
   return choose_tile_kernel(one_tile_job(nullptr, lines, T(1), false));
 }
 
@@ -414,6 +423,13 @@ void DeviceLinePlan<T>::execute(Complex<T>* data, const StridedLines& lines, voi
       launch_bluestein_tiles(one_tile_job(data, lines, scale, inverse), stream);
       return;
     case LineKernel::four_step:
+      if (s.tile) {
+        const TileJob<T> job = one_tile_job(data, lines, scale, inverse);
+        if (choose_tile_kernel(job) == TileKernel::compiled_schedule) {
+          launch_stockham_tiles(job, inverse, stream);
+          return;
+        }
+      }
       if (work == nullptr) throw Error(ErrorKind::invalid_argument, "four-step transform needs a workspace");
       run_four_step(*s.four, data, lines, work, inverse, scale, static_cast<const Complex<T>*>(nullptr), stream);
       return;
@@ -445,6 +461,7 @@ std::string DeviceLinePlan<T>::describe() const {
   const State& s = *state_;
   std::string d = std::string(to_string(s.kernel)) + " n=" + std::to_string(s.n) + " (" + s.host->summary() + ")";
   if (s.four) d += ", four-step " + std::to_string(s.four->n1) + " x " + std::to_string(s.four->n2);
+  if (s.four && s.tile) d += " (one tile where its compiled schedule serves)";
   return d;
 }
 

@@ -108,9 +108,16 @@ struct ScheduleGeometry {
   // as measured for the power-of-two kernels; the values per thread are
   // sized to fit.
   static constexpr int register_target = sizeof(T) == 4 ? 64 : 128;
-  static constexpr ScheduleTile tile =
-      choose_schedule_tile(N, schedule, fill_lanes > min_lanes ? fill_lanes : min_lanes, min_lanes,
-                           schedule_max_values<T>(schedule), register_target);
+  // Large strided tiles of several odd radices (945 = 9 5 3 7 with 8 lanes)
+  // leave no block size within the value budget: the budget then grows.
+  static constexpr ScheduleTile tile_within(int max_values) {
+    return choose_schedule_tile(N, schedule, fill_lanes > min_lanes ? fill_lanes : min_lanes, min_lanes, max_values,
+                                register_target);
+  }
+  static constexpr ScheduleTile tile = tile_within(schedule_max_values<T>(schedule)).threads > 0
+                                           ? tile_within(schedule_max_values<T>(schedule))
+                                       : tile_within(16).threads > 0 ? tile_within(16)
+                                                                     : tile_within(24);
   static constexpr int lanes = tile.lanes;
   static constexpr int log_lanes = schedule_log2(lanes);
   static constexpr int points = lanes * N;

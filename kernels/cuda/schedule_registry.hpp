@@ -35,6 +35,12 @@ enum class ScheduleUse { transform, bluestein };
 template <class T>
 std::vector<CompiledSchedule> compiled_schedules(ScheduleUse use = ScheduleUse::transform);
 
+// Whether this build compiled a schedule of length n for type T (either
+// layout): a device plan for a line longer than the general kernel's tile
+// keeps a tile plan beside its four-step one only then.
+template <class T>
+bool has_compiled_schedule(int n);
+
 // The kernel a tile job runs on (a Bluestein job, with a chirp, needs a
 // Bluestein schedule of its length M). A compiled schedule when the plan
 // allows one (job.kernels), the build has one for the job's length and
