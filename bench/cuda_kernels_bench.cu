@@ -15,12 +15,13 @@
 // S a compiled schedule, G the general kernel (four-step and Bluestein
 // included), - not transformed.
 //
-//   oocfft_cuda_bench [--quick] [--pow2] [--general-tiles] [--lengths N,...]
+//   oocfft_cuda_bench [--quick] [--pow2] [--general-tiles] [--lengths N,...] [--smooth]
 // --quick: a subset, fewer repetitions; --pow2: only powers of two up to
 // 4096, 256^3, 512^3; --general-tiles: the device plans use the general tile
 // kernel everywhere (TileKernels::general_only), for a before/after
 // comparison; --lengths: only the batched 1D cases of those lengths (for a
-// profiler).
+// profiler); --smooth: every 7-smooth length 9..4096, batched, with a summary
+// per type (the targets: 0.9x cuFFT in complex64, 0.85x in complex128).
 #include <cuda_runtime.h>
 #include <cufft.h>
 #include <CLI/CLI.hpp>
@@ -189,9 +190,9 @@ constexpr const char* type_name() {
 }
 
 // One case: `shape` transformed along `axes` by us, and by the cuFFT plan
-// that `make_cufft` builds.
+// that `make_cufft` builds. Returns the ratio cuFFT time / our time.
 template <class T>
-void run_case(const std::string& name, BrickShape shape, AxisSet axes, const std::function<cufftHandle()>& make_cufft,
+double run_case(const std::string& name, BrickShape shape, AxisSet axes, const std::function<cufftHandle()>& make_cufft,
               const LineSample* sample, bool device_reference, double copy_gbs, const Options& opt) {
   using CT = Complex<T>;
   const std::int64_t n = static_cast<std::int64_t>(shape.elements());
@@ -262,6 +263,7 @@ void run_case(const std::string& name, BrickShape shape, AxisSet axes, const std
               ours.tile_kernels_used().c_str(), t_ours, t_cufft, t_cufft / t_ours, gbs, gbs / copy_gbs, err_ours,
               err_cufft);
   std::fflush(stdout);
+  return t_cufft / t_ours;
 }
 
 template <class T>
@@ -270,14 +272,14 @@ constexpr cufftType c2c() {
 }
 
 template <class T>
-void batched_1d(std::size_t len, double copy_gbs, const Options& opt) {
+double batched_1d(std::size_t len, double copy_gbs, const Options& opt) {
   const std::size_t total = (std::size_t{1} << 30) / sizeof(Complex<T>);
   const std::size_t lines = total / len;
   LineSample s;
   s.length = len;
   s.stride = 1;
   for (std::size_t l : {std::size_t{0}, lines / 3, 2 * lines / 3, lines - 1}) s.starts.push_back(l * len);
-  run_case<T>("1d n=" + std::to_string(len), BrickShape{1, lines, len}, AxisSet{false, false, true},
+  return run_case<T>("1d n=" + std::to_string(len), BrickShape{1, lines, len}, AxisSet{false, false, true},
               [&] {
                 cufftHandle h;
                 int n[1] = {static_cast<int>(len)};
@@ -323,6 +325,31 @@ void volume_3d(BrickShape shape, double copy_gbs, const Options& opt) {
               nullptr, true, copy_gbs, opt);
 }
 
+// Every 7-smooth length in [low, high], ascending.
+std::vector<std::size_t> smooth_lengths(std::size_t low, std::size_t high) {
+  std::vector<std::size_t> v;
+  for (std::size_t n = low; n <= high; ++n) {
+    std::size_t m = n;
+    for (std::size_t p : {2, 3, 5, 7})
+      while (m % p == 0) m /= p;
+    if (m == 1) v.push_back(n);
+  }
+  return v;
+}
+
+// One line per type: how many cases, the smallest and the median ratio, and
+// the lengths below `target`.
+void summarise(const char* type, std::vector<std::pair<double, std::size_t>> ratios, double target) {
+  if (ratios.empty()) return;
+  std::sort(ratios.begin(), ratios.end());
+  std::string below;
+  for (const auto& [r, n] : ratios)
+    if (r < target) below += " " + std::to_string(n) + "(" + std::to_string(r).substr(0, 4) + ")";
+  std::printf("summary %s: %zu lengths, ratio min %.2f, median %.2f, max %.2f; below %.2f:%s\n", type, ratios.size(),
+              ratios.front().first, ratios[ratios.size() / 2].first, ratios.back().first, target,
+              below.empty() ? " none" : below.c_str());
+}
+
 std::vector<std::size_t> powers(std::size_t base, std::size_t limit) {
   std::vector<std::size_t> v;
   for (std::size_t p = base * base; p <= limit; p *= base) v.push_back(p);
@@ -340,6 +367,8 @@ int main(int argc, char** argv) {
   app.add_flag("--pow2", opt.pow2, "only powers of two up to 4096, 256^3 and 512^3");
   app.add_flag("--general-tiles", general_tiles, "the general tile kernel everywhere (before/after comparisons)");
   app.add_option("--lengths", only_lengths, "only batched 1D cases of these lengths (for profiling)")->delimiter(',');
+  bool smooth = false;
+  app.add_flag("--smooth", smooth, "every 7-smooth length 9..4096 as batched 1D, then a summary per type");
   CLI11_PARSE(app, argc, argv);
   if (opt.quick) opt.reps = 5;
   if (general_tiles) opt.tile_kernels = kc::TileKernels::general_only;
@@ -365,6 +394,16 @@ int main(int argc, char** argv) {
         for (std::size_t p : powers(b, 65536)) lengths.push_back(p);
       for (std::size_t p : {127, 1009, 4099}) lengths.push_back(p);
     }
+    if (smooth) {
+      std::vector<std::pair<double, std::size_t>> single, twice;
+      for (std::size_t len : smooth_lengths(9, 4096)) {
+        single.emplace_back(batched_1d<float>(len, copy_gbs, opt), len);
+        twice.emplace_back(batched_1d<double>(len, copy_gbs, opt), len);
+      }
+      summarise("c64", single, 0.9);
+      summarise("c128", twice, 0.85);
+      return 0;
+    }
     for (std::size_t len : lengths) {
       batched_1d<float>(len, copy_gbs, opt);
       batched_1d<double>(len, copy_gbs, opt);
@@ -373,7 +412,12 @@ int main(int argc, char** argv) {
     strided_z<float>(512, copy_gbs, opt);
     strided_z<double>(512, copy_gbs, opt);
     std::vector<BrickShape> shapes = {{256, 256, 256}, {512, 512, 512}};
-    if (!opt.pow2) shapes.push_back({300, 320, 343});
+    if (!opt.pow2) {
+      // 7-smooth shapes with odd radices on every axis.
+      shapes.push_back({300, 320, 343});
+      shapes.push_back({360, 360, 360});
+      shapes.push_back({243, 250, 256});
+    }
     if (!opt.quick && !opt.pow2) shapes.push_back({1024, 1024, 1024});
     for (const BrickShape& s : shapes) {
       volume_3d<float>(s, copy_gbs, opt);

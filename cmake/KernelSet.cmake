@@ -4,10 +4,10 @@
 #   pow2  powers of two: contiguous lines 32..8192 (and 16384 for
 #         complex<float>), strided lines 16..1024
 #   ci    pow2, plus the 7-smooth lengths the tests and benchmarks use
-#         (a few minutes of nvcc on two cores)
+#         (what CI builds: under a minute of nvcc on two cores)
 #   full  every 7-smooth length: contiguous 9..4096, strided 9..1024, and
-#         the long powers of two
-#         (about a thousand kernels: for release builds on a many-core host)
+#         the long powers of two; the default (about 800 kernels, 3 minutes
+#         of nvcc on two cores)
 
 # The 7-smooth numbers in [low, high], ascending.
 function(oocfft_smooth_lengths low high out)
@@ -42,7 +42,7 @@ endfunction()
 # 16384 (complex<float>; complex<double> would need more registers than a
 # block of 1024 threads has).
 function(oocfft_kernel_set_lengths set prefix)
-  set(contiguous 32 64 128 256 512 1024 2048 4096 8192)
+  set(contiguous 32 64 128 256 512 1024 2048 4096)
   set(strided 16 32 64 128 256 512 1024)
   if(set STREQUAL "ci")
     # Powers of 3, 5, 6 and 7 (the benchmark's 1D cases), 300x320x343 (its
@@ -55,6 +55,7 @@ function(oocfft_kernel_set_lengths set prefix)
   elseif(NOT set STREQUAL "pow2")
     message(FATAL_ERROR "OOCFFT_KERNEL_SET must be pow2, ci or full (got '${set}')")
   endif()
+  list(APPEND contiguous 8192)
   list(REMOVE_DUPLICATES contiguous)
   list(REMOVE_DUPLICATES strided)
   list(SORT contiguous COMPARE NATURAL)

@@ -20,5 +20,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 jobs=$(nproc)
-cmake --preset release
+# OOCFFT_KERNEL_SET (pow2, ci or full; CMake's default is full) picks the
+# line lengths whose CUDA kernels are compiled ahead of time; CI builds ci.
+cmake --preset release ${OOCFFT_KERNEL_SET:+-DOOCFFT_KERNEL_SET=$OOCFFT_KERNEL_SET}
 cmake --build --preset release -j"$jobs"

@@ -105,9 +105,16 @@ struct ScheduleGeometry {
   static constexpr int fill_lanes = target_points / N > 1 ? 1 << (schedule_log2(target_points / N + 1) - 1) : 1;
   // Register cap through __launch_bounds__: 64 per thread for complex<float>
   // (1024 threads per SM), 128 for complex<double> (512 threads per SM),
-  // as measured for the power-of-two kernels; the values per thread are
-  // sized to fit.
-  static constexpr int register_target = sizeof(T) == 4 ? 64 : 128;
+  // as measured for the power-of-two kernels. Odd-radix butterflies keep
+  // more temporaries: at 64 registers ptxas spilled 100-700 bytes per thread
+  // for complex<float> lengths such as 60, 210, 2688 and 3750 (which then
+  // ran at 0.17-0.6x cuFFT); 96 removes most of that.
+  static constexpr bool powers_of_two_only = [] {
+    for (int p = 0; p < schedule.count; ++p)
+      if ((schedule.radices[p] & (schedule.radices[p] - 1)) != 0) return false;
+    return true;
+  }();
+  static constexpr int register_target = sizeof(T) == 4 ? (powers_of_two_only ? 64 : 96) : 128;
   // Large strided tiles of several odd radices (945 = 9 5 3 7 with 8 lanes)
   // leave no block size within the value budget: the budget then grows.
   static constexpr ScheduleTile tile_within(int max_values) {

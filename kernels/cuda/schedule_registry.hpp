@@ -2,9 +2,11 @@
 // The compiled schedules of this build and the one function that picks the
 // kernel of a tile job. Which lengths are compiled ahead of time is the CMake
 // choice OOCFFT_KERNEL_SET (kernels/cuda/CMakeLists.txt):
-//   pow2  powers of two: contiguous lines 32..4096, strided lines 16..1024;
+//   pow2  powers of two: contiguous lines 32..8192 (and 16384 for
+//         complex<float>), strided lines 16..1024;
 //   ci    pow2, plus the 7-smooth lengths the tests and benchmarks use;
-//   full  every 7-smooth length: contiguous 9..4096, strided 9..1024.
+//   full  (the default) every 7-smooth length: contiguous 9..4096, strided
+//         9..1024, and the long powers of two.
 // Lengths outside the set take the general run-time-length kernel.
 // Host-visible (no device code).
 #include <cuda_runtime_api.h>
