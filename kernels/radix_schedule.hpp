@@ -23,11 +23,12 @@ struct RadixSchedule {
   }
 };
 
-// Powers of two first: as many 16s as possible; a leftover single factor 2
-// is merged with one 16 into 8 x 4, since a radix-2 pass costs a full trip
+// Powers of two first: as many 16s as possible (as many 8s beside odd
+// factors, unless 16s cover the power exactly); a leftover single factor 2
+// is merged into 8 x 4 (or 4 x 4), since a radix-2 pass costs a full trip
 // through memory for little arithmetic. Then the odd primes 3, 5, 7, 11, 13:
-// pairs of 3s as radix 9, the rest one pass each. Empty (count 0) when n == 1 or a prime factor above 13
-// remains.
+// pairs of 3s as radix 9, the rest one pass each. Empty (count 0) when
+// n == 1 or a prime factor above 13 remains.
 constexpr RadixSchedule radix_schedule(std::size_t n) {
   RadixSchedule s;
   if (n <= 1) return s;
@@ -37,15 +38,35 @@ constexpr RadixSchedule radix_schedule(std::size_t n) {
     ++twos;
   }
   auto push = [&s](int r) { s.radices[s.count++] = r; };
-  int sixteens = twos / 4;
-  const int rest = twos % 4;
-  if (rest == 1 && sixteens > 0) {
-    for (int i = 0; i < sixteens - 1; ++i) push(16);
-    push(8);
-    push(4);
+  // Beside odd radices, 8s rather than 16s unless the power of two is a
+  // power of 16: a radix-16 pass needs 16 values per thread, and with the
+  // odd butterflies' temporaries ptxas spilled 300-700 bytes per thread
+  // (1344 = 16 4 3 7 ran at 0.25x cuFFT, 0.80x as 8 8 3 7). Where 16s cover
+  // the power exactly, splitting them cost a pass and measured slower
+  // (432 = 16 9 3 at 0.91-0.97x, as 4 4 9 3 at 0.38-0.64x).
+  const bool eights = n != 1 && twos % 4 != 0;
+  if (!eights) {
+    int sixteens = twos / 4;
+    const int rest = twos % 4;
+    if (rest == 1 && sixteens > 0) {
+      for (int i = 0; i < sixteens - 1; ++i) push(16);
+      push(8);
+      push(4);
+    } else {
+      for (int i = 0; i < sixteens; ++i) push(16);
+      if (rest != 0) push(1 << rest);
+    }
   } else {
-    for (int i = 0; i < sixteens; ++i) push(16);
-    if (rest != 0) push(1 << rest);
+    const int count = twos / 3;
+    const int rest = twos % 3;
+    if (rest == 1 && count > 0) {
+      for (int i = 0; i < count - 1; ++i) push(8);
+      push(4);
+      push(4);
+    } else {
+      for (int i = 0; i < count; ++i) push(8);
+      if (rest != 0) push(1 << rest);
+    }
   }
   // 3 x 3 goes in one composite pass (dft_composite): a pass is a trip
   // through memory, and two radix-3 passes do little arithmetic per trip.
