@@ -81,6 +81,39 @@ __device__ __forceinline__ C* schedule_address(C* base, int lane, int point, std
   }
 }
 
+// Element e of a tile in copy order: consecutive threads take consecutive
+// lanes (strided lines) or consecutive points (contiguous lines), so global
+// accesses run along memory; the shared-memory position of element e is e
+// in both layouts (schedule_position).
+template <class G, bool LanesFast, int N>
+__device__ __forceinline__ void tile_element(unsigned e, int& lane, int& point) {
+  if constexpr (LanesFast) {
+    lane = static_cast<int>(e & (G::lanes - 1));
+    point = static_cast<int>(e >> G::log_lanes);
+  } else {
+    lane = static_cast<int>(e / N);
+    point = static_cast<int>(e % N);
+  }
+}
+
+// Where tile `tile` of a job starts, and how many of its lanes exist.
+template <class T>
+struct TileSite {
+  const Complex<T>* in;
+  Complex<T>* out;
+  int lanes_here;
+};
+
+template <class G, class T>
+__device__ __forceinline__ TileSite<T> tile_site(const TileJob<T>& job, std::int64_t tile, std::int64_t lane_tiles) {
+  const std::int64_t group = tile / lane_tiles;
+  const std::int64_t first_lane = (tile - group * lane_tiles) << G::log_lanes;
+  const std::int64_t left = job.lane.count - first_lane;
+  return {job.in + group * job.group.in + first_lane * job.lane.in,
+          job.out + group * job.group.out + first_lane * job.lane.out,
+          left < G::lanes ? static_cast<int>(left) : G::lanes};
+}
+
 // Where the passes of a schedule read their first and write their last
 // values: global memory where the geometry allows (direct), or shared memory
 // only (the tile is already there: Bluestein's convolution).
@@ -184,7 +217,8 @@ __device__ __forceinline__ void schedule_copy_in(T* re, T* im, const TileJob<T>&
 OOCFFT_UNROLL
   for (int u = 0; u < U; ++u) {
     const unsigned e = threadIdx.x + u * G::threads;
-    const int lane = static_cast<int>(e / N), point = static_cast<int>(e % N);
+    int lane, point;
+    tile_element<G, false, N>(e, lane, point);
     z[u] = {T(0), T(0)};
     if ((whole || e < static_cast<unsigned>(G::points)) && lane < lanes_here) z[u] = load(in + lane * job.lane.in + point);
   }
@@ -192,7 +226,7 @@ OOCFFT_UNROLL
   for (int u = 0; u < U; ++u) {
     const unsigned e = threadIdx.x + u * G::threads;
     if (!whole && e >= static_cast<unsigned>(G::points)) break;
-    const int at = skew<T>(static_cast<int>(e));  // lane-major: position (lane, point) is e
+    const int at = skew<T>(static_cast<int>(e));
     re[at] = z[u].re;
     im[at] = inverse ? -z[u].im : z[u].im;
   }
@@ -208,7 +242,8 @@ OOCFFT_UNROLL
   for (int u = 0; u < U; ++u) {
     const unsigned e = threadIdx.x + u * G::threads;
     if (e >= static_cast<unsigned>(G::points)) break;
-    const int lane = static_cast<int>(e / N), point = static_cast<int>(e % N);
+    int lane, point;
+    tile_element<G, false, N>(e, lane, point);
     if (lane >= lanes_here) continue;
     const int at = skew<T>(static_cast<int>(e));
     const Complex<T> z = {re[at], inverse ? -im[at] : im[at]};
@@ -234,42 +269,17 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::threads,
   const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
   const std::int64_t tiles = lane_tiles * job.group.count;
   for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const std::int64_t group = tile / lane_tiles;
-    const std::int64_t first_lane = (tile - group * lane_tiles) << G::log_lanes;
-    const std::int64_t left = job.lane.count - first_lane;
-    const int lanes_here = left < G::lanes ? static_cast<int>(left) : G::lanes;
-    const Complex<T>* in = job.in + group * job.group.in + first_lane * job.lane.in;
-    Complex<T>* out = job.out + group * job.group.out + first_lane * job.lane.out;
-    if constexpr (G::staged_load) schedule_copy_in<T, N>(re, im, job, in, lanes_here, inverse);
-    schedule_passes<T, N, LanesFast, PassIo::direct>(re, im, job, in, out, lanes_here, inverse,
-                                     std::make_integer_sequence<int, G::passes>{});
-    if constexpr (G::staged_store) schedule_copy_out<T, N>(re, im, job, out, lanes_here, inverse);
+    const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
+    if constexpr (G::staged_load) schedule_copy_in<T, N>(re, im, job, at.in, at.lanes_here, inverse);
+    schedule_passes<T, N, LanesFast, PassIo::direct>(re, im, job, at.in, at.out, at.lanes_here, inverse,
+                                                     std::make_integer_sequence<int, G::passes>{});
+    if constexpr (G::staged_store) schedule_copy_out<T, N>(re, im, job, at.out, at.lanes_here, inverse);
     // The last shared-memory reads of this tile before the next tile's writes.
     if constexpr (G::uses_shared) __syncthreads();
   }
 }
 
-// Bluestein (SC08 section IV-E) in one compiled kernel when M fits a tile:
-// every element of the tile in shared memory, in load/store order
-// (consecutive threads take consecutive lanes for strided lines, consecutive
-// points for contiguous ones); position e of the tile is element e in both
-// layouts.
-template <class G, bool LanesFast, int M>
-__device__ __forceinline__ void tile_element(unsigned e, int& lane, int& point) {
-  if constexpr (LanesFast) {
-    lane = static_cast<int>(e & (G::lanes - 1));
-    point = static_cast<int>(e >> G::log_lanes);
-  } else {
-    lane = static_cast<int>(e / M);
-    point = static_cast<int>(e % M);
-  }
-}
-
-template <bool LanesFast, class C>
-__device__ __forceinline__ C* line_address(C* base, int lane, int point, std::int64_t lane_stride,
-                                           std::int64_t point_stride) {
-  return LanesFast ? base + lane + point * point_stride : base + lane * lane_stride + point;
-}
+// Bluestein (SC08 section IV-E) in one compiled kernel when M fits a tile.
 
 // Load: x_p times chirp_p for p < n (conjugated first for the inverse), zero
 // for n <= p < M: every load issued before the first shared-memory store.
@@ -286,7 +296,7 @@ OOCFFT_UNROLL
     tile_element<G, LanesFast, M>(e, lane, point);
     z[u] = {T(0), T(0)};
     if (e < static_cast<unsigned>(G::points) && lane < lanes_here && point < job.valid)
-      z[u] = load(line_address<LanesFast>(in, lane, point, job.lane.in, job.point_in));
+      z[u] = load(schedule_address<LanesFast>(in, lane, point, job.lane.in, job.point_in));
   }
 OOCFFT_UNROLL
   for (int u = 0; u < U; ++u) {
@@ -340,7 +350,7 @@ OOCFFT_UNROLL
     const int at = skew<T>(static_cast<int>(e));
     Complex<T> z = Complex<T>{re[at], -im[at]} * load_table(job.chirp + point);
     if (job.conjugate) z = conj(z);
-    store(line_address<LanesFast>(out, lane, point, job.lane.out, job.point_out), job.scale * z);
+    store(schedule_address<LanesFast>(out, lane, point, job.lane.out, job.point_out), job.scale * z);
   }
 }
 
@@ -374,17 +384,12 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, M, LanesFast>::threads,
   const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
   const std::int64_t tiles = lane_tiles * job.group.count;
   for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const std::int64_t group = tile / lane_tiles;
-    const std::int64_t first_lane = (tile - group * lane_tiles) << G::log_lanes;
-    const std::int64_t left = job.lane.count - first_lane;
-    const int lanes_here = left < G::lanes ? static_cast<int>(left) : G::lanes;
-    const Complex<T>* in = job.in + group * job.group.in + first_lane * job.lane.in;
-    Complex<T>* out = job.out + group * job.group.out + first_lane * job.lane.out;
-    bluestein_copy_in<T, M, LanesFast>(re, im, job, in, lanes_here);
+    const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
+    bluestein_copy_in<T, M, LanesFast>(re, im, job, at.in, at.lanes_here);
     bluestein_transform<T, M, LanesFast>(re, im, job);
     bluestein_multiply<T, M, LanesFast>(re, im, job);
     bluestein_transform<T, M, LanesFast>(re, im, job);
-    bluestein_copy_out<T, M, LanesFast>(re, im, job, out, lanes_here);
+    bluestein_copy_out<T, M, LanesFast>(re, im, job, at.out, at.lanes_here);
     __syncthreads();  // the last shared-memory reads before the next tile's writes
   }
 }
@@ -396,12 +401,19 @@ namespace oocfft::kernels::cuda {
 // Launches the compiled schedule of length N on `job`; the caller
 // (launch_stockham_tiles) has checked with choose_tile_kernel() that it
 // serves the job.
+namespace detail {
+// One block per tile up to the grid limit; the kernels loop over the rest.
+template <class G, class T>
+unsigned schedule_grid(const TileJob<T>& job) {
+  const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
+  return static_cast<unsigned>(std::min<std::int64_t>(lane_tiles * job.group.count, 0x7fffffff));
+}
+}  // namespace detail
+
 template <class T, int N, bool LanesFast>
 void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
   using G = ScheduleGeometry<T, N, LanesFast>;
-  const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
-  const std::int64_t tiles = lane_tiles * job.group.count;
-  const unsigned grid = static_cast<unsigned>(std::min<std::int64_t>(tiles, 0x7fffffff));
+  const unsigned grid = detail::schedule_grid<G>(job);
   detail::allow_shared(detail::schedule_kernel<T, N, LanesFast>, G::shared_bytes);
   detail::schedule_kernel<T, N, LanesFast><<<grid, G::threads, G::shared_bytes, stream>>>(job, inverse);
   check_launch("schedule_kernel");
@@ -413,9 +425,7 @@ void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
 template <class T, int M, bool LanesFast>
 void launch_bluestein_schedule(const TileJob<T>& job, cudaStream_t stream) {
   using G = ScheduleGeometry<T, M, LanesFast>;
-  const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
-  const std::int64_t tiles = lane_tiles * job.group.count;
-  const unsigned grid = static_cast<unsigned>(std::min<std::int64_t>(tiles, 0x7fffffff));
+  const unsigned grid = detail::schedule_grid<G>(job);
   constexpr std::size_t bytes = detail::bluestein_shared_bytes<T, M, LanesFast>();
   detail::allow_shared(detail::bluestein_schedule_kernel<T, M, LanesFast>, bytes);
   detail::bluestein_schedule_kernel<T, M, LanesFast><<<grid, G::threads, bytes, stream>>>(job);
