@@ -114,6 +114,47 @@ __device__ __forceinline__ TileSite<T> tile_site(const TileJob<T>& job, std::int
           left < G::lanes ? static_cast<int>(left) : G::lanes};
 }
 
+// Calls visit(e, lane, point) for every element of the tile this thread
+// copies, in copy order.
+template <class G, bool LanesFast, int N, class Visit>
+__device__ __forceinline__ void for_each_element(Visit&& visit) {
+  constexpr int U = (G::points + G::threads - 1) / G::threads;
+OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const unsigned e = threadIdx.x + u * G::threads;
+    if (e >= static_cast<unsigned>(G::points)) break;
+    int lane, point;
+    tile_element<G, LanesFast, N>(e, lane, point);
+    visit(e, lane, point);
+  }
+}
+
+// Copies a tile in: fetch(lane, point) for every element this thread copies,
+// all issued before the first put(e, point, z) (one load in flight per
+// thread ran n = 9 at half the speed of the direct first pass), then a
+// barrier.
+template <class G, bool LanesFast, int N, class T, class Fetch, class Put>
+__device__ __forceinline__ void copy_tile_in(Fetch&& fetch, Put&& put) {
+  constexpr int U = (G::points + G::threads - 1) / G::threads;
+  Complex<T> z[U];
+OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const unsigned e = threadIdx.x + u * G::threads;
+    int lane, point;
+    tile_element<G, LanesFast, N>(e, lane, point);
+    z[u] = e < static_cast<unsigned>(G::points) ? fetch(lane, point) : Complex<T>{T(0), T(0)};
+  }
+OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const unsigned e = threadIdx.x + u * G::threads;
+    if (e >= static_cast<unsigned>(G::points)) break;
+    int lane, point;  // recomputed: an array of them beside z spilled registers
+    tile_element<G, LanesFast, N>(e, lane, point);
+    put(e, point, z[u]);
+  }
+  __syncthreads();
+}
+
 // Where the passes of a schedule read their first and write their last
 // values: global memory where the geometry allows (direct), or shared memory
 // only (the tile is already there: Bluestein's convolution).
@@ -209,46 +250,27 @@ template <class T, int N>
 __device__ __forceinline__ void schedule_copy_in(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
                                                  int lanes_here, bool inverse) {
   using G = ScheduleGeometry<T, N, false>;
-  constexpr int U = (G::points + G::threads - 1) / G::threads;
-  constexpr bool whole = G::points % G::threads == 0;
-  // Every load issued before the first shared-memory store: one load in
-  // flight per thread ran n = 9 at half the speed of the direct first pass.
-  Complex<T> z[U];
-OOCFFT_UNROLL
-  for (int u = 0; u < U; ++u) {
-    const unsigned e = threadIdx.x + u * G::threads;
-    int lane, point;
-    tile_element<G, false, N>(e, lane, point);
-    z[u] = {T(0), T(0)};
-    if ((whole || e < static_cast<unsigned>(G::points)) && lane < lanes_here) z[u] = load(in + lane * job.lane.in + point);
-  }
-OOCFFT_UNROLL
-  for (int u = 0; u < U; ++u) {
-    const unsigned e = threadIdx.x + u * G::threads;
-    if (!whole && e >= static_cast<unsigned>(G::points)) break;
-    const int at = skew<T>(static_cast<int>(e));
-    re[at] = z[u].re;
-    im[at] = inverse ? -z[u].im : z[u].im;
-  }
-  __syncthreads();
+  copy_tile_in<G, false, N, T>(
+      [&](int lane, int point) {
+        return lane < lanes_here ? load(in + lane * job.lane.in + point) : Complex<T>{T(0), T(0)};
+      },
+      [&](unsigned e, int, Complex<T> z) {
+        const int at = skew<T>(static_cast<int>(e));
+        re[at] = z.re;
+        im[at] = inverse ? -z.im : z.im;
+      });
 }
 
 template <class T, int N>
 __device__ __forceinline__ void schedule_copy_out(const T* re, const T* im, const TileJob<T>& job, Complex<T>* out,
                                                   int lanes_here, bool inverse) {
   using G = ScheduleGeometry<T, N, false>;
-  constexpr int U = (G::points + G::threads - 1) / G::threads;
-OOCFFT_UNROLL
-  for (int u = 0; u < U; ++u) {
-    const unsigned e = threadIdx.x + u * G::threads;
-    if (e >= static_cast<unsigned>(G::points)) break;
-    int lane, point;
-    tile_element<G, false, N>(e, lane, point);
-    if (lane >= lanes_here) continue;
+  for_each_element<G, false, N>([&](unsigned e, int lane, int point) {
+    if (lane >= lanes_here) return;
     const int at = skew<T>(static_cast<int>(e));
     const Complex<T> z = {re[at], inverse ? -im[at] : im[at]};
     store(out + lane * job.lane.out + point, job.scale * z);
-  }
+  });
 }
 
 template <class T, int N, bool LanesFast, PassIo Io, int... Ps>
@@ -282,35 +304,23 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::threads,
 // Bluestein (SC08 section IV-E) in one compiled kernel when M fits a tile.
 
 // Load: x_p times chirp_p for p < n (conjugated first for the inverse), zero
-// for n <= p < M: every load issued before the first shared-memory store.
+// for n <= p < M.
 template <class T, int M, bool LanesFast>
 __device__ __forceinline__ void bluestein_copy_in(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
                                                   int lanes_here) {
   using G = ScheduleGeometry<T, M, LanesFast>;
-  constexpr int U = (G::points + G::threads - 1) / G::threads;
-  Complex<T> z[U];
-OOCFFT_UNROLL
-  for (int u = 0; u < U; ++u) {
-    const unsigned e = threadIdx.x + u * G::threads;
-    int lane, point;
-    tile_element<G, LanesFast, M>(e, lane, point);
-    z[u] = {T(0), T(0)};
-    if (e < static_cast<unsigned>(G::points) && lane < lanes_here && point < job.valid)
-      z[u] = load(schedule_address<LanesFast>(in, lane, point, job.lane.in, job.point_in));
-  }
-OOCFFT_UNROLL
-  for (int u = 0; u < U; ++u) {
-    const unsigned e = threadIdx.x + u * G::threads;
-    if (e >= static_cast<unsigned>(G::points)) break;
-    int lane, point;  // recomputed: an array of them beside z spilled registers
-    tile_element<G, LanesFast, M>(e, lane, point);
-    Complex<T> w = z[u];
-    if (point < job.valid) w = (job.conjugate ? conj(w) : w) * load_table(job.chirp + point);
-    const int at = skew<T>(static_cast<int>(e));
-    re[at] = w.re;
-    im[at] = w.im;
-  }
-  __syncthreads();
+  copy_tile_in<G, LanesFast, M, T>(
+      [&](int lane, int point) {
+        return lane < lanes_here && point < job.valid
+                   ? load(schedule_address<LanesFast>(in, lane, point, job.lane.in, job.point_in))
+                   : Complex<T>{T(0), T(0)};
+      },
+      [&](unsigned e, int point, Complex<T> w) {
+        if (point < job.valid) w = (job.conjugate ? conj(w) : w) * load_table(job.chirp + point);
+        const int at = skew<T>(static_cast<int>(e));
+        re[at] = w.re;
+        im[at] = w.im;
+      });
 }
 
 // Between the two transforms: times FFT_M(b)/M, then conjugated, so that the
@@ -318,18 +328,12 @@ OOCFFT_UNROLL
 template <class T, int M, bool LanesFast>
 __device__ __forceinline__ void bluestein_multiply(T* re, T* im, const TileJob<T>& job) {
   using G = ScheduleGeometry<T, M, LanesFast>;
-  constexpr int U = (G::points + G::threads - 1) / G::threads;
-OOCFFT_UNROLL
-  for (int u = 0; u < U; ++u) {
-    const unsigned e = threadIdx.x + u * G::threads;
-    if (e >= static_cast<unsigned>(G::points)) break;
-    int lane, point;
-    tile_element<G, LanesFast, M>(e, lane, point);
+  for_each_element<G, LanesFast, M>([&](unsigned e, int, int point) {
     const int at = skew<T>(static_cast<int>(e));
     const Complex<T> w = Complex<T>{re[at], im[at]} * load_table(job.spectrum + point);
     re[at] = w.re;
     im[at] = -w.im;
-  }
+  });
   __syncthreads();
 }
 
@@ -339,19 +343,13 @@ template <class T, int M, bool LanesFast>
 __device__ __forceinline__ void bluestein_copy_out(const T* re, const T* im, const TileJob<T>& job, Complex<T>* out,
                                                    int lanes_here) {
   using G = ScheduleGeometry<T, M, LanesFast>;
-  constexpr int U = (G::points + G::threads - 1) / G::threads;
-OOCFFT_UNROLL
-  for (int u = 0; u < U; ++u) {
-    const unsigned e = threadIdx.x + u * G::threads;
-    if (e >= static_cast<unsigned>(G::points)) break;
-    int lane, point;
-    tile_element<G, LanesFast, M>(e, lane, point);
-    if (lane >= lanes_here || point >= job.valid) continue;
+  for_each_element<G, LanesFast, M>([&](unsigned e, int lane, int point) {
+    if (lane >= lanes_here || point >= job.valid) return;
     const int at = skew<T>(static_cast<int>(e));
     Complex<T> z = Complex<T>{re[at], -im[at]} * load_table(job.chirp + point);
     if (job.conjugate) z = conj(z);
     store(schedule_address<LanesFast>(out, lane, point, job.lane.out, job.point_out), job.scale * z);
-  }
+  });
 }
 
 // The forward transform of a tile already in shared memory. Not inlined: with
