@@ -128,6 +128,32 @@ TEST(CudaSchedules, BluesteinInOneKernelAgainstFftwLongDouble) {
   check_every_bluestein_schedule<double>();
 }
 
+// Four steps on compiled schedules (power-of-two splits): step A on strided
+// lanes with the twiddle, step B on contiguous lines stored transposed (lines
+// contiguous), or both on strided lanes (lines strided, as z axes).
+template <class T>
+void check_four_step_schedules() {
+  DeviceRunner<T> runner;
+  for (std::size_t n : {std::size_t{32768}, std::size_t{65536}}) {
+    const kc::StridedLines x{n, 1, 3, static_cast<std::int64_t>(n), 1, 0};
+    ASSERT_EQ(kernel_for<T>(n, x), TileKernel::compiled_schedule) << "contiguous four-step n=" << n;
+    check_lines(runner, n, 3, 5 * n);
+  }
+  // z lines of 16384 (complex<double>: no one-tile schedule; complex<float>
+  // has one for contiguous lines only), 64 lanes: step A's tiles of 128
+  // points hold up to 32 lanes, and a chunk must fill one.
+  const std::size_t n = 16384, lanes = 64;
+  const kc::StridedLines z{n, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(lanes), 1, 1, 0};
+  ASSERT_EQ(kernel_for<T>(n, z), TileKernel::compiled_schedule) << "strided four-step n=" << n;
+  check_z_lines(runner, n, lanes, 77, c_four_step);
+}
+
+TEST(CudaSchedules, FourStepStepsRunCompiledSchedules) {
+  SKIP_WITHOUT_CUDA();
+  check_four_step_schedules<float>();
+  check_four_step_schedules<double>();
+}
+
 TEST(CudaSchedules, EverySetHoldsThePowersOfTwo) {
   SKIP_WITHOUT_CUDA();
   const auto schedules = kc::compiled_schedules<float>();
@@ -148,14 +174,13 @@ TEST(CudaSchedules, SelectionFallsBackWhereNoScheduleServes) {
   EXPECT_EQ(kernel_for<float>(1024, rows, kc::TileKernels::general_only), TileKernel::general);
   // Fewer lines than one tile holds (4096 / 32 = 128 lines of 32 per tile).
   EXPECT_EQ(kernel_for<float>(32, kc::StridedLines{32, 1, 3, 32, 1, 0}), TileKernel::general);
-  // A length past every tile (four-step) never takes a schedule; 16384
-  // complex<float> lines fit one tile of a compiled schedule (not of the
-  // general kernel), complex<double> ones do not. Bluestein takes one when
+  // A length past every tile whose four-step split is not compiled (59049 =
+  // 243 x 243) takes the general kernel; 16384 complex<float> lines fit one
+  // tile of a compiled schedule (not of the general kernel). Bluestein takes one when
   // its M is compiled (1009 -> M = 2048), not otherwise (1031 -> M = 2100 =
   // 2^2 3 5^2 7, not in any set).
-  EXPECT_EQ(kernel_for<float>(32768, kc::StridedLines{32768, 1, 4, 32768, 1, 0}), TileKernel::general);
+  EXPECT_EQ(kernel_for<float>(59049, kc::StridedLines{59049, 1, 4, 59049, 1, 0}), TileKernel::general);
   EXPECT_EQ(kernel_for<float>(16384, kc::StridedLines{16384, 1, 4, 16384, 1, 0}), TileKernel::compiled_schedule);
-  EXPECT_EQ(kernel_for<double>(16384, kc::StridedLines{16384, 1, 4, 16384, 1, 0}), TileKernel::general);
   EXPECT_EQ(kernel_for<float>(1009, kc::StridedLines{1009, 1, 64, 1009, 1, 0}), TileKernel::compiled_schedule);
   EXPECT_EQ(kernels::choose_line_algorithm(1009).convolution_length, 2048u);
   EXPECT_EQ(kernels::choose_line_algorithm(1031).convolution_length, 2100u);

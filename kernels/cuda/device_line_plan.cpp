@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "kernels/cuda/schedule_registry.hpp"
 #include "kernels/roots_of_unity.hpp"
@@ -206,74 +207,86 @@ std::int64_t chunk_lines(std::size_t n, std::int64_t lines) {
   return std::clamp<std::int64_t>(budget, 1, std::max<std::int64_t>(lines, 1));
 }
 
+// The two launches of the four-step transform of lanes [l0, l0 + c) of group
+// g: step A (n2-point transforms times the twiddle, into `work`) and step B
+// (n1-point transforms stored transposed, back into place). `spectrum`, when
+// given, multiplies the forward result (Bluestein's kernel spectrum, fused
+// into step B's stores).
+template <class T>
+std::pair<TileJob<T>, TileJob<T>> four_step_jobs(const FourStep<T>& f, Complex<T>* data, const StridedLines& lines,
+                                                 Complex<T>* work, std::int64_t g, std::int64_t l0, std::int64_t c,
+                                                 T scale, const Complex<T>* spectrum) {
+  const std::int64_t n = static_cast<std::int64_t>(f.n), n1 = static_cast<std::int64_t>(f.n1),
+                     n2 = static_cast<std::int64_t>(f.n2);
+  const bool contiguous = lines.point_stride == 1;
+  const std::int64_t ps = lines.point_stride, sl = lines.lane_stride;
+  Complex<T>* base = data + g * lines.group_stride + l0 * sl;
+  TileJob<T> a, b;
+  a.in = base;
+  a.out = work;
+  b.in = work;
+  b.out = base;
+  a.post_low = f.low.template as<const Complex<T>>();
+  a.post_high = f.high.template as<const Complex<T>>();
+  a.post_log_block = f.log_block;
+  b.scale = scale;
+  if (contiguous) {
+    // A: lanes = n1 (contiguous), points n2 (stride n1), groups = lines.
+    a.point_in = a.point_out = n1;
+    a.lane = {n1, 1, 1};
+    a.group = {c, sl, n};
+    a.lanes_fast_in = a.lanes_fast_out = true;
+    a.post = TilePost::twiddle_by_lane;
+    f.a->fill(a, f.a->choose_log_lanes(n1, true));
+    // B: points n1 (contiguous in work), stored n2 apart; lanes = k2.
+    b.point_in = 1;
+    b.point_out = n2;
+    b.lane = {n2, n1, 1};
+    b.group = {c, n, sl};
+    b.lanes_fast_in = false;
+    b.lanes_fast_out = true;
+    if (spectrum != nullptr) {
+      b.post = TilePost::table;
+      b.post_table = spectrum;
+      b.table_point = n2;
+      b.table_lane = 1;
+    }
+    f.b->fill(b, f.b->choose_log_lanes(n2, true));
+  } else {
+    // Strided lines: lanes stay the contiguous x positions; work is
+    // [point][lane] for the chunk of c lanes.
+    const bool lanes_fast = std::abs(sl) <= std::abs(ps);
+    a.point_in = n1 * ps;
+    a.point_out = n1 * c;
+    a.lane = {c, sl, 1};
+    a.group = {n1, ps, c};
+    a.lanes_fast_in = lanes_fast;
+    a.lanes_fast_out = true;
+    a.post = TilePost::twiddle_by_group;
+    f.a->fill(a, f.a->choose_log_lanes(c, true));
+    b.point_in = c;
+    b.point_out = n2 * ps;
+    b.lane = {c, 1, sl};
+    b.group = {n2, n1 * c, ps};
+    b.lanes_fast_in = true;
+    b.lanes_fast_out = lanes_fast;
+    if (spectrum != nullptr)
+      throw Error(ErrorKind::invalid_argument, "four-step: spectrum multiply needs contiguous lines");
+    f.b->fill(b, f.b->choose_log_lanes(c, true));
+  }
+  return {a, b};
+}
+
 // Transforms `lines` of `data` in place through `work` (chunk_lines * n
-// values). `spectrum`, when given, multiplies the forward result (Bluestein's
-// kernel spectrum, fused into step B's stores).
+// values).
 template <class T>
 void run_four_step(const FourStep<T>& f, Complex<T>* data, const StridedLines& lines, Complex<T>* work,
                    bool inverse, T scale, const Complex<T>* spectrum, cudaStream_t stream) {
-  const std::int64_t n = static_cast<std::int64_t>(f.n), n1 = static_cast<std::int64_t>(f.n1),
-                     n2 = static_cast<std::int64_t>(f.n2);
   const std::int64_t chunk = chunk_lines<T>(f.n, lines.lines());
-  const bool contiguous = lines.point_stride == 1;
-  const std::int64_t ps = lines.point_stride, sl = lines.lane_stride;
   for (std::int64_t g = 0; g < lines.group_count; ++g) {
     for (std::int64_t l0 = 0; l0 < lines.lane_count; l0 += chunk) {
       const std::int64_t c = std::min(chunk, lines.lane_count - l0);
-      Complex<T>* base = data + g * lines.group_stride + l0 * sl;
-      TileJob<T> a, b;
-      a.in = base;
-      a.out = work;
-      b.in = work;
-      b.out = base;
-      a.post_low = f.low.template as<const Complex<T>>();
-      a.post_high = f.high.template as<const Complex<T>>();
-      a.post_log_block = f.log_block;
-      b.scale = scale;
-      if (contiguous) {
-        // A: lanes = n1 (contiguous), points n2 (stride n1), groups = lines.
-        a.point_in = a.point_out = n1;
-        a.lane = {n1, 1, 1};
-        a.group = {c, sl, n};
-        a.lanes_fast_in = a.lanes_fast_out = true;
-        a.post = TilePost::twiddle_by_lane;
-        f.a->fill(a, f.a->choose_log_lanes(n1, true));
-        // B: points n1 (contiguous in work), stored n2 apart; lanes = k2.
-        b.point_in = 1;
-        b.point_out = n2;
-        b.lane = {n2, n1, 1};
-        b.group = {c, n, sl};
-        b.lanes_fast_in = false;
-        b.lanes_fast_out = true;
-        if (spectrum != nullptr) {
-          b.post = TilePost::table;
-          b.post_table = spectrum;
-          b.table_point = n2;
-          b.table_lane = 1;
-        }
-        f.b->fill(b, f.b->choose_log_lanes(n2, true));
-      } else {
-        // Strided lines: lanes stay the contiguous x positions; work is
-        // [point][lane] for the chunk of c lanes.
-        const bool lanes_fast = std::abs(sl) <= std::abs(ps);
-        a.point_in = n1 * ps;
-        a.point_out = n1 * c;
-        a.lane = {c, sl, 1};
-        a.group = {n1, ps, c};
-        a.lanes_fast_in = lanes_fast;
-        a.lanes_fast_out = true;
-        a.post = TilePost::twiddle_by_group;
-        f.a->fill(a, f.a->choose_log_lanes(c, true));
-        b.point_in = c;
-        b.point_out = n2 * ps;
-        b.lane = {c, 1, sl};
-        b.group = {n2, n1 * c, ps};
-        b.lanes_fast_in = true;
-        b.lanes_fast_out = lanes_fast;
-        if (spectrum != nullptr)
-          throw Error(ErrorKind::invalid_argument, "four-step: spectrum multiply needs contiguous lines");
-        f.b->fill(b, f.b->choose_log_lanes(c, true));
-      }
+      const auto [a, b] = four_step_jobs(f, data, lines, work, g, l0, c, scale, spectrum);
       launch_stockham_tiles(a, inverse, stream);
       launch_stockham_tiles(b, inverse, stream);
     }
@@ -352,7 +365,9 @@ std::size_t DeviceLinePlan<T>::workspace_bytes(const StridedLines& lines) const 
     case LineKernel::shared_memory:
     case LineKernel::bluestein_shared_memory: return 0;
     case LineKernel::four_step:
-      if (tile_kernel(lines) == TileKernel::compiled_schedule) return 0;
+      // None where the whole line fits one compiled tile.
+      if (s.tile && choose_tile_kernel(one_tile_job(nullptr, lines, T(1), false)) == TileKernel::compiled_schedule)
+        return 0;
       return static_cast<std::size_t>(chunk_lines<T>(s.n, lines.lines())) * s.n * sizeof(Complex<T>);
     case LineKernel::bluestein_four_step:
       // The padded rows, and the four-step scratch beside them.
@@ -399,11 +414,24 @@ TileJob<T> DeviceLinePlan<T>::one_tile_job(Complex<T>* data, const StridedLines&
 
 template <class T>
 TileKernel DeviceLinePlan<T>::tile_kernel(const StridedLines& lines) const {
-  // Four-step steps fuse twiddles and transposes (and, for Bluestein, the
-  // kernel spectrum): the general kernel runs them. A four-step plan with a
-  // compiled schedule of its length runs that where it serves.
-  if (!state_->tile || state_->kernel == LineKernel::bluestein_four_step) return TileKernel::general;
-  return choose_tile_kernel(one_tile_job(nullptr, lines, T(1), false));
+  // A four-step plan with a compiled schedule of its whole length runs that
+  // where it serves; otherwise its two steps run compiled schedules where
+  // the build has them (power-of-two splits), the general kernel for
+  // Bluestein's fused spectrum.
+  const State& s = *state_;
+  if (s.tile && s.kernel != LineKernel::bluestein_four_step) {
+    const TileKernel one_tile = choose_tile_kernel(one_tile_job(nullptr, lines, T(1), false));
+    if (one_tile == TileKernel::compiled_schedule || !s.four) return one_tile;
+  }
+  if (s.kernel != LineKernel::four_step) return TileKernel::general;
+  // Four steps: compiled when both steps of the first chunk are (the others
+  // differ only in their lane count, never below the first chunk's).
+  const std::int64_t c = std::min(chunk_lines<T>(s.n, lines.lines()), lines.lane_count);
+  const auto [a, b] = four_step_jobs(*s.four, static_cast<Complex<T>*>(nullptr), lines, static_cast<Complex<T>*>(nullptr),
+                                     0, 0, c, T(1), static_cast<const Complex<T>*>(nullptr));
+  return choose_tile_kernel(a) == TileKernel::compiled_schedule && choose_tile_kernel(b) == TileKernel::compiled_schedule
+             ? TileKernel::compiled_schedule
+             : TileKernel::general;
 }
 
 template <class T>

@@ -13,6 +13,11 @@
 
 namespace oocfft::kernels::cuda {
 
+// What the last pass of a compiled schedule stores: the transform (plain),
+// times four-step step A's twiddle (twiddled, strided lanes), or with the
+// lanes made contiguous (transposed: four-step step B on contiguous lines).
+enum class ScheduleStore { plain, twiddled, transposed };
+
 constexpr int schedule_log2(int n) {
   int l = 0;
   while ((1 << l) < n) ++l;

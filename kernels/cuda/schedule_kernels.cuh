@@ -102,6 +102,8 @@ struct TileSite {
   const Complex<T>* in;
   Complex<T>* out;
   int lanes_here;
+  std::int64_t first_lane;  // of the job's lanes
+  std::int64_t group;
 };
 
 template <class G, class T>
@@ -111,7 +113,7 @@ __device__ __forceinline__ TileSite<T> tile_site(const TileJob<T>& job, std::int
   const std::int64_t left = job.lane.count - first_lane;
   return {job.in + group * job.group.in + first_lane * job.lane.in,
           job.out + group * job.group.out + first_lane * job.lane.out,
-          left < G::lanes ? static_cast<int>(left) : G::lanes};
+          left < G::lanes ? static_cast<int>(left) : G::lanes, first_lane, group};
 }
 
 // Calls visit(e, lane, point) for every element of the tile this thread
@@ -164,9 +166,24 @@ enum class PassIo { direct, shared_only };
 // memory in a direct first pass, shared memory otherwise), twiddle,
 // butterfly, write (global memory in a direct last pass, shared memory
 // otherwise). The inverse's conjugations happen at the global accesses.
-template <class T, int N, bool LanesFast, int P, PassIo Io>
-__device__ __forceinline__ void schedule_pass(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
-                                              Complex<T>* out, int lanes_here, bool inverse) {
+// Four-step step A's twiddle w_n^(index * point), n the whole line, index
+// the lane (lines contiguous) or the group (lines strided): two short tables
+// as the general kernel (TilePost, tile_job.hpp).
+template <class T>
+__device__ __forceinline__ Complex<T> four_step_twiddle(const TileJob<T>& job, const TileSite<T>& at, int lane,
+                                                        int point) {
+  const std::int64_t index = job.post == TilePost::twiddle_by_lane ? at.first_lane + lane : at.group;
+  const std::int64_t e = index * point;  // < n
+  const std::int64_t mask = (std::int64_t{1} << job.post_log_block) - 1;
+  return load_table(job.post_low + (e & mask)) * load_table(job.post_high + (e >> job.post_log_block));
+}
+
+template <class T, int N, bool LanesFast, int P, PassIo Io, ScheduleStore Store>
+__device__ __forceinline__ void schedule_pass(T* re, T* im, const TileJob<T>& job, const TileSite<T>& at,
+                                              bool inverse) {
+  const Complex<T>* in = at.in;
+  Complex<T>* out = at.out;
+  const int lanes_here = at.lanes_here;
   using G = ScheduleGeometry<T, N, LanesFast>;
   constexpr int R = G::schedule.radices[P];
   constexpr int span = G::schedule.span(P);
@@ -175,7 +192,8 @@ __device__ __forceinline__ void schedule_pass(T* re, T* im, const TileJob<T>& jo
   constexpr int B = (butterflies + G::threads - 1) / G::threads;
   constexpr bool whole = butterflies % G::threads == 0;
   constexpr bool from_global = Io == PassIo::direct && P == 0 && !G::staged_load;
-  constexpr bool to_global = Io == PassIo::direct && P + 1 == G::passes && !G::staged_store;
+  constexpr bool to_global =
+      Io == PassIo::direct && P + 1 == G::passes && !G::staged_store && Store != ScheduleStore::transposed;
   Complex<T> v[B * R];
   int lane[B], j[B];
 OOCFFT_UNROLL
@@ -233,7 +251,10 @@ OOCFFT_UNROLL
       // Last pass: target = j, points j + r q, consecutive across threads.
 OOCFFT_UNROLL
       for (int r = 0; r < R; ++r) {
-        const Complex<T> z = inverse ? conj(x[r]) : x[r];
+        Complex<T> z = x[r];
+        // The inverse's twiddle is conj(w): conj(F(conj x) w) = conj(F(conj x)) conj(w).
+        if constexpr (Store == ScheduleStore::twiddled) z = z * four_step_twiddle(job, at, lane[b], target + r * span);
+        if (inverse) z = conj(z);
         store(schedule_address<LanesFast>(out, lane[b], target + r * span, job.lane.out, job.point_out),
               job.scale * z);
       }
@@ -273,18 +294,40 @@ __device__ __forceinline__ void schedule_copy_out(const T* re, const T* im, cons
   });
 }
 
-template <class T, int N, bool LanesFast, PassIo Io, int... Ps>
-__device__ __forceinline__ void schedule_passes(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
-                                                Complex<T>* out, int lanes_here, bool inverse,
-                                                std::integer_sequence<int, Ps...>) {
-  (schedule_pass<T, N, LanesFast, Ps, Io>(re, im, job, in, out, lanes_here, inverse), ...);
+// Four-step step B's store: a tile of contiguous lines written with the
+// lanes contiguous (X[k2 + n2 k1]: lane k2, point k1), so consecutive threads
+// take consecutive lanes of one point (SC08 IV-C's transpose, fused).
+template <class T, int N>
+__device__ __forceinline__ void schedule_copy_out_transposed(const T* re, const T* im, const TileJob<T>& job,
+                                                             Complex<T>* out, int lanes_here, bool inverse) {
+  using G = ScheduleGeometry<T, N, false>;
+  constexpr int U = (G::points + G::threads - 1) / G::threads;
+OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const unsigned e = threadIdx.x + u * G::threads;
+    if (e >= static_cast<unsigned>(G::points)) break;
+    const int lane = static_cast<int>(e & (G::lanes - 1)), point = static_cast<int>(e >> G::log_lanes);
+    if (lane >= lanes_here) continue;
+    const int at = skew<T>(schedule_position<G, false>(lane, point));
+    const Complex<T> z = {re[at], inverse ? -im[at] : im[at]};
+    store(out + lane * job.lane.out + point * job.point_out, job.scale * z);
+  }
 }
 
-template <class T, int N, bool LanesFast>
+template <class T, int N, bool LanesFast, PassIo Io, ScheduleStore Store, int... Ps>
+__device__ __forceinline__ void schedule_passes(T* re, T* im, const TileJob<T>& job, const TileSite<T>& at,
+                                                bool inverse, std::integer_sequence<int, Ps...>) {
+  (schedule_pass<T, N, LanesFast, Ps, Io, Store>(re, im, job, at, inverse), ...);
+}
+
+template <class T, int N, bool LanesFast, ScheduleStore Store>
 __global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::threads,
                                   ScheduleGeometry<T, N, LanesFast>::min_blocks)
     schedule_kernel(const __grid_constant__ TileJob<T> job, bool inverse) {
   using G = ScheduleGeometry<T, N, LanesFast>;
+  static_assert(Store != ScheduleStore::twiddled || LanesFast, "four-step step A runs on strided lanes");
+  static_assert(Store != ScheduleStore::transposed || (!LanesFast && G::uses_shared),
+                "four-step step B stages contiguous lines through shared memory");
   extern __shared__ unsigned char shared_raw[];
   T* re = reinterpret_cast<T*>(shared_raw);
   T* im = re + G::shared_words;
@@ -293,9 +336,13 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::threads,
   for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
     if constexpr (G::staged_load) schedule_copy_in<T, N>(re, im, job, at.in, at.lanes_here, inverse);
-    schedule_passes<T, N, LanesFast, PassIo::direct>(re, im, job, at.in, at.out, at.lanes_here, inverse,
-                                                     std::make_integer_sequence<int, G::passes>{});
-    if constexpr (G::staged_store) schedule_copy_out<T, N>(re, im, job, at.out, at.lanes_here, inverse);
+    schedule_passes<T, N, LanesFast, PassIo::direct, Store>(re, im, job, at, inverse,
+                                                            std::make_integer_sequence<int, G::passes>{});
+    if constexpr (Store == ScheduleStore::transposed) {
+      schedule_copy_out_transposed<T, N>(re, im, job, at.out, at.lanes_here, inverse);
+    } else if constexpr (G::staged_store) {
+      schedule_copy_out<T, N>(re, im, job, at.out, at.lanes_here, inverse);
+    }
     // The last shared-memory reads of this tile before the next tile's writes.
     if constexpr (G::uses_shared) __syncthreads();
   }
@@ -359,8 +406,9 @@ __device__ __forceinline__ void bluestein_copy_out(const T* re, const T* im, con
 template <class T, int M, bool LanesFast>
 __device__ __noinline__ void bluestein_transform(T* re, T* im, const TileJob<T>& job) {
   using G = ScheduleGeometry<T, M, LanesFast>;
-  schedule_passes<T, M, LanesFast, PassIo::shared_only>(re, im, job, nullptr, nullptr, 0, false,
-                                                        std::make_integer_sequence<int, G::passes>{});
+  const TileSite<T> none{nullptr, nullptr, 0, 0, 0};
+  schedule_passes<T, M, LanesFast, PassIo::shared_only, ScheduleStore::plain>(
+      re, im, job, none, false, std::make_integer_sequence<int, G::passes>{});
 }
 
 // Shared words of a Bluestein tile: always the whole tile, even where the
@@ -408,12 +456,12 @@ unsigned schedule_grid(const TileJob<T>& job) {
 }
 }  // namespace detail
 
-template <class T, int N, bool LanesFast>
+template <class T, int N, bool LanesFast, ScheduleStore Store>
 void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
   using G = ScheduleGeometry<T, N, LanesFast>;
   const unsigned grid = detail::schedule_grid<G>(job);
-  detail::allow_shared(detail::schedule_kernel<T, N, LanesFast>, G::shared_bytes);
-  detail::schedule_kernel<T, N, LanesFast><<<grid, G::threads, G::shared_bytes, stream>>>(job, inverse);
+  detail::allow_shared(detail::schedule_kernel<T, N, LanesFast, Store>, G::shared_bytes);
+  detail::schedule_kernel<T, N, LanesFast, Store><<<grid, G::threads, G::shared_bytes, stream>>>(job, inverse);
   check_launch("schedule_kernel");
 }
 
@@ -434,9 +482,12 @@ void launch_bluestein_schedule(const TileJob<T>& job, cudaStream_t stream) {
 
 // Explicit instantiation of one compiled schedule: used by the generated .cu
 // files, one line per length and layout.
-#define OOCFFT_INSTANTIATE_SCHEDULE(T, N, LANES_FAST)                                                     \
-  template void oocfft::kernels::cuda::launch_schedule<T, N, LANES_FAST>(                                   \
+#define OOCFFT_INSTANTIATE_STORE(T, N, LANES_FAST, STORE)                                                 \
+  template void oocfft::kernels::cuda::launch_schedule<T, N, LANES_FAST, oocfft::kernels::cuda::ScheduleStore::STORE>( \
       const oocfft::kernels::cuda::TileJob<T>&, bool, cudaStream_t);
+#define OOCFFT_INSTANTIATE_SCHEDULE(T, N, LANES_FAST) OOCFFT_INSTANTIATE_STORE(T, N, LANES_FAST, plain)
+#define OOCFFT_INSTANTIATE_TWIDDLED(T, N, LANES_FAST) OOCFFT_INSTANTIATE_STORE(T, N, LANES_FAST, twiddled)
+#define OOCFFT_INSTANTIATE_TRANSPOSED(T, N, LANES_FAST) OOCFFT_INSTANTIATE_STORE(T, N, LANES_FAST, transposed)
 #define OOCFFT_INSTANTIATE_BLUESTEIN(T, M, LANES_FAST)                                                    \
   template void oocfft::kernels::cuda::launch_bluestein_schedule<T, M, LANES_FAST>(                         \
       const oocfft::kernels::cuda::TileJob<T>&, cudaStream_t);

@@ -13,6 +13,7 @@
 
 #include <vector>
 
+#include "kernels/cuda/schedule_geometry.hpp"
 #include "kernels/cuda/tile_job.hpp"
 
 namespace oocfft::kernels::cuda {
@@ -28,10 +29,12 @@ struct CompiledSchedule {
   int lanes = 0;
 };
 
-// What a compiled schedule computes: a transform of its length, or
-// Bluestein's whole convolution of that length M (chirp, forward, kernel
-// spectrum, inverse, chirp) in one kernel.
-enum class ScheduleUse { transform, bluestein };
+// What a compiled schedule computes: a transform of its length; one of the
+// four-step steps (A: strided lanes times the twiddle; B: contiguous lines
+// stored with the lanes contiguous); or Bluestein's whole convolution of
+// that length M (chirp, forward, kernel spectrum, inverse, chirp) in one
+// kernel.
+enum class ScheduleUse { transform, four_step_twiddled, four_step_transposed, bluestein };
 
 // Every schedule compiled for element type T and `use`, in length order.
 template <class T>
@@ -43,15 +46,16 @@ std::vector<CompiledSchedule> compiled_schedules(ScheduleUse use = ScheduleUse::
 template <class T>
 bool has_compiled_schedule(int n);
 
-// The kernel a tile job runs on (a Bluestein job, with a chirp, needs a
-// Bluestein schedule of its length M). A compiled schedule when the plan
-// allows one (job.kernels), the build has one for the job's length and
-// layout, the
-// fast dimension has stride 1 in and out with the same layout both ways, no
-// post-multiply is fused (four-step twiddles, Bluestein tables), and the
-// batch fills at least one tile of lanes (smaller batches waste most of a
-// fixed tile; the general kernel sizes its tiles to the batch). The general
-// kernel otherwise.
+// The kernel a tile job runs on. The job says which use it needs: a
+// Bluestein job carries a chirp; a four-step step A job, strided lanes and a
+// twiddle post-multiply; a step B job, contiguous points in and contiguous
+// lanes out; a transform, the same layout both ways and no post-multiply.
+// A compiled schedule when the plan allows one (job.kernels), the build has
+// one for that use, length and layout, the fast dimensions have stride 1,
+// and the batch fills at least one tile of lanes (smaller batches waste most
+// of a fixed tile; the general kernel sizes its tiles to the batch). The
+// general kernel otherwise (Bluestein's table post-multiply in four steps
+// included).
 template <class T>
 TileKernel choose_tile_kernel(const TileJob<T>& job);
 
@@ -63,7 +67,7 @@ void launch_compiled_schedule(const TileJob<T>& job, bool inverse, cudaStream_t 
 
 // One compiled schedule and one Bluestein convolution: defined in
 // schedule_kernels.cuh, instantiated in the generated .cu files.
-template <class T, int N, bool LanesFast>
+template <class T, int N, bool LanesFast, ScheduleStore Store>
 void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream);
 template <class T, int M, bool LanesFast>
 void launch_bluestein_schedule(const TileJob<T>& job, cudaStream_t stream);
