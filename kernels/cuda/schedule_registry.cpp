@@ -1,5 +1,6 @@
 #include "kernels/cuda/schedule_registry.hpp"
 
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -82,21 +83,29 @@ bool passes_match(const TileJob<T>& job) {
   return true;
 }
 
-// The use a job needs, and whether any compiled schedule could serve it.
+// The use a job needs, or none when no compiled schedule could serve it.
 template <class T>
-bool use_of(const TileJob<T>& job, ScheduleUse& use) {
-  const bool twiddle = job.post == TilePost::twiddle_by_lane || job.post == TilePost::twiddle_by_group;
+std::optional<ScheduleUse> use_of(const TileJob<T>& job) {
+  const bool same_layout = job.lanes_fast_in == job.lanes_fast_out;
   if (job.chirp != nullptr) {
-    use = ScheduleUse::bluestein;
-    return job.post == TilePost::none && job.lanes_fast_in == job.lanes_fast_out;
+    if (job.post == TilePost::none && same_layout) return ScheduleUse::bluestein;
+    return std::nullopt;
   }
-  if (twiddle) {
-    use = ScheduleUse::four_step_twiddled;
-    return job.lanes_fast_in && job.lanes_fast_out;
+  if (job.post == TilePost::twiddle_by_lane || job.post == TilePost::twiddle_by_group) {
+    if (job.lanes_fast_in && job.lanes_fast_out) return ScheduleUse::four_step_twiddled;
+    return std::nullopt;
   }
-  if (job.post != TilePost::none) return false;
-  use = job.lanes_fast_in == job.lanes_fast_out ? ScheduleUse::transform : ScheduleUse::four_step_transposed;
-  return job.lanes_fast_in == job.lanes_fast_out || job.lanes_fast_out;
+  if (job.post != TilePost::none) return std::nullopt;
+  if (same_layout) return ScheduleUse::transform;
+  if (job.lanes_fast_out) return ScheduleUse::four_step_transposed;
+  return std::nullopt;
+}
+
+// The layout key of the schedule a job needs: a step B job loads contiguous
+// points, so its schedule is the contiguous one.
+template <class T>
+bool layout_of(const TileJob<T>& job, ScheduleUse use) {
+  return use == ScheduleUse::four_step_transposed ? false : job.lanes_fast_in;
 }
 
 }  // namespace
@@ -121,30 +130,26 @@ bool has_compiled_schedule(int n) {
 
 template <class T>
 TileKernel choose_tile_kernel(const TileJob<T>& job) {
-  ScheduleUse use = ScheduleUse::transform;
-  if (job.kernels != TileKernels::compiled_where_available || !use_of(job, use)) return TileKernel::general;
-  // A step B job loads contiguous points: its schedule is the contiguous one.
-  const bool layout = use == ScheduleUse::four_step_transposed ? false : job.lanes_fast_in;
-  const ScheduleEntry<T>* e = find<T>(job.n, layout, use);
+  const std::optional<ScheduleUse> use = use_of(job);
+  if (job.kernels != TileKernels::compiled_where_available || !use) return TileKernel::general;
+  const bool lanes_fast = layout_of(job, *use);
+  const ScheduleEntry<T>* e = find<T>(job.n, lanes_fast, *use);
   if (e == nullptr || job.group.count < 1 || job.lane.count < e->schedule.lanes || !passes_match(job))
     return TileKernel::general;
-  bool unit_stride = false;
-  switch (use) {
-    case ScheduleUse::four_step_transposed: unit_stride = job.point_in == 1 && job.lane.out == 1; break;
-    default:
-      unit_stride = layout ? job.lane.in == 1 && job.lane.out == 1 : job.point_in == 1 && job.point_out == 1;
-  }
+  // The fast dimension of each side has stride 1.
+  const bool unit_stride = *use == ScheduleUse::four_step_transposed ? job.point_in == 1 && job.lane.out == 1
+                           : lanes_fast                              ? job.lane.in == 1 && job.lane.out == 1
+                                                                     : job.point_in == 1 && job.point_out == 1;
   return unit_stride ? TileKernel::compiled_schedule : TileKernel::general;
 }
 
 template <class T>
 void launch_compiled_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
-  ScheduleUse use = ScheduleUse::transform;
-  if (choose_tile_kernel(job) != TileKernel::compiled_schedule || !use_of(job, use))
+  if (choose_tile_kernel(job) != TileKernel::compiled_schedule)
     throw Error(ErrorKind::invalid_argument,
                 "tile kernel: no compiled schedule serves a job of length " + std::to_string(job.n));
-  const bool layout = use == ScheduleUse::four_step_transposed ? false : job.lanes_fast_in;
-  find<T>(job.n, layout, use)->launch(job, inverse, stream);
+  const ScheduleUse use = *use_of(job);
+  find<T>(job.n, layout_of(job, use), use)->launch(job, inverse, stream);
 }
 
 template std::vector<CompiledSchedule> compiled_schedules<float>(ScheduleUse);
