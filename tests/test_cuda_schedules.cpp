@@ -1,9 +1,9 @@
 // The compiled-schedule kernels (schedule_kernels.cuh): every schedule this
-// build compiled (OOCFFT_KERNEL_SET) and every Bluestein convolution in one
-// kernel, in both precisions and directions, as
-// contiguous lines and as strided z lines, in batches of two whole tiles
-// plus a partial one, against fftwl. Each case first asserts that the plan
-// runs the compiled schedule, so a silent fallback to the general kernel
+// build compiled (OOCFFT_KERNEL_SET), every Bluestein convolution in one
+// kernel and the four-step steps of power-of-two splits, in both precisions
+// and directions, as contiguous lines and as strided z lines, in batches of
+// at least one whole tile, against fftwl. Each case first asserts that the
+// plan runs compiled schedules, so a silent fallback to the general kernel
 // cannot pass for the fast path; the selection rules are checked too.
 // Outputs are poisoned with NaN before every run. Skipped, with the reason,
 // where no GPU is present.
@@ -176,9 +176,9 @@ TEST(CudaSchedules, SelectionFallsBackWhereNoScheduleServes) {
   EXPECT_EQ(kernel_for<float>(32, kc::StridedLines{32, 1, 3, 32, 1, 0}), TileKernel::general);
   // A length past every tile whose four-step split is not compiled (59049 =
   // 243 x 243) takes the general kernel; 16384 complex<float> lines fit one
-  // tile of a compiled schedule (not of the general kernel). Bluestein takes one when
-  // its M is compiled (1009 -> M = 2048), not otherwise (1031 -> M = 2100 =
-  // 2^2 3 5^2 7, not in any set).
+  // tile of a compiled schedule (not of the general kernel). Bluestein takes
+  // one when its M is compiled (1009 -> M = 2048), not otherwise (1031 -> M =
+  // 2100 = 2^2 3 5^2 7, not in any set).
   EXPECT_EQ(kernel_for<float>(59049, kc::StridedLines{59049, 1, 4, 59049, 1, 0}), TileKernel::general);
   EXPECT_EQ(kernel_for<float>(16384, kc::StridedLines{16384, 1, 4, 16384, 1, 0}), TileKernel::compiled_schedule);
   EXPECT_EQ(kernel_for<float>(1009, kc::StridedLines{1009, 1, 64, 1009, 1, 0}), TileKernel::compiled_schedule);
