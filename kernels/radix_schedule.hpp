@@ -44,29 +44,17 @@ constexpr RadixSchedule radix_schedule(std::size_t n) {
   // (1344 = 16 4 3 7 ran at 0.25x cuFFT, 0.80x as 8 8 3 7). Where 16s cover
   // the power exactly, splitting them cost a pass and measured slower
   // (432 = 16 9 3 at 0.91-0.97x, as 4 4 9 3 at 0.38-0.64x).
-  const bool eights = n != 1 && twos % 4 != 0;
-  if (!eights) {
-    int sixteens = twos / 4;
-    const int rest = twos % 4;
-    if (rest == 1 && sixteens > 0) {
-      for (int i = 0; i < sixteens - 1; ++i) push(16);
-      push(8);
-      push(4);
-    } else {
-      for (int i = 0; i < sixteens; ++i) push(16);
-      if (rest != 0) push(1 << rest);
-    }
+  const int log_largest = n != 1 && twos % 4 != 0 ? 3 : 4;  // 8s or 16s
+  const int largest = 1 << log_largest;
+  const int count = twos / log_largest;
+  const int rest = twos % log_largest;
+  if (rest == 1 && count > 0) {
+    for (int i = 0; i < count - 1; ++i) push(largest);
+    push(largest / 2);
+    push(4);
   } else {
-    const int count = twos / 3;
-    const int rest = twos % 3;
-    if (rest == 1 && count > 0) {
-      for (int i = 0; i < count - 1; ++i) push(8);
-      push(4);
-      push(4);
-    } else {
-      for (int i = 0; i < count; ++i) push(8);
-      if (rest != 0) push(1 << rest);
-    }
+    for (int i = 0; i < count; ++i) push(largest);
+    if (rest != 0) push(1 << rest);
   }
   // 3 x 3 goes in one composite pass (dft_composite): a pass is a trip
   // through memory, and two radix-3 passes do little arithmetic per trip.

@@ -451,13 +451,8 @@ void DeviceLinePlan<T>::execute(Complex<T>* data, const StridedLines& lines, voi
       launch_bluestein_tiles(one_tile_job(data, lines, scale, inverse), stream);
       return;
     case LineKernel::four_step:
-      if (s.tile) {
-        const TileJob<T> job = one_tile_job(data, lines, scale, inverse);
-        if (choose_tile_kernel(job) == TileKernel::compiled_schedule) {
-          launch_stockham_tiles(job, inverse, stream);
-          return;
-        }
-      }
+      // The whole line in one compiled tile where one serves the batch.
+      if (s.tile && launch_compiled_schedule(one_tile_job(data, lines, scale, inverse), inverse, stream)) return;
       if (work == nullptr) throw Error(ErrorKind::invalid_argument, "four-step transform needs a workspace");
       run_four_step(*s.four, data, lines, work, inverse, scale, static_cast<const Complex<T>*>(nullptr), stream);
       return;

@@ -33,15 +33,17 @@ constexpr int schedule_log2(int n) {
 // measured with ncu at n = 243 and 3125: half the speed of cuFFT); at 64
 // registers with 16 values ptxas spilled. So fewer values per thread there,
 // but never fewer than the largest radix.
+constexpr bool only_powers_of_two(const RadixSchedule& s) {
+  for (int p = 0; p < s.count; ++p)
+    if ((s.radices[p] & (s.radices[p] - 1)) != 0) return false;
+  return true;
+}
+
 template <class T>
 constexpr int schedule_max_values(const RadixSchedule& s) {
   int largest = 0;
-  bool powers_of_two = true;
-  for (int p = 0; p < s.count; ++p) {
-    largest = s.radices[p] > largest ? s.radices[p] : largest;
-    powers_of_two = powers_of_two && (s.radices[p] & (s.radices[p] - 1)) == 0;
-  }
-  const int cap = powers_of_two ? 16 : (sizeof(T) == 4 ? 12 : 10);
+  for (int p = 0; p < s.count; ++p) largest = s.radices[p] > largest ? s.radices[p] : largest;
+  const int cap = only_powers_of_two(s) ? 16 : (sizeof(T) == 4 ? 12 : 10);
   return cap > largest ? cap : largest;
 }
 
@@ -114,22 +116,18 @@ struct ScheduleGeometry {
   // more temporaries: at 64 registers ptxas spilled 100-700 bytes per thread
   // for complex<float> lengths such as 60, 210, 2688 and 3750 (which then
   // ran at 0.17-0.6x cuFFT); 96 removes most of that.
-  static constexpr bool powers_of_two_only = [] {
-    for (int p = 0; p < schedule.count; ++p)
-      if ((schedule.radices[p] & (schedule.radices[p] - 1)) != 0) return false;
-    return true;
-  }();
-  static constexpr int register_target = sizeof(T) == 4 ? (powers_of_two_only ? 64 : 96) : 128;
+  static constexpr int register_target = sizeof(T) == 4 ? (only_powers_of_two(schedule) ? 64 : 96) : 128;
   // Large strided tiles of several odd radices (945 = 9 5 3 7 with 8 lanes)
   // leave no block size within the value budget: the budget then grows.
-  static constexpr ScheduleTile tile_within(int max_values) {
-    return choose_schedule_tile(N, schedule, fill_lanes > min_lanes ? fill_lanes : min_lanes, min_lanes, max_values,
-                                register_target);
-  }
-  static constexpr ScheduleTile tile = tile_within(schedule_max_values<T>(schedule)).threads > 0
-                                           ? tile_within(schedule_max_values<T>(schedule))
-                                       : tile_within(16).threads > 0 ? tile_within(16)
-                                                                     : tile_within(24);
+  static constexpr ScheduleTile tile = [] {
+    ScheduleTile t;
+    for (int budget : {schedule_max_values<T>(schedule), 16, 24}) {
+      t = choose_schedule_tile(N, schedule, fill_lanes > min_lanes ? fill_lanes : min_lanes, min_lanes, budget,
+                               register_target);
+      if (t.threads > 0) break;
+    }
+    return t;
+  }();
   static constexpr int lanes = tile.lanes;
   static constexpr int log_lanes = schedule_log2(lanes);
   static constexpr int points = lanes * N;

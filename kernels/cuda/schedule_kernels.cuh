@@ -301,17 +301,13 @@ template <class T, int N>
 __device__ __forceinline__ void schedule_copy_out_transposed(const T* re, const T* im, const TileJob<T>& job,
                                                              Complex<T>* out, int lanes_here, bool inverse) {
   using G = ScheduleGeometry<T, N, false>;
-  constexpr int U = (G::points + G::threads - 1) / G::threads;
-OOCFFT_UNROLL
-  for (int u = 0; u < U; ++u) {
-    const unsigned e = threadIdx.x + u * G::threads;
-    if (e >= static_cast<unsigned>(G::points)) break;
-    const int lane = static_cast<int>(e & (G::lanes - 1)), point = static_cast<int>(e >> G::log_lanes);
-    if (lane >= lanes_here) continue;
+  // The lanes-contiguous copy order; the tile sits lane-major in shared memory.
+  for_each_element<G, true, N>([&](unsigned, int lane, int point) {
+    if (lane >= lanes_here) return;
     const int at = skew<T>(schedule_position<G, false>(lane, point));
     const Complex<T> z = {re[at], inverse ? -im[at] : im[at]};
     store(out + lane * job.lane.out + point * job.point_out, job.scale * z);
-  }
+  });
 }
 
 template <class T, int N, bool LanesFast, PassIo Io, ScheduleStore Store, int... Ps>
@@ -444,9 +440,6 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, M, LanesFast>::threads,
 
 namespace oocfft::kernels::cuda {
 
-// Launches the compiled schedule of length N on `job`; the caller
-// (launch_stockham_tiles) has checked with choose_tile_kernel() that it
-// serves the job.
 namespace detail {
 // One block per tile up to the grid limit; the kernels loop over the rest.
 template <class G, class T>
@@ -456,6 +449,8 @@ unsigned schedule_grid(const TileJob<T>& job) {
 }
 }  // namespace detail
 
+// Launches the compiled schedule of length N on `job`; the registry
+// (launch_compiled_schedule) has checked that it serves the job.
 template <class T, int N, bool LanesFast, ScheduleStore Store>
 void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
   using G = ScheduleGeometry<T, N, LanesFast>;
@@ -467,7 +462,7 @@ void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
 
 // Launches Bluestein's convolution with the compiled schedule of length M
 // on `job` (job.n == M, job.valid the line length, chirp, spectrum and
-// conjugate set); the caller has checked with choose_tile_kernel().
+// conjugate set); the registry has checked that it serves the job.
 template <class T, int M, bool LanesFast>
 void launch_bluestein_schedule(const TileJob<T>& job, cudaStream_t stream) {
   using G = ScheduleGeometry<T, M, LanesFast>;

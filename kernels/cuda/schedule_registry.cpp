@@ -4,7 +4,6 @@
 #include <string>
 #include <type_traits>
 
-#include "oocfft/error.hpp"
 #include "kernels/cuda/schedule_geometry.hpp"
 #include "kernels/radix_schedule.hpp"
 
@@ -108,6 +107,22 @@ bool layout_of(const TileJob<T>& job, ScheduleUse use) {
   return use == ScheduleUse::four_step_transposed ? false : job.lanes_fast_in;
 }
 
+// The compiled schedule that serves a job, or nullptr: the one decision
+// behind choose_tile_kernel and launch_compiled_schedule.
+template <class T>
+const ScheduleEntry<T>* entry_for(const TileJob<T>& job) {
+  const std::optional<ScheduleUse> use = use_of(job);
+  if (job.kernels != TileKernels::compiled_where_available || !use) return nullptr;
+  const bool lanes_fast = layout_of(job, *use);
+  const ScheduleEntry<T>* e = find<T>(job.n, lanes_fast, *use);
+  if (e == nullptr || job.group.count < 1 || job.lane.count < e->schedule.lanes || !passes_match(job)) return nullptr;
+  // The fast dimension of each side has stride 1.
+  const bool unit_stride = *use == ScheduleUse::four_step_transposed ? job.point_in == 1 && job.lane.out == 1
+                           : lanes_fast                              ? job.lane.in == 1 && job.lane.out == 1
+                                                                     : job.point_in == 1 && job.point_out == 1;
+  return unit_stride ? e : nullptr;
+}
+
 }  // namespace
 
 const char* kernel_set() noexcept { return OOCFFT_KERNEL_SET_NAME; }
@@ -130,26 +145,15 @@ bool has_compiled_schedule(int n) {
 
 template <class T>
 TileKernel choose_tile_kernel(const TileJob<T>& job) {
-  const std::optional<ScheduleUse> use = use_of(job);
-  if (job.kernels != TileKernels::compiled_where_available || !use) return TileKernel::general;
-  const bool lanes_fast = layout_of(job, *use);
-  const ScheduleEntry<T>* e = find<T>(job.n, lanes_fast, *use);
-  if (e == nullptr || job.group.count < 1 || job.lane.count < e->schedule.lanes || !passes_match(job))
-    return TileKernel::general;
-  // The fast dimension of each side has stride 1.
-  const bool unit_stride = *use == ScheduleUse::four_step_transposed ? job.point_in == 1 && job.lane.out == 1
-                           : lanes_fast                              ? job.lane.in == 1 && job.lane.out == 1
-                                                                     : job.point_in == 1 && job.point_out == 1;
-  return unit_stride ? TileKernel::compiled_schedule : TileKernel::general;
+  return entry_for(job) != nullptr ? TileKernel::compiled_schedule : TileKernel::general;
 }
 
 template <class T>
-void launch_compiled_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
-  if (choose_tile_kernel(job) != TileKernel::compiled_schedule)
-    throw Error(ErrorKind::invalid_argument,
-                "tile kernel: no compiled schedule serves a job of length " + std::to_string(job.n));
-  const ScheduleUse use = *use_of(job);
-  find<T>(job.n, layout_of(job, use), use)->launch(job, inverse, stream);
+bool launch_compiled_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
+  const ScheduleEntry<T>* e = entry_for(job);
+  if (e == nullptr) return false;
+  e->launch(job, inverse, stream);
+  return true;
 }
 
 template std::vector<CompiledSchedule> compiled_schedules<float>(ScheduleUse);
@@ -158,7 +162,7 @@ template bool has_compiled_schedule<float>(int);
 template bool has_compiled_schedule<double>(int);
 template TileKernel choose_tile_kernel<float>(const TileJob<float>&);
 template TileKernel choose_tile_kernel<double>(const TileJob<double>&);
-template void launch_compiled_schedule<float>(const TileJob<float>&, bool, cudaStream_t);
-template void launch_compiled_schedule<double>(const TileJob<double>&, bool, cudaStream_t);
+template bool launch_compiled_schedule<float>(const TileJob<float>&, bool, cudaStream_t);
+template bool launch_compiled_schedule<double>(const TileJob<double>&, bool, cudaStream_t);
 
 }  // namespace oocfft::kernels::cuda

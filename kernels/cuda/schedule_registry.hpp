@@ -59,11 +59,11 @@ bool has_compiled_schedule(int n);
 template <class T>
 TileKernel choose_tile_kernel(const TileJob<T>& job);
 
-// Launches the compiled schedule for the job (`inverse` is ignored for
-// Bluestein jobs, which carry job.conjugate); choose_tile_kernel(job) must
-// have said compiled_schedule. Throws Error(invalid_argument) otherwise.
+// Launches the compiled schedule choose_tile_kernel(job) would pick and
+// returns true (`inverse` is ignored for Bluestein jobs, which carry
+// job.conjugate); returns false, launching nothing, when none serves.
 template <class T>
-void launch_compiled_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream);
+bool launch_compiled_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream);
 
 // One compiled schedule and one Bluestein convolution: defined in
 // schedule_kernels.cuh, instantiated in the generated .cu files.

@@ -58,10 +58,7 @@ inline unsigned elementwise_grid(std::int64_t count, unsigned threads) {
 template <class T>
 void launch_stockham_tiles(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
   detail::check_job(job);
-  if (choose_tile_kernel(job) == TileKernel::compiled_schedule) {
-    launch_compiled_schedule(job, inverse, stream);
-    return;
-  }
+  if (launch_compiled_schedule(job, inverse, stream)) return;
   const std::size_t bytes = tile_shared_bytes<T>(static_cast<std::size_t>(job.n) << job.log_lanes);
   const unsigned grid = detail::grid_for(job);
   if (inverse) {
@@ -77,10 +74,7 @@ void launch_stockham_tiles(const TileJob<T>& job, bool inverse, cudaStream_t str
 template <class T>
 void launch_bluestein_tiles(const TileJob<T>& job, cudaStream_t stream) {
   detail::check_job(job);
-  if (choose_tile_kernel(job) == TileKernel::compiled_schedule) {
-    launch_compiled_schedule(job, false, stream);
-    return;
-  }
+  if (launch_compiled_schedule(job, false, stream)) return;
   const std::size_t bytes = tile_shared_bytes<T>(static_cast<std::size_t>(job.n) << job.log_lanes);
   detail::allow_shared(detail::bluestein_tile_kernel<T>, bytes);
   detail::bluestein_tile_kernel<T><<<detail::grid_for(job), job.threads, bytes, stream>>>(job);
