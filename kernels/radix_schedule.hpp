@@ -4,8 +4,11 @@
 // line_factorization.cpp, which builds LinePlan's passes) and the device
 // kernels with a compile-time length (schedule_kernels.cuh), so the passes a
 // plan uploads and the passes a compiled kernel runs cannot drift apart.
+#if defined(__CUDACC_RTC__)
+#include "kernels/cuda/nvrtc_std.hpp"  // NVRTC has no C++ library
+#else
 #include <cstddef>
-#include <initializer_list>
+#endif
 
 namespace oocfft::kernels {
 
@@ -59,7 +62,8 @@ constexpr RadixSchedule radix_schedule(std::size_t n) {
   // 3 x 3 goes in one composite pass (dft_composite): a pass is a trip
   // through memory, and two radix-3 passes do little arithmetic per trip.
   // (5 x 5 was tried: its 25 values per thread spilled registers.)
-  for (int p : {3, 5, 7, 11, 13}) {
+  constexpr int odd_primes[] = {3, 5, 7, 11, 13};
+  for (int p : odd_primes) {
     int count = 0;
     while (n % static_cast<std::size_t>(p) == 0) {
       n /= static_cast<std::size_t>(p);

@@ -64,11 +64,11 @@ void check_every_schedule() {
     const std::uint64_t seed = 31 * n + (s.lanes_fast ? 1 : 0);
     if (s.lanes_fast) {
       const kc::StridedLines z{n, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(lanes), 1, 1, 0};
-      ASSERT_EQ(kernel_for<T>(n, z), TileKernel::compiled_schedule) << "strided n=" << n;
+      ASSERT_EQ(kernel_for<T>(n, z), TileKernel::ahead_of_time) << "strided n=" << n;
       check_z_lines(runner, n, lanes, seed);
     } else {
       const kc::StridedLines x{n, 1, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(n), 1, 0};
-      ASSERT_EQ(kernel_for<T>(n, x), TileKernel::compiled_schedule) << "contiguous n=" << n;
+      ASSERT_EQ(kernel_for<T>(n, x), TileKernel::ahead_of_time) << "contiguous n=" << n;
       check_lines(runner, n, lanes, seed);
     }
     ++checked;
@@ -109,11 +109,11 @@ void check_every_bluestein_schedule() {
     const auto lanes = static_cast<std::size_t>(2 * s.lanes + 1);
     if (s.lanes_fast) {
       const kc::StridedLines z{n, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(lanes), 1, 1, 0};
-      ASSERT_EQ(kernel_for<T>(n, z), TileKernel::compiled_schedule) << "strided Bluestein n=" << n;
+      ASSERT_EQ(kernel_for<T>(n, z), TileKernel::ahead_of_time) << "strided Bluestein n=" << n;
       check_z_lines(runner, n, lanes, 17 * n, c_bluestein);
     } else {
       const kc::StridedLines x{n, 1, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(n), 1, 0};
-      ASSERT_EQ(kernel_for<T>(n, x), TileKernel::compiled_schedule) << "contiguous Bluestein n=" << n;
+      ASSERT_EQ(kernel_for<T>(n, x), TileKernel::ahead_of_time) << "contiguous Bluestein n=" << n;
       check_lines(runner, n, lanes, 17 * n);
     }
     ++checked;
@@ -136,7 +136,7 @@ void check_four_step_schedules() {
   DeviceRunner<T> runner;
   for (std::size_t n : {std::size_t{32768}, std::size_t{65536}}) {
     const kc::StridedLines x{n, 1, 3, static_cast<std::int64_t>(n), 1, 0};
-    ASSERT_EQ(kernel_for<T>(n, x), TileKernel::compiled_schedule) << "contiguous four-step n=" << n;
+    ASSERT_EQ(kernel_for<T>(n, x), TileKernel::ahead_of_time) << "contiguous four-step n=" << n;
     check_lines(runner, n, 3, 5 * n);
   }
   // z lines of 16384 (complex<double>: no one-tile schedule; complex<float>
@@ -144,7 +144,7 @@ void check_four_step_schedules() {
   // points hold up to 32 lanes, and a chunk must fill one.
   const std::size_t n = 16384, lanes = 64;
   const kc::StridedLines z{n, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(lanes), 1, 1, 0};
-  ASSERT_EQ(kernel_for<T>(n, z), TileKernel::compiled_schedule) << "strided four-step n=" << n;
+  ASSERT_EQ(kernel_for<T>(n, z), TileKernel::ahead_of_time) << "strided four-step n=" << n;
   check_z_lines(runner, n, lanes, 77, c_four_step);
 }
 
@@ -169,7 +169,7 @@ TEST(CudaSchedules, SelectionFallsBackWhereNoScheduleServes) {
   SKIP_WITHOUT_CUDA();
   // 1024 contiguous lines, whole tiles: compiled.
   const kc::StridedLines rows{1024, 1, 64, 1024, 1, 0};
-  EXPECT_EQ(kernel_for<float>(1024, rows), TileKernel::compiled_schedule);
+  EXPECT_EQ(kernel_for<float>(1024, rows), TileKernel::ahead_of_time);
   // The plan field forbids compiled schedules.
   EXPECT_EQ(kernel_for<float>(1024, rows, kc::TileKernels::general_only), TileKernel::general);
   // Fewer lines than one tile holds (4096 / 32 = 128 lines of 32 per tile).
@@ -180,8 +180,8 @@ TEST(CudaSchedules, SelectionFallsBackWhereNoScheduleServes) {
   // one when its M is compiled (1009 -> M = 2048), not otherwise (1031 -> M =
   // 2100 = 2^2 3 5^2 7, not in any set).
   EXPECT_EQ(kernel_for<float>(59049, kc::StridedLines{59049, 1, 4, 59049, 1, 0}), TileKernel::general);
-  EXPECT_EQ(kernel_for<float>(16384, kc::StridedLines{16384, 1, 4, 16384, 1, 0}), TileKernel::compiled_schedule);
-  EXPECT_EQ(kernel_for<float>(1009, kc::StridedLines{1009, 1, 64, 1009, 1, 0}), TileKernel::compiled_schedule);
+  EXPECT_EQ(kernel_for<float>(16384, kc::StridedLines{16384, 1, 4, 16384, 1, 0}), TileKernel::ahead_of_time);
+  EXPECT_EQ(kernel_for<float>(1009, kc::StridedLines{1009, 1, 64, 1009, 1, 0}), TileKernel::ahead_of_time);
   EXPECT_EQ(kernels::choose_line_algorithm(1009).convolution_length, 2048u);
   EXPECT_EQ(kernels::choose_line_algorithm(1031).convolution_length, 2100u);
   EXPECT_EQ(kernel_for<float>(1031, kc::StridedLines{1031, 1, 64, 1031, 1, 0}), TileKernel::general);

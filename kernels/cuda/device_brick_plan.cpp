@@ -1,9 +1,14 @@
 #include "kernels/cuda/device_brick_plan.hpp"
 
 #include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
 
+#include "kernels/cuda/cubin_cache.hpp"
 #include "kernels/cuda/device_limits.hpp"
 #include "kernels/cuda/device_line_plan.hpp"
+#include "kernels/cuda/plan_time_schedules.hpp"
 #include "kernels/cuda/schedule_registry.hpp"
 #include "kernels/cuda/tile_job.hpp"
 
@@ -37,10 +42,39 @@ class DeviceBrickPlan<T>::Impl {
   TileKernels kernels = TileKernels::compiled_where_available;
   // Axes of equal length share one plan (and its tables).
   std::shared_ptr<DeviceLinePlan<T>> x, y, z;
+  std::shared_ptr<PlanTimeSchedules> plan_time;
+
+  // The axes' line plans and their lines on the largest brick, x, y, z.
+  std::array<const DeviceLinePlan<T>*, 3> plans() const { return {x.get(), y.get(), z.get()}; }
+  std::array<StridedLines, 3> lines() const { return {x_lines(max_shape), y_lines(max_shape), z_lines(max_shape)}; }
+  void prepare_plan_time(std::shared_ptr<PlanTimeSchedules> given);
 };
 
+// The schedules the axes need that the build lacks, compiled (or loaded)
+// once each, then handed to every line plan.
 template <class T>
-DeviceBrickPlan<T>::DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKernels kernels) : impl_(std::make_unique<Impl>()) {
+void DeviceBrickPlan<T>::Impl::prepare_plan_time(std::shared_ptr<PlanTimeSchedules> given) {
+  const auto axis_plans = plans();
+  const auto axis_lines = lines();
+  std::vector<ScheduleKey> wanted;
+  for (int a = 0; a < 3; ++a)
+    if (axis_plans[a] != nullptr)
+      for (const ScheduleKey& key : axis_plans[a]->plan_time_keys(axis_lines[a])) wanted.push_back(key);
+  // No NVRTC and no cache directory for a plan the build serves alone, or
+  // one whose schedules are of no family NVRTC is asked for.
+  if (std::none_of(wanted.begin(), wanted.end(), [](const ScheduleKey& k) { return !outside_plan_time_family(k); }))
+    return;
+  plan_time = given ? std::move(given)
+                    : std::make_shared<PlanTimeSchedules>(CubinCache(default_kernel_cache_directory()));
+  for (const ScheduleKey& key : wanted) plan_time->prepare(key);
+  for (const auto& p : {x, y, z})
+    if (p) p->use_plan_time(plan_time);
+}
+
+template <class T>
+DeviceBrickPlan<T>::DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKernels kernels,
+                                    std::shared_ptr<PlanTimeSchedules> plan_time)
+    : impl_(std::make_unique<Impl>()) {
   const DeviceLimits limits = DeviceLimits::current();
   impl_->max_shape = max_shape;
   impl_->axes = axes;
@@ -56,6 +90,7 @@ DeviceBrickPlan<T>::DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKern
   if (axes.x && max_shape.nx > 1) impl_->x = plan_for(max_shape.nx);
   if (axes.y && max_shape.ny > 1) impl_->y = plan_for(max_shape.ny);
   if (axes.z && max_shape.nz > 1) impl_->z = plan_for(max_shape.nz);
+  if (kernels == TileKernels::compiled_where_available) impl_->prepare_plan_time(std::move(plan_time));
 }
 
 template <class T>
@@ -118,41 +153,77 @@ void DeviceBrickPlan<T>::execute(Complex<T>* data, BrickShape shape, void* works
     if (order[a] != nullptr) order[a]->execute(data, lines[a], workspace, inverse, a == last ? scale : T(1), stream);
 }
 
+namespace {
+
+// What became of the plan-time schedules an axis wanted: "; plan-time:
+// <schedule> <compiled by NVRTC in 0.41 s | loaded from the disk cache ...>"
+// for each, or the reason it is missing.
+std::string plan_time_notes(const PlanTimeSchedules* plan_time, const std::vector<ScheduleKey>& keys) {
+  std::string notes;
+  for (const ScheduleKey& key : keys) {
+    if (const auto why = outside_plan_time_family(key)) {
+      notes += "; " + describe(key) + ": not compiled at plan time (" + *why + ")";
+      continue;
+    }
+    if (plan_time == nullptr) continue;
+    if (const auto outcome = plan_time->outcome(key)) notes += "; " + describe(*outcome);
+  }
+  return notes;
+}
+
+}  // namespace
+
 template <class T>
 std::string DeviceBrickPlan<T>::describe() const {
   std::string s;
   const char* names[3] = {"x", "y", "z"};
-  const DeviceLinePlan<T>* order[3] = {impl_->x.get(), impl_->y.get(), impl_->z.get()};
-  const BrickShape& m = impl_->max_shape;
-  const StridedLines lines[3] = {x_lines(m), y_lines(m), z_lines(m)};
+  const auto order = impl_->plans();
+  const auto lines = impl_->lines();
   for (int a = 0; a < 3; ++a) {
     if (order[a] == nullptr) continue;
     s += std::string("  device axis ") + names[a] + ": " + order[a]->describe() + (a == 0 ? "" : ", strided lanes") +
-         "; tiles: " + to_string(order[a]->tile_kernel(lines[a])) + "\n";
+         "; tiles: " + to_string(order[a]->tile_kernel(lines[a])) +
+         plan_time_notes(impl_->plan_time.get(), order[a]->plan_time_keys(lines[a])) + "\n";
   }
   if (s.empty()) return "  device: no axis longer than 1\n";
-  return s + "  tile kernels: " + to_string(impl_->kernels) + " (compiled set: " + kernel_set() + ")\n";
+  s += "  tile kernels: " + std::string(to_string(impl_->kernels)) + " (compiled ahead of time: set " + kernel_set() +
+       ")\n";
+  if (impl_->plan_time) s += "  " + impl_->plan_time->summary() + "\n";
+  return s;
 }
 
 template <class T>
 std::string DeviceBrickPlan<T>::tile_kernels_used() const {
-  const DeviceLinePlan<T>* order[3] = {impl_->x.get(), impl_->y.get(), impl_->z.get()};
-  const BrickShape& m = impl_->max_shape;
-  const StridedLines lines[3] = {x_lines(m), y_lines(m), z_lines(m)};
+  const auto order = impl_->plans();
+  const auto lines = impl_->lines();
   std::string used;
   for (int a = 0; a < 3; ++a) {
     if (order[a] == nullptr) {
       used += '-';
-    } else {
-      used += order[a]->tile_kernel(lines[a]) == TileKernel::compiled_schedule ? 'S' : 'G';
+      continue;
+    }
+    switch (order[a]->tile_kernel(lines[a])) {
+      case TileKernel::ahead_of_time: used += 'S'; break;
+      case TileKernel::plan_time: used += 'P'; break;
+      case TileKernel::general: used += 'G'; break;
     }
   }
   return used;
 }
 
+template <class T>
+const PlanTimeSchedules* DeviceBrickPlan<T>::plan_time() const {
+  return impl_->plan_time.get();
+}
+
 const char* to_string(TileKernels kernels) noexcept {
-  return kernels == TileKernels::general_only ? "general (run-time length) only"
-                                              : "compiled schedules where built, general otherwise";
+  switch (kernels) {
+    case TileKernels::compiled_where_available:
+      return "compiled schedules (ahead of time, else at plan time with NVRTC), general otherwise";
+    case TileKernels::ahead_of_time_only: return "compiled schedules ahead of time only, general otherwise";
+    case TileKernels::general_only: return "general (run-time length) only";
+  }
+  return "?";
 }
 
 template class DeviceBrickPlan<float>;

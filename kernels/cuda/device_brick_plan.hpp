@@ -20,14 +20,23 @@
 
 namespace oocfft::kernels::cuda {
 
+class PlanTimeSchedules;
+
 template <class T>
 class DeviceBrickPlan {
  public:
   // Builds line plans for the transformed axes and uploads their twiddle and
   // chirp tables to the current device. Throws oocfft::Error(cuda) on a CUDA
   // failure, Error(out_of_memory) when the tables do not fit.
-  // `kernels` says which tile kernels serve the lines (tile_job.hpp).
-  DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKernels kernels = TileKernels::compiled_where_available);
+  // `kernels` says which tile kernels serve the lines (tile_kernel_choice.hpp).
+  // Under compiled_where_available, the compiled schedules the axes need
+  // that the build lacks are compiled here with NVRTC (or loaded from its
+  // cache) into `plan_time`, which several plans may share; when it is null
+  // and some schedule is needed, the plan makes its own, cached on disk in
+  // default_kernel_cache_directory(). A schedule that cannot be had is no
+  // error: its axis runs the general kernel and describe() says why.
+  DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKernels kernels = TileKernels::compiled_where_available,
+                  std::shared_ptr<PlanTimeSchedules> plan_time = nullptr);
   ~DeviceBrickPlan();
   DeviceBrickPlan(DeviceBrickPlan&&) noexcept;
   DeviceBrickPlan& operator=(DeviceBrickPlan&&) noexcept;
@@ -44,12 +53,17 @@ class DeviceBrickPlan {
                cudaStream_t stream) const;
 
   // One line per axis: kernel used (shared-memory, strided, four-step,
-  // Bluestein) and its geometry.
+  // Bluestein), its geometry, and its tile kernel: compiled ahead of time,
+  // compiled at plan time (NVRTC: compiled, or a cache hit) or general
+  // (with the reason where a plan-time schedule was wanted).
   std::string describe() const;
   // The tile kernel of each axis on the plan's largest brick, x, y, z: 'S' a
-  // compiled schedule, 'G' the general kernel (four-step and Bluestein
-  // included), '-' not transformed. For benchmark reports and tests.
+  // schedule compiled ahead of time, 'P' one compiled at plan time (NVRTC),
+  // 'G' the general kernel (four-step and Bluestein included), '-' not
+  // transformed. For benchmark reports and tests.
   std::string tile_kernels_used() const;
+  // The plan-time schedules the plan uses, or null when it needs none.
+  const PlanTimeSchedules* plan_time() const;
 
   class Impl;
 

@@ -136,6 +136,7 @@ void TileStockham<T>::fill(TileJob<T>& job, int log_lanes) const {
   job.pass_count = static_cast<int>(passes_.size());
   std::copy(passes_.begin(), passes_.end(), job.passes);
   job.twiddles = twiddles_.template as<const Complex<T>>();
+  job.plan_time = plan_time_;
 }
 
 // ---------------------------------------------------------------- four-step
@@ -306,6 +307,7 @@ struct DeviceLinePlan<T>::State {
   std::optional<FourStep<T>> four;      // the line, or Bluestein's M, in four steps
   DeviceBuffer chirp, spectrum;
   std::size_t m = 0;  // Bluestein convolution length
+  std::shared_ptr<const PlanTimeSchedules> plan_time;
 };
 
 template <class T>
@@ -366,8 +368,7 @@ std::size_t DeviceLinePlan<T>::workspace_bytes(const StridedLines& lines) const 
     case LineKernel::bluestein_shared_memory: return 0;
     case LineKernel::four_step:
       // None where the whole line fits one compiled tile.
-      if (s.tile && choose_tile_kernel(one_tile_job(nullptr, lines, T(1), false)) == TileKernel::compiled_schedule)
-        return 0;
+      if (s.tile && choose_tile_kernel(one_tile_job(nullptr, lines, T(1), false)) != TileKernel::general) return 0;
       return static_cast<std::size_t>(chunk_lines<T>(s.n, lines.lines())) * s.n * sizeof(Complex<T>);
     case LineKernel::bluestein_four_step:
       // The padded rows, and the four-step scratch beside them.
@@ -412,26 +413,69 @@ TileJob<T> DeviceLinePlan<T>::one_tile_job(Complex<T>* data, const StridedLines&
   return job;
 }
 
+namespace {
+
+// Both four-step steps: compiled when both are, ahead of time when both
+// are that.
+TileKernel both_steps(TileKernel a, TileKernel b) {
+  if (a == TileKernel::general || b == TileKernel::general) return TileKernel::general;
+  return a == TileKernel::ahead_of_time && b == TileKernel::ahead_of_time ? TileKernel::ahead_of_time
+                                                                          : TileKernel::plan_time;
+}
+
+}  // namespace
+
+template <class T>
+std::pair<TileJob<T>, TileJob<T>> DeviceLinePlan<T>::first_four_step_jobs(const StridedLines& lines) const {
+  // The chunks after the first differ only in their lane count, never
+  // below the first chunk's.
+  const State& s = *state_;
+  const std::int64_t c = std::min(chunk_lines<T>(s.n, lines.lines()), lines.lane_count);
+  return four_step_jobs(*s.four, static_cast<Complex<T>*>(nullptr), lines, static_cast<Complex<T>*>(nullptr), 0, 0, c,
+                        T(1), static_cast<const Complex<T>*>(nullptr));
+}
+
 template <class T>
 TileKernel DeviceLinePlan<T>::tile_kernel(const StridedLines& lines) const {
   // A four-step plan with a compiled schedule of its whole length runs that
   // where it serves; otherwise its two steps run compiled schedules where
-  // the build has them (power-of-two splits), the general kernel for
-  // Bluestein's fused spectrum.
+  // the build or the plan has them (power-of-two splits), the general kernel
+  // for Bluestein's fused spectrum.
   const State& s = *state_;
   if (s.tile && s.kernel != LineKernel::bluestein_four_step) {
     const TileKernel one_tile = choose_tile_kernel(one_tile_job(nullptr, lines, T(1), false));
-    if (one_tile == TileKernel::compiled_schedule || !s.four) return one_tile;
+    if (one_tile != TileKernel::general || !s.four) return one_tile;
   }
   if (s.kernel != LineKernel::four_step) return TileKernel::general;
-  // Four steps: compiled when both steps of the first chunk are (the others
-  // differ only in their lane count, never below the first chunk's).
-  const std::int64_t c = std::min(chunk_lines<T>(s.n, lines.lines()), lines.lane_count);
-  const auto [a, b] = four_step_jobs(*s.four, static_cast<Complex<T>*>(nullptr), lines, static_cast<Complex<T>*>(nullptr),
-                                     0, 0, c, T(1), static_cast<const Complex<T>*>(nullptr));
-  return choose_tile_kernel(a) == TileKernel::compiled_schedule && choose_tile_kernel(b) == TileKernel::compiled_schedule
-             ? TileKernel::compiled_schedule
-             : TileKernel::general;
+  const auto [a, b] = first_four_step_jobs(lines);
+  return both_steps(choose_tile_kernel(a), choose_tile_kernel(b));
+}
+
+template <class T>
+std::vector<ScheduleKey> DeviceLinePlan<T>::plan_time_keys(const StridedLines& lines) const {
+  const State& s = *state_;
+  std::vector<ScheduleKey> keys;
+  auto add = [&keys](TileJob<T> job) {
+    job.plan_time = nullptr;  // what the build alone runs
+    if (choose_tile_kernel(job) == TileKernel::ahead_of_time) return;
+    if (const std::optional<ScheduleKey> key = schedule_key_for(job)) keys.push_back(*key);
+  };
+  if (s.tile && s.kernel != LineKernel::bluestein_four_step) add(one_tile_job(nullptr, lines, T(1), false));
+  if (s.kernel == LineKernel::four_step) {
+    const auto [a, b] = first_four_step_jobs(lines);
+    add(a);
+    add(b);
+  }
+  return keys;
+}
+
+template <class T>
+void DeviceLinePlan<T>::use_plan_time(std::shared_ptr<const PlanTimeSchedules> plan_time) {
+  State& s = *state_;
+  s.plan_time = std::move(plan_time);
+  for (TileStockham<T>* t : {s.tile ? &*s.tile : nullptr, s.four ? &*s.four->a : nullptr,
+                             s.four ? &*s.four->b : nullptr})
+    if (t != nullptr) t->use_plan_time(s.plan_time.get());
 }
 
 template <class T>

@@ -19,11 +19,13 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/complex.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/device_limits.hpp"
+#include "kernels/cuda/schedule_key.hpp"
 #include "kernels/cuda/tile_job.hpp"
 #include "kernels/line_plan.hpp"
 
@@ -60,6 +62,8 @@ class TileStockham {
   void fill(TileJob<T>& job, int log_lanes) const;
   std::size_t table_bytes() const { return twiddles_.bytes(); }
   const LinePlan<T>& host_plan() const { return *plan_; }
+  // The plan-time schedules fill() hands to its jobs (null: none).
+  void use_plan_time(const PlanTimeSchedules* plan_time) { plan_time_ = plan_time; }
 
  private:
   bool fits(int lanes) const;
@@ -71,6 +75,7 @@ class TileStockham {
   int capacity_ = values_per_thread;  // fewest values a thread covers in any pass
   std::vector<TilePass> passes_;
   DeviceBuffer twiddles_;
+  const PlanTimeSchedules* plan_time_ = nullptr;
 };
 
 template <class T>
@@ -90,15 +95,25 @@ class DeviceLinePlan {
                cudaStream_t stream) const;
   std::string describe() const;
   // The tile kernel execute() runs on `lines`: a compiled schedule (of the
-  // line, or of Bluestein's M in one kernel), or the general kernel (always
-  // for the four-step kernels, which fuse twiddles and transposes). Tests
+  // line, of Bluestein's M in one kernel, or of both four-step steps),
+  // compiled ahead of time or at plan time, or the general kernel. Tests
   // assert it, so a silent fallback cannot pass for the fast path.
   TileKernel tile_kernel(const StridedLines& lines) const;
+  // The compiled schedules execute() would run on `lines` (the one-tile job,
+  // or the two four-step steps of the first chunk) that this build did not
+  // compile ahead of time: what a plan prepares at plan time.
+  std::vector<ScheduleKey> plan_time_keys(const StridedLines& lines) const;
+  // Lets the tile jobs take schedules compiled at plan time (held by the
+  // caller, which keeps them alive while this plan runs); set while the
+  // owning plan is built, before any execute().
+  void use_plan_time(std::shared_ptr<const PlanTimeSchedules> plan_time);
 
   struct State;
 
  private:
   TileJob<T> one_tile_job(Complex<T>* data, const StridedLines& lines, T scale, bool inverse) const;
+  // The four-step plan's two jobs for the first chunk of `lines` (no data).
+  std::pair<TileJob<T>, TileJob<T>> first_four_step_jobs(const StridedLines& lines) const;
   std::unique_ptr<State> state_;
 };
 

@@ -7,7 +7,11 @@
 // LanesFast: the lanes of a tile are the contiguous dimension (y and z lines
 // of a volume, SC08's FftShMemCol); otherwise the points are (x lines,
 // batched 1D).
+#if defined(__CUDACC_RTC__)
+#include "kernels/cuda/nvrtc_std.hpp"  // NVRTC has no C++ library
+#else
 #include <cstddef>
+#endif
 
 #include "kernels/radix_schedule.hpp"
 
@@ -99,59 +103,120 @@ constexpr ScheduleTile choose_schedule_tile(int n, const RadixSchedule& s, int m
   return best;
 }
 
-template <class T, int N, bool LanesFast>
-struct ScheduleGeometry {
-  static constexpr RadixSchedule schedule = radix_schedule(N);
-  static constexpr int passes = schedule.count;
+// The whole shape of a compiled schedule's tile for lines of length n, as
+// ScheduleGeometry below explains it. One constexpr function serves the
+// compile-time geometry of the kernels and the plan-time launcher of the
+// kernels NVRTC compiles (plan_time_schedules.cpp), so the launch geometry
+// and the kernel's own cannot drift apart. `valid` is false where no
+// compiled tile holds n (a prime factor above 13, no block size within the
+// register budget, or more shared memory than a block has).
+struct ScheduleShape {
+  RadixSchedule schedule;
+  int passes = 0;
+  int lanes = 0;
+  int log_lanes = 0;
+  int points = 0;
+  int threads = 0;
+  int values = 0;
+  int register_target = 0;
+  int min_blocks = 0;
+  bool staged_load = false;
+  bool staged_store = false;
+  int shift = 0;
+  bool uses_shared = false;
+  int shared_words = 0;
+  std::size_t shared_bytes = 0;
+  bool valid = false;
+};
+
+// The most shared memory a compiled tile may use (the H100's and A100's
+// opt-in limit per block); ScheduleGeometry asserts it.
+inline constexpr std::size_t max_schedule_shared_bytes = 227 * 1024;
+
+template <class T>
+constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
+  ScheduleShape g;
+  g.schedule = radix_schedule(static_cast<std::size_t>(n > 0 ? n : 1));
+  g.passes = g.schedule.count;
+  if (g.passes == 0) return g;
   // Contiguous lines: tiles of at most about 4096 complex<float> or 2048
   // complex<double> values (32 KB). Strided lines: at least 64 bytes of
   // neighbouring lanes per point (whole 32-byte sectors with room to spare).
   // Lanes are a power of two.
-  static constexpr int target_points = sizeof(T) == 4 ? 4096 : 2048;
-  static constexpr int min_lanes = LanesFast ? static_cast<int>(64 / (2 * sizeof(T))) : 1;
-  static constexpr int fill_lanes = target_points / N > 1 ? 1 << (schedule_log2(target_points / N + 1) - 1) : 1;
+  const int target_points = sizeof(T) == 4 ? 4096 : 2048;
+  const int min_lanes = lanes_fast ? static_cast<int>(64 / (2 * sizeof(T))) : 1;
+  const int fill_lanes = target_points / n > 1 ? 1 << (schedule_log2(target_points / n + 1) - 1) : 1;
   // Register cap through __launch_bounds__: 64 per thread for complex<float>
   // (1024 threads per SM), 128 for complex<double> (512 threads per SM),
   // as measured for the power-of-two kernels. Odd-radix butterflies keep
   // more temporaries: at 64 registers ptxas spilled 100-700 bytes per thread
   // for complex<float> lengths such as 60, 210, 2688 and 3750 (which then
   // ran at 0.17-0.6x cuFFT); 96 removes most of that.
-  static constexpr int register_target = sizeof(T) == 4 ? (only_powers_of_two(schedule) ? 64 : 96) : 128;
+  g.register_target = sizeof(T) == 4 ? (only_powers_of_two(g.schedule) ? 64 : 96) : 128;
   // Large strided tiles of several odd radices (945 = 9 5 3 7 with 8 lanes)
   // leave no block size within the value budget: the budget then grows.
-  static constexpr ScheduleTile tile = [] {
-    ScheduleTile t;
-    for (int budget : {schedule_max_values<T>(schedule), 16, 24}) {
-      t = choose_schedule_tile(N, schedule, fill_lanes > min_lanes ? fill_lanes : min_lanes, min_lanes, budget,
-                               register_target);
-      if (t.threads > 0) break;
-    }
-    return t;
-  }();
-  static constexpr int lanes = tile.lanes;
-  static constexpr int log_lanes = schedule_log2(lanes);
-  static constexpr int points = lanes * N;
-  static constexpr int threads = tile.threads;
-  static constexpr int values = tile.values;  // the most a thread holds in any pass
-  static constexpr int min_blocks = 65536 / (threads * register_target) > 1 ? 65536 / (threads * register_target) : 1;
+  const int budgets[] = {schedule_max_values<T>(g.schedule), 16, 24};
+  ScheduleTile tile;
+  for (int budget : budgets) {
+    tile = choose_schedule_tile(n, g.schedule, fill_lanes > min_lanes ? fill_lanes : min_lanes, min_lanes, budget,
+                                g.register_target);
+    if (tile.threads > 0) break;
+  }
+  if (tile.threads == 0) return g;
+  g.lanes = tile.lanes;
+  g.log_lanes = schedule_log2(g.lanes);
+  g.points = g.lanes * n;
+  g.threads = tile.threads;
+  g.values = tile.values;
+  g.min_blocks = 65536 / (g.threads * g.register_target) > 1 ? 65536 / (g.threads * g.register_target) : 1;
   // Contiguous lines whose first (last) pass has fewer than 4 butterflies
   // per line: a thread's R values are R neighbouring points, so a warp's
   // direct global accesses would touch 32 rows each. Such tiles go through
   // shared memory with coalesced copies instead (the store side mattered
   // most: n = 16 ran at 0.30x cuFFT with direct stores, which L1 does not
   // merge).
-  static constexpr bool staged_load = !LanesFast && N / schedule.radices[0] < 4;
-  static constexpr bool staged_store = !LanesFast && N / schedule.radices[passes - 1] < 4;
+  g.staged_load = !lanes_fast && n / g.schedule.radices[0] < 4;
+  g.staged_store = !lanes_fast && n / g.schedule.radices[g.passes - 1] < 4;
   // One skewed buffer of real parts and one of imaginary parts (skew() in
   // tile_kernels.cuh); none when one pass does everything in registers.
-  static constexpr int shift = sizeof(T) == 4 ? 5 : 4;
-  static constexpr bool uses_shared = passes > 1 || staged_load || staged_store;
-  static constexpr int shared_words = uses_shared ? points + (points >> shift) + 1 : 0;
-  static constexpr std::size_t shared_bytes = 2 * sizeof(T) * static_cast<std::size_t>(shared_words);
+  g.shift = sizeof(T) == 4 ? 5 : 4;
+  g.uses_shared = g.passes > 1 || g.staged_load || g.staged_store;
+  g.shared_words = g.uses_shared ? g.points + (g.points >> g.shift) + 1 : 0;
+  g.shared_bytes = 2 * sizeof(T) * static_cast<std::size_t>(g.shared_words);
+  g.valid = g.shared_bytes <= max_schedule_shared_bytes;
+  return g;
+}
+
+// Shared bytes of Bluestein's one-kernel convolution of length m: always
+// the whole tile, even where the schedule alone would keep one pass in
+// registers (bluestein_schedule_kernel).
+template <class T>
+constexpr std::size_t bluestein_shared_bytes(const ScheduleShape& g) {
+  return 2 * sizeof(T) * static_cast<std::size_t>(g.points + (g.points >> g.shift) + 1);
+}
+
+template <class T, int N, bool LanesFast>
+struct ScheduleGeometry {
+  static constexpr ScheduleShape shape = schedule_shape<T>(N, LanesFast);
+  static constexpr RadixSchedule schedule = shape.schedule;
+  static constexpr int passes = shape.passes;
+  static constexpr int register_target = shape.register_target;
+  static constexpr int lanes = shape.lanes;
+  static constexpr int log_lanes = shape.log_lanes;
+  static constexpr int points = shape.points;
+  static constexpr int threads = shape.threads;
+  static constexpr int values = shape.values;  // the most a thread holds in any pass
+  static constexpr int min_blocks = shape.min_blocks;
+  static constexpr bool staged_load = shape.staged_load;
+  static constexpr bool staged_store = shape.staged_store;
+  static constexpr int shift = shape.shift;
+  static constexpr bool uses_shared = shape.uses_shared;
+  static constexpr int shared_words = shape.shared_words;
+  static constexpr std::size_t shared_bytes = shape.shared_bytes;
 
   static_assert(passes > 0, "compiled schedules are for 13-smooth lengths above 1");
   static_assert(threads > 0, "no block size keeps a thread's values within the register budget");
-  static_assert(shared_bytes <= 227 * 1024, "a tile must fit the shared memory of one block");
+  static_assert(shared_bytes <= max_schedule_shared_bytes, "a tile must fit the shared memory of one block");
 };
 
 }  // namespace oocfft::kernels::cuda

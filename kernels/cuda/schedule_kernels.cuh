@@ -29,15 +29,29 @@
 // exchange, which halves the shared memory of a tile. The inverse transform
 // is conj(F(conj x)): one instantiation serves both directions, the two
 // conjugations folded into the global load and store.
+//
+// The same header is compiled twice over: by nvcc for the lengths of
+// OOCFFT_KERNEL_SET, and at plan time by NVRTC (plan_time_compiler.cpp) for
+// any other length a tile holds. NVRTC sees only the device code: the
+// standard names come from nvrtc_std.hpp and the host launchers below are
+// left out (plan_time_schedules.cpp launches those kernels itself).
+#if defined(__CUDACC_RTC__)
+#include "kernels/cuda/nvrtc_std.hpp"  // NVRTC has no C++ library
+#else
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <utility>
+#endif
 
 #include "kernels/butterfly.hpp"
 #include "kernels/cuda/schedule_geometry.hpp"
+#if defined(__CUDACC_RTC__)
+#include "kernels/cuda/tile_kernels.cuh"
+#else
 #include "kernels/cuda/tile_launchers.cuh"
+#endif
 
 namespace oocfft::kernels::cuda::detail {
 
@@ -407,14 +421,6 @@ __device__ __noinline__ void bluestein_transform(T* re, T* im, const TileJob<T>&
       re, im, job, none, false, std::make_integer_sequence<int, G::passes>{});
 }
 
-// Shared words of a Bluestein tile: always the whole tile, even where the
-// schedule alone would keep one pass in registers.
-template <class T, int M, bool LanesFast>
-constexpr std::size_t bluestein_shared_bytes() {
-  using G = ScheduleGeometry<T, M, LanesFast>;
-  return 2 * sizeof(T) * static_cast<std::size_t>(G::points + (G::points >> G::shift) + 1);
-}
-
 template <class T, int M, bool LanesFast>
 __global__ void __launch_bounds__(ScheduleGeometry<T, M, LanesFast>::threads,
                                   ScheduleGeometry<T, M, LanesFast>::min_blocks)
@@ -438,6 +444,7 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, M, LanesFast>::threads,
 
 }  // namespace oocfft::kernels::cuda::detail
 
+#if !defined(__CUDACC_RTC__)
 namespace oocfft::kernels::cuda {
 
 namespace detail {
@@ -467,13 +474,14 @@ template <class T, int M, bool LanesFast>
 void launch_bluestein_schedule(const TileJob<T>& job, cudaStream_t stream) {
   using G = ScheduleGeometry<T, M, LanesFast>;
   const unsigned grid = detail::schedule_grid<G>(job);
-  constexpr std::size_t bytes = detail::bluestein_shared_bytes<T, M, LanesFast>();
+  constexpr std::size_t bytes = bluestein_shared_bytes<T>(G::shape);
   detail::allow_shared(detail::bluestein_schedule_kernel<T, M, LanesFast>, bytes);
   detail::bluestein_schedule_kernel<T, M, LanesFast><<<grid, G::threads, bytes, stream>>>(job);
   check_launch("bluestein_schedule_kernel");
 }
 
 }  // namespace oocfft::kernels::cuda
+#endif  // !__CUDACC_RTC__
 
 // Explicit instantiation of one compiled schedule: used by the generated .cu
 // files, one line per length and layout.

@@ -4,6 +4,7 @@
 #include <string>
 #include <type_traits>
 
+#include "kernels/cuda/plan_time_schedules.hpp"
 #include "kernels/cuda/schedule_geometry.hpp"
 #include "kernels/radix_schedule.hpp"
 
@@ -107,20 +108,37 @@ bool layout_of(const TileJob<T>& job, ScheduleUse use) {
   return use == ScheduleUse::four_step_transposed ? false : job.lanes_fast_in;
 }
 
-// The compiled schedule that serves a job, or nullptr: the one decision
-// behind choose_tile_kernel and launch_compiled_schedule.
+// The schedule that would serve a job: the one decision behind
+// choose_tile_kernel and launch_compiled_schedule.
 template <class T>
-const ScheduleEntry<T>* entry_for(const TileJob<T>& job) {
+std::optional<ScheduleKey> key_for(const TileJob<T>& job) {
   const std::optional<ScheduleUse> use = use_of(job);
-  if (job.kernels != TileKernels::compiled_where_available || !use) return nullptr;
+  if (!use || job.group.count < 1 || !passes_match(job)) return std::nullopt;
   const bool lanes_fast = layout_of(job, *use);
-  const ScheduleEntry<T>* e = find<T>(job.n, lanes_fast, *use);
-  if (e == nullptr || job.group.count < 1 || job.lane.count < e->schedule.lanes || !passes_match(job)) return nullptr;
   // The fast dimension of each side has stride 1.
   const bool unit_stride = *use == ScheduleUse::four_step_transposed ? job.point_in == 1 && job.lane.out == 1
                            : lanes_fast                              ? job.lane.in == 1 && job.lane.out == 1
                                                                      : job.point_in == 1 && job.point_out == 1;
-  return unit_stride ? e : nullptr;
+  if (!unit_stride) return std::nullopt;
+  const ScheduleShape shape = schedule_shape<T>(job.n, lanes_fast);
+  if (!shape.valid || job.lane.count < shape.lanes) return std::nullopt;
+  return ScheduleKey{element_type_of<T>(), job.n, lanes_fast ? ScheduleLayout::strided : ScheduleLayout::contiguous,
+                     *use};
+}
+
+// The build's compiled schedule of `key`, or nullptr.
+template <class T>
+const ScheduleEntry<T>* ahead_of_time(const std::optional<ScheduleKey>& key) {
+  if (!key) return nullptr;
+  return find<T>(key->length, key->layout == ScheduleLayout::strided, key->use);
+}
+
+bool compiled_allowed(TileKernels kernels) { return kernels != TileKernels::general_only; }
+
+template <class T>
+bool plan_time_ready(const TileJob<T>& job, const std::optional<ScheduleKey>& key) {
+  return key && job.kernels == TileKernels::compiled_where_available && job.plan_time != nullptr &&
+         job.plan_time->ready(*key);
 }
 
 }  // namespace
@@ -128,7 +146,12 @@ const ScheduleEntry<T>* entry_for(const TileJob<T>& job) {
 const char* kernel_set() noexcept { return OOCFFT_KERNEL_SET_NAME; }
 
 const char* to_string(TileKernel kernel) noexcept {
-  return kernel == TileKernel::compiled_schedule ? "compiled schedule" : "general";
+  switch (kernel) {
+    case TileKernel::ahead_of_time: return "compiled ahead of time";
+    case TileKernel::plan_time: return "compiled at plan time (NVRTC)";
+    case TileKernel::general: return "general";
+  }
+  return "?";
 }
 
 template <class T>
@@ -144,15 +167,28 @@ bool has_compiled_schedule(int n) {
 }
 
 template <class T>
+std::optional<ScheduleKey> schedule_key_for(const TileJob<T>& job) {
+  return key_for(job);
+}
+
+template <class T>
 TileKernel choose_tile_kernel(const TileJob<T>& job) {
-  return entry_for(job) != nullptr ? TileKernel::compiled_schedule : TileKernel::general;
+  if (!compiled_allowed(job.kernels)) return TileKernel::general;
+  const std::optional<ScheduleKey> key = key_for(job);
+  if (ahead_of_time<T>(key) != nullptr) return TileKernel::ahead_of_time;
+  return plan_time_ready(job, key) ? TileKernel::plan_time : TileKernel::general;
 }
 
 template <class T>
 bool launch_compiled_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
-  const ScheduleEntry<T>* e = entry_for(job);
-  if (e == nullptr) return false;
-  e->launch(job, inverse, stream);
+  if (!compiled_allowed(job.kernels)) return false;
+  const std::optional<ScheduleKey> key = key_for(job);
+  if (const ScheduleEntry<T>* e = ahead_of_time<T>(key)) {
+    e->launch(job, inverse, stream);
+    return true;
+  }
+  if (!plan_time_ready(job, key)) return false;
+  job.plan_time->launch(*key, job, inverse, stream);
   return true;
 }
 
@@ -160,6 +196,8 @@ template std::vector<CompiledSchedule> compiled_schedules<float>(ScheduleUse);
 template std::vector<CompiledSchedule> compiled_schedules<double>(ScheduleUse);
 template bool has_compiled_schedule<float>(int);
 template bool has_compiled_schedule<double>(int);
+template std::optional<ScheduleKey> schedule_key_for<float>(const TileJob<float>&);
+template std::optional<ScheduleKey> schedule_key_for<double>(const TileJob<double>&);
 template TileKernel choose_tile_kernel<float>(const TileJob<float>&);
 template TileKernel choose_tile_kernel<double>(const TileJob<double>&);
 template bool launch_compiled_schedule<float>(const TileJob<float>&, bool, cudaStream_t);

@@ -7,13 +7,17 @@
 //   ci    pow2, plus the 7-smooth lengths the tests and benchmarks use;
 //   full  (the default) every 7-smooth length: contiguous 9..4096, strided
 //         9..1024, and the long powers of two.
-// Lengths outside the set take the general run-time-length kernel.
+// Lengths outside the set take a schedule compiled at plan time by NVRTC
+// where the plan has a PlanTimeSchedules (TileKernels::compiled_where_available),
+// the general run-time-length kernel otherwise.
 // Host-visible (no device code).
 #include <cuda_runtime_api.h>
 
+#include <optional>
 #include <vector>
 
 #include "kernels/cuda/schedule_geometry.hpp"
+#include "kernels/cuda/schedule_key.hpp"
 #include "kernels/cuda/tile_job.hpp"
 
 namespace oocfft::kernels::cuda {
@@ -29,13 +33,6 @@ struct CompiledSchedule {
   int lanes = 0;
 };
 
-// What a compiled schedule computes: a transform of its length; one of the
-// four-step steps (A: strided lanes times the twiddle; B: contiguous lines
-// stored with the lanes contiguous); or Bluestein's whole convolution of
-// that length M (chirp, forward, kernel spectrum, inverse, chirp) in one
-// kernel.
-enum class ScheduleUse { transform, four_step_twiddled, four_step_transposed, bluestein };
-
 // Every schedule compiled for element type T and `use`, in length order.
 template <class T>
 std::vector<CompiledSchedule> compiled_schedules(ScheduleUse use = ScheduleUse::transform);
@@ -46,16 +43,23 @@ std::vector<CompiledSchedule> compiled_schedules(ScheduleUse use = ScheduleUse::
 template <class T>
 bool has_compiled_schedule(int n);
 
-// The kernel a tile job runs on. The job says which use it needs: a
-// Bluestein job carries a chirp; a four-step step A job, strided lanes and a
-// twiddle post-multiply; a step B job, contiguous points in and contiguous
-// lanes out; a transform, the same layout both ways and no post-multiply.
-// A compiled schedule when the plan allows one (job.kernels), the build has
-// one for that use, length and layout, the fast dimensions have stride 1,
-// and the batch fills at least one tile of lanes (smaller batches waste most
-// of a fixed tile; the general kernel sizes its tiles to the batch). The
-// general kernel otherwise (Bluestein's table post-multiply in four steps
-// included).
+// The compiled schedule that would serve a tile job, whether or not one is
+// compiled: the job says which use it needs (a Bluestein job carries a
+// chirp; a four-step step A job, strided lanes and a twiddle post-multiply;
+// a step B job, contiguous points in and contiguous lanes out; a transform,
+// the same layout both ways and no post-multiply), its fast dimensions have
+// stride 1, its passes are the schedule's, and the batch fills at least one
+// tile of lanes (smaller batches waste most of a fixed tile; the general
+// kernel sizes its tiles to the batch). None otherwise (Bluestein's table
+// post-multiply in four steps included). Device plans prepare the
+// plan-time schedules of these keys.
+template <class T>
+std::optional<ScheduleKey> schedule_key_for(const TileJob<T>& job);
+
+// The kernel a tile job runs on: the build's compiled schedule of
+// schedule_key_for(job) where the plan allows one (job.kernels) and the
+// build has it; else, under compiled_where_available, the one the plan
+// compiled at plan time (job.plan_time, ready); else the general kernel.
 template <class T>
 TileKernel choose_tile_kernel(const TileJob<T>& job);
 

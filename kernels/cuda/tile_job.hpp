@@ -21,9 +21,13 @@
 // schedule_registry.hpp) take kernels with compile-time lengths instead
 // (compiled schedules, schedule_kernels.cuh), which read the same job.
 // Host-visible (no device code): device_line_plan.cpp fills it.
+#if defined(__CUDACC_RTC__)
+#include "kernels/cuda/nvrtc_std.hpp"  // NVRTC has no C++ library
+#else
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#endif
 
 #include "kernels/cuda/tile_kernel_choice.hpp"
 #include "kernels/complex.hpp"
@@ -44,6 +48,8 @@ inline constexpr int max_tile_threads = sizeof(T) == 4 ? 256 : 512;
 template <class T>
 inline constexpr int min_tile_blocks = sizeof(T) == 4 ? 3 : 1;
 inline constexpr int max_tile_passes = max_schedule_passes;
+
+class PlanTimeSchedules;
 
 // One dimension of the tile grid: how many, and the element distance between
 // neighbours in the input and in the output buffer.
@@ -103,6 +109,11 @@ struct TileJob {
   int log_lanes = 0;        // lanes per tile = 1 << log_lanes
   int threads = 32;         // block size
   TileKernels kernels = TileKernels::compiled_where_available;
+  // The schedules the plan compiled at plan time (NVRTC), or null: where the
+  // build compiled none ahead of time for this job, the launcher looks here
+  // before it takes the general kernel. Host-side only; never read on the
+  // device.
+  const PlanTimeSchedules* plan_time = nullptr;
   bool lanes_fast_in = false;   // load mapping: lanes (true) or points contiguous
   bool lanes_fast_out = false;  // store mapping
   std::int64_t point_in = 1;
@@ -141,15 +152,6 @@ constexpr std::size_t tile_shared_bytes(std::size_t points) {
   return 4 * sizeof(T) * (points + (points >> shift) + 1);
 }
 
-// Launchers: check the job, raise the dynamic shared-memory limit where
-// needed, launch on `stream`, check the launch. Throw Error(cuda).
-// launch_stockham_tiles runs the kernel choose_tile_kernel() picks
-// (schedule_registry.hpp): a compiled schedule, or the general kernel.
-template <class T>
-void launch_stockham_tiles(const TileJob<T>& job, bool inverse, cudaStream_t stream);
-template <class T>
-void launch_bluestein_tiles(const TileJob<T>& job, cudaStream_t stream);
-
 // Lines for the element-wise kernels: line q = lane + lanes.count * group
 // starts at lane * lane_stride + group * group_stride, points point_stride
 // apart.
@@ -159,6 +161,16 @@ struct LineSet {
   std::int64_t lane_count = 1, lane_stride = 0;
   std::int64_t group_count = 1, group_stride = 0;
 };
+
+#if !defined(__CUDACC_RTC__)
+// Launchers: check the job, raise the dynamic shared-memory limit where
+// needed, launch on `stream`, check the launch. Throw Error(cuda).
+// launch_stockham_tiles runs the kernel choose_tile_kernel() picks
+// (schedule_registry.hpp): a compiled schedule, or the general kernel.
+template <class T>
+void launch_stockham_tiles(const TileJob<T>& job, bool inverse, cudaStream_t stream);
+template <class T>
+void launch_bluestein_tiles(const TileJob<T>& job, cudaStream_t stream);
 
 // Bluestein's first step when M does not fit a tile: lines [first,
 // first+count) of `lines` in `data`, times chirp (conjugated first for the
@@ -176,5 +188,7 @@ void launch_chirp_unpad(const Complex<T>* work, std::int64_t m, const Complex<T>
 // data[i] *= scale for i < count.
 template <class T>
 void launch_scale(Complex<T>* data, std::int64_t count, T scale, cudaStream_t stream);
+
+#endif  // !__CUDACC_RTC__
 
 }  // namespace oocfft::kernels::cuda

@@ -8,9 +8,13 @@
 // strided-axis kernel, FftShMemCol). Each pass: butterfly j of a line reads
 // points j + r n/R, multiplies point r by w_{Ns R}^{(j mod Ns) r} and writes
 // points (j div Ns) Ns R + (j mod Ns) + r Ns.
+#if defined(__CUDACC_RTC__)
+#include "kernels/cuda/nvrtc_std.hpp"  // NVRTC has no C++ library
+#else
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#endif
 
 #include "kernels/butterfly.hpp"
 #include "kernels/cuda/tile_job.hpp"

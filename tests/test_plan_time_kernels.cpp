@@ -1,0 +1,437 @@
+// Plan-time kernels: the compiled schedules NVRTC builds for lengths outside
+// the build's OOCFFT_KERNEL_SET, and their cache.
+//   PlanTimeCache*    the on-disk cache (no GPU): round trip, a damaged
+//                     entry compiled again and replaced (the one NVRTC
+//                     compile here, a small one), an unusable directory
+//                     kept in memory, and another fingerprint or key a miss;
+//   PlanTimeFamily*   which schedules NVRTC is asked for, and what keys them
+//                     (no GPU);
+//   CudaPlanTime*     on a GPU: plans of lengths no kernel set compiles
+//                     (143 = 11 x 13) or that the set in this build lacks
+//                     (300, 343, 1000 in pow2) assert that their axes run
+//                     the plan-time kernel, then check it against fftwl; a
+//                     second plan loads the cubins from the disk cache; a
+//                     compile that fails leaves the general kernel, with the
+//                     reason in describe(). Skipped, with the reason, where
+//                     no GPU is present.
+// Every test keeps its cache in a directory of its own, removed at the end.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+
+#include "kernels/cuda/cubin_cache.hpp"
+#include "kernels/cuda/embedded_sources.hpp"
+#include "kernels/cuda/plan_time_compiler.hpp"
+#include "kernels/cuda/plan_time_schedules.hpp"
+#include "kernels/cuda/schedule_registry.hpp"
+#include "tests/cuda_test_support.hpp"
+
+namespace oocfft::test {
+namespace {
+
+namespace fs = std::filesystem;
+using kc::CacheLookup;
+using kc::CubinCache;
+using kc::ElementType;
+using kc::ScheduleKey;
+using kc::ScheduleLayout;
+using kc::ScheduleUse;
+
+// A directory of its own for one test, removed with everything in it.
+class ScratchDirectory {
+ public:
+  explicit ScratchDirectory(const std::string& name)
+      : path_(fs::temp_directory_path() / ("oocfft_" + name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~ScratchDirectory() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  ScratchDirectory(const ScratchDirectory&) = delete;
+  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+ScheduleKey key(int n, ScheduleLayout layout = ScheduleLayout::contiguous, ElementType type = ElementType::complex_float,
+                ScheduleUse use = ScheduleUse::transform) {
+  return ScheduleKey{type, n, layout, use};
+}
+
+// Seeded bytes standing in for a cubin: the cache never looks inside one.
+kc::CompiledCubin fake_cubin(std::uint64_t seed, std::size_t size) {
+  std::mt19937_64 random(seed);
+  kc::CompiledCubin c;
+  c.image.resize(size);
+  for (char& b : c.image) b = static_cast<char>(random() & 0xff);
+  c.kernel_name = "_Z6kernel" + std::to_string(seed);
+  return c;
+}
+
+std::string read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+constexpr const char* fingerprint_a = "arch=sm_90;nvrtc=13.0;options=x;sources=aaaa";
+constexpr const char* fingerprint_b = "arch=sm_90;nvrtc=13.1;options=x;sources=aaaa";
+
+TEST(PlanTimeCache, RoundTripThroughDiskAndMemory) {
+  const ScratchDirectory dir("cache_round_trip");
+  const kc::CompiledCubin cubin = fake_cubin(7, 40000);
+  {
+    CubinCache cache(dir.path());
+    ASSERT_EQ(cache.storage(), kc::CacheStorage::disk) << cache.status();
+    EXPECT_EQ(cache.read(key(143), fingerprint_a).outcome, CacheLookup::miss);
+    cache.write(key(143), fingerprint_a, cubin);
+    EXPECT_EQ(cache.storage(), kc::CacheStorage::disk) << cache.status();
+    const kc::CacheRead again = cache.read(key(143), fingerprint_a);
+    EXPECT_EQ(again.outcome, CacheLookup::memory_hit);
+    EXPECT_EQ(again.cubin.image, cubin.image);
+  }
+  ASSERT_TRUE(fs::exists(CubinCache(dir.path()).entry_path(key(143), fingerprint_a)));
+  // A new cache object (another plan, or another process) reads it from disk.
+  CubinCache cache(dir.path());
+  const kc::CacheRead read = cache.read(key(143), fingerprint_a);
+  ASSERT_EQ(read.outcome, CacheLookup::disk_hit) << read.reason;
+  EXPECT_EQ(read.cubin.image, cubin.image);
+  EXPECT_EQ(read.cubin.kernel_name, cubin.kernel_name);
+  EXPECT_EQ(cache.read(key(143), fingerprint_a).outcome, CacheLookup::memory_hit);
+  // No temporary file is left beside the entry.
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(dir.path())) files += e.is_regular_file() ? 1 : 0;
+  EXPECT_EQ(files, 1);
+}
+
+TEST(PlanTimeCache, OtherFingerprintOrKeyIsAMiss) {
+  const ScratchDirectory dir("cache_keys");
+  CubinCache writer(dir.path());
+  writer.write(key(300), fingerprint_a, fake_cubin(1, 1000));
+  CubinCache cache(dir.path());
+  // Another NVRTC version, another type, layout, length or use: no entry.
+  EXPECT_EQ(cache.read(key(300), fingerprint_b).outcome, CacheLookup::miss);
+  EXPECT_EQ(cache.read(key(300, ScheduleLayout::contiguous, ElementType::complex_double), fingerprint_a).outcome,
+            CacheLookup::miss);
+  EXPECT_EQ(cache.read(key(300, ScheduleLayout::strided), fingerprint_a).outcome, CacheLookup::miss);
+  EXPECT_EQ(cache.read(key(343), fingerprint_a).outcome, CacheLookup::miss);
+  EXPECT_NE(cache.entry_path(key(300), fingerprint_a), cache.entry_path(key(300), fingerprint_b));
+  // The file of one key under the name of another (as a hash collision
+  // would put it) is a miss too, never that other key's kernel.
+  fs::copy_file(cache.entry_path(key(300), fingerprint_a), cache.entry_path(key(300), fingerprint_b));
+  const kc::CacheRead read = cache.read(key(300), fingerprint_b);
+  EXPECT_EQ(read.outcome, CacheLookup::miss);
+  EXPECT_NE(read.reason.find("another kernel"), std::string::npos) << read.reason;
+  EXPECT_EQ(cache.read(key(300), fingerprint_a).outcome, CacheLookup::disk_hit);
+}
+
+TEST(PlanTimeCache, DamagedEntriesAreReportedNeverLoaded) {
+  const ScratchDirectory dir("cache_damage");
+  const kc::CompiledCubin cubin = fake_cubin(3, 5000);
+  CubinCache writer(dir.path());
+  writer.write(key(1000), fingerprint_a, cubin);
+  const fs::path entry = writer.entry_path(key(1000), fingerprint_a);
+  const std::string good = read_bytes(entry);
+  auto damaged_read = [&](const std::string& bytes) {
+    std::ofstream(entry, std::ios::binary | std::ios::trunc) << bytes;
+    return CubinCache(dir.path()).read(key(1000), fingerprint_a);
+  };
+  // One flipped byte of the cubin: the checksum differs.
+  std::string flipped = good;
+  flipped[flipped.size() - 100] ^= 0x40;
+  kc::CacheRead r = damaged_read(flipped);
+  EXPECT_EQ(r.outcome, CacheLookup::corrupt);
+  EXPECT_NE(r.reason.find("checksum"), std::string::npos) << r.reason;
+  EXPECT_TRUE(r.cubin.image.empty());
+  // Cut short, empty, or not an entry at all.
+  r = damaged_read(good.substr(0, good.size() / 2));
+  EXPECT_EQ(r.outcome, CacheLookup::corrupt) << r.reason;
+  r = damaged_read("");
+  EXPECT_EQ(r.outcome, CacheLookup::corrupt) << r.reason;
+  r = damaged_read("\x7f" "ELF not a cache entry");
+  EXPECT_EQ(r.outcome, CacheLookup::corrupt) << r.reason;
+  // Written again, it reads back whole.
+  CubinCache(dir.path()).write(key(1000), fingerprint_a, cubin);
+  r = CubinCache(dir.path()).read(key(1000), fingerprint_a);
+  EXPECT_EQ(r.outcome, CacheLookup::disk_hit) << r.reason;
+  EXPECT_EQ(r.cubin.image, cubin.image);
+}
+
+TEST(PlanTimeCache, UnusableDirectoryKeepsEntriesInMemory) {
+  const ScratchDirectory dir("cache_unusable");
+  // Below a regular file: no directory can be made there, not even by root
+  // (a read-only directory would not stop root, as CI may run).
+  const fs::path file = dir.path() / "a-file";
+  std::ofstream(file) << "x";
+  CubinCache cache(file / "oocfft");
+  EXPECT_EQ(cache.storage(), kc::CacheStorage::memory_only);
+  EXPECT_NE(cache.status().find("in memory only: cannot create"), std::string::npos) << cache.status();
+  cache.write(key(143), fingerprint_a, fake_cubin(5, 100));
+  EXPECT_EQ(cache.read(key(143), fingerprint_a).outcome, CacheLookup::memory_hit);
+
+  // A directory that goes away after the cache opened it: the write fails,
+  // the cache says why and keeps the entry in memory; nothing throws.
+  const fs::path gone = dir.path() / "gone";
+  CubinCache later(gone);
+  ASSERT_EQ(later.storage(), kc::CacheStorage::disk) << later.status();
+  fs::remove_all(gone);
+  later.write(key(143), fingerprint_a, fake_cubin(5, 100));
+  EXPECT_EQ(later.storage(), kc::CacheStorage::memory_only);
+  EXPECT_NE(later.status().find("cannot create a file"), std::string::npos) << later.status();
+  EXPECT_EQ(later.read(key(143), fingerprint_a).outcome, CacheLookup::memory_hit);
+
+  EXPECT_NE(CubinCache({}).status().find("in memory only"), std::string::npos);
+  EXPECT_EQ(CubinCache::memory_only().storage(), kc::CacheStorage::memory_only);
+}
+
+// Sets an environment variable for one scope (the default cache directory
+// is read from XDG_CACHE_HOME and HOME, as the XDG specification says).
+class ScopedEnvironment {
+ public:
+  ScopedEnvironment(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value != nullptr) ::setenv(name, value, 1);
+    else ::unsetenv(name);
+  }
+  ~ScopedEnvironment() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+  ScopedEnvironment(const ScopedEnvironment&) = delete;
+  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST(PlanTimeCache, DefaultDirectoryFollowsXdgCacheHome) {
+  {
+    const ScopedEnvironment xdg("XDG_CACHE_HOME", "/var/tmp/cache");
+    EXPECT_EQ(kc::default_kernel_cache_directory(), fs::path("/var/tmp/cache/oocfft"));
+  }
+  const ScopedEnvironment home("HOME", "/home/someone");
+  {
+    // A relative XDG_CACHE_HOME is ignored, as the specification says.
+    const ScopedEnvironment xdg("XDG_CACHE_HOME", "relative");
+    EXPECT_EQ(kc::default_kernel_cache_directory(), fs::path("/home/someone/.cache/oocfft"));
+  }
+  const ScopedEnvironment xdg("XDG_CACHE_HOME", nullptr);
+  EXPECT_EQ(kc::default_kernel_cache_directory(), fs::path("/home/someone/.cache/oocfft"));
+}
+
+TEST(PlanTimeFamily, FingerprintNamesArchitectureCompilerAndSources) {
+  const kc::PlanTimeCompiler h100(90), a100(80);
+  const std::string f = h100.fingerprint();
+  EXPECT_NE(f.find("arch=sm_90"), std::string::npos) << f;
+  EXPECT_NE(f.find("nvrtc=" + h100.nvrtc_version()), std::string::npos) << f;
+  EXPECT_NE(f.find(kc::schedule_sources().digest), std::string::npos) << f;
+  EXPECT_EQ(std::string(kc::schedule_sources().digest).size(), 64u);
+  EXPECT_NE(f, a100.fingerprint());
+  EXPECT_THROW(kc::PlanTimeCompiler(9), Error);
+}
+
+TEST(PlanTimeFamily, NvrtcIsAskedOnlyForTheCompiledFamily) {
+  EXPECT_FALSE(kc::outside_plan_time_family(key(143)));
+  EXPECT_FALSE(kc::outside_plan_time_family(key(4096)));
+  EXPECT_FALSE(kc::outside_plan_time_family(key(1000, ScheduleLayout::strided)));
+  EXPECT_FALSE(kc::outside_plan_time_family(key(2048, ScheduleLayout::contiguous, ElementType::complex_float,
+                                                ScheduleUse::bluestein)));
+  EXPECT_TRUE(kc::outside_plan_time_family(key(6)));
+  EXPECT_TRUE(kc::outside_plan_time_family(key(5000)));
+  EXPECT_TRUE(kc::outside_plan_time_family(key(2000, ScheduleLayout::strided)));
+  EXPECT_TRUE(kc::outside_plan_time_family(key(2100, ScheduleLayout::contiguous, ElementType::complex_float,
+                                               ScheduleUse::bluestein)));
+  EXPECT_TRUE(kc::outside_plan_time_family(key(243, ScheduleLayout::strided, ElementType::complex_float,
+                                               ScheduleUse::four_step_twiddled)));
+  EXPECT_EQ(kc::kernel_name_expression(key(143)),
+            "oocfft::kernels::cuda::detail::schedule_kernel<float, 143, false, "
+            "oocfft::kernels::cuda::ScheduleStore::plain>");
+}
+
+// The one NVRTC compile of the CPU tests (a small schedule, well under a
+// second): a damaged entry is compiled again and written over, and the
+// result is a cubin for the architecture asked for. NVRTC needs no GPU.
+TEST(PlanTimeCache, DamagedEntryIsCompiledAgainAndReplaced) {
+  const ScratchDirectory dir("cache_replace");
+  const kc::PlanTimeCompiler compiler(90);
+  const ScheduleKey small = key(12);
+  CubinCache cache(dir.path());
+  const fs::path entry = cache.entry_path(small, compiler.fingerprint());
+  std::ofstream(entry, std::ios::binary) << "oocfft-cubin-cache 1\ntruncated";
+  kc::PlanTimeOutcome outcome;
+  const kc::CompiledCubin cubin = kc::obtain_cubin(small, compiler, cache, outcome);
+  EXPECT_EQ(outcome.source, kc::PlanTimeSource::compiled);
+  EXPECT_NE(outcome.note.find("damaged cache entry replaced"), std::string::npos) << outcome.note;
+  EXPECT_GT(outcome.compile_seconds, 0.0);
+  ASSERT_GT(cubin.image.size(), 4u);
+  EXPECT_EQ(std::string(cubin.image.data(), 4), "\x7f" "ELF");
+  EXPECT_EQ(cubin.kernel_name.rfind("_ZN6oocfft7kernels4cuda6detail15schedule_kernelIfLi12E", 0), 0u)
+      << cubin.kernel_name;
+  // The entry on disk is now the compiled one, and a second plan's cache
+  // takes it from there without compiling.
+  const kc::CacheRead read = CubinCache(dir.path()).read(small, compiler.fingerprint());
+  ASSERT_EQ(read.outcome, CacheLookup::disk_hit) << read.reason;
+  EXPECT_EQ(read.cubin.image, cubin.image);
+  CubinCache second(dir.path());
+  kc::PlanTimeOutcome hit;
+  EXPECT_EQ(kc::obtain_cubin(small, compiler, second, hit).image, cubin.image);
+  EXPECT_EQ(hit.source, kc::PlanTimeSource::disk_cache);
+  EXPECT_EQ(hit.compile_seconds, 0.0);
+}
+
+// ---------------------------------------------------------------- on a GPU
+
+// A plan for x lines ([1][lines][n]) or z lines ([n][1][lanes]) of length n
+// with the plan-time schedules `plan_time`.
+template <class T>
+kc::DeviceBrickPlan<T> lines_plan(BrickShape shape, bool z, std::shared_ptr<kc::PlanTimeSchedules> plan_time,
+                                  kc::TileKernels kernels = kc::TileKernels::compiled_where_available) {
+  return kc::DeviceBrickPlan<T>(shape, z ? AxisSet::only_z() : AxisSet{false, false, true}, kernels,
+                                std::move(plan_time));
+}
+
+// The tile kernel the plan reports for its one axis.
+template <class T>
+char axis_kernel(const kc::DeviceBrickPlan<T>& plan, bool z) {
+  return plan.tile_kernels_used()[z ? 2 : 0];
+}
+
+// Forward and inverse of `shape` along its one axis against fftwl, with
+// the N-scaled tolerance of the other CUDA suites.
+template <class T>
+void check_against_fftwl(DeviceRunner<T>& runner, const kc::DeviceBrickPlan<T>& plan, BrickShape shape, bool z,
+                         std::uint64_t seed) {
+  const std::size_t n = z ? shape.nz : shape.nx;
+  const std::size_t lanes = z ? shape.nx : shape.ny;
+  const auto x = random_signal(shape.elements(), seed);
+  std::vector<LongComplex> fwd(x.size()), inv(x.size());
+  for (std::size_t l = 0; l < lanes; ++l) {
+    std::vector<LongComplex> line(n);
+    auto at = [&](std::size_t i) { return z ? i * lanes + l : l * n + i; };
+    for (std::size_t i = 0; i < n; ++i) line[i] = x[at(i)];
+    const auto f = fftwl_dft(line, {static_cast<int>(n)}, FFTW_FORWARD);
+    const auto b = fftwl_dft(line, {static_cast<int>(n)}, FFTW_BACKWARD);
+    for (std::size_t i = 0; i < n; ++i) {
+      fwd[at(i)] = f[i];
+      inv[at(i)] = b[i];
+    }
+  }
+  const auto in = to_precision<T>(x);
+  const double tol = tolerance<T>(c_stockham, n);
+  EXPECT_LE(relative_l2_error(runner.run(plan, in, shape, false, T(1)), fwd), tol)
+      << "forward n=" << n << (z ? " z lines" : " x lines") << " (" << sizeof(T) * 8 << "-bit)";
+  EXPECT_LE(relative_l2_error(runner.run(plan, in, shape, true, T(1) / T(n)), inv, 1.0L / static_cast<long double>(n)),
+            tol)
+      << "inverse n=" << n << (z ? " z lines" : " x lines") << " (" << sizeof(T) * 8 << "-bit)";
+}
+
+// 143 = 11 x 13 is in no kernel set; 300, 343 and 1000 are in ci and full,
+// not in pow2. Each axis runs the kernel compiled ahead of time where the
+// build has it, the plan-time one otherwise: never the general kernel.
+template <class T>
+void check_plan_time_lengths(const fs::path& cache_dir) {
+  auto plan_time = std::make_shared<kc::PlanTimeSchedules>(CubinCache(cache_dir));
+  DeviceRunner<T> runner;
+  int plan_time_axes = 0;
+  for (std::size_t n : {std::size_t{143}, std::size_t{300}, std::size_t{343}, std::size_t{1000}}) {
+    for (bool z : {false, true}) {
+      // Two whole tiles and one lane more, as the schedule suite does.
+      const kc::ScheduleShape tile = kc::schedule_shape<T>(static_cast<int>(n), z);
+      ASSERT_TRUE(tile.valid) << "n=" << n;
+      const std::size_t lanes = 2 * static_cast<std::size_t>(tile.lanes) + 1;
+      const BrickShape shape = z ? BrickShape{n, 1, lanes} : BrickShape{1, lanes, n};
+      const auto plan = lines_plan<T>(shape, z, plan_time);
+      const auto ahead = kc::compiled_schedules<T>();
+      const bool built = std::any_of(ahead.begin(), ahead.end(), [&](const kc::CompiledSchedule& s) {
+        return s.length == static_cast<int>(n) && s.lanes_fast == z;
+      });
+      ASSERT_EQ(axis_kernel(plan, z), built ? 'S' : 'P')
+          << "n=" << n << (z ? " z" : " x") << " in set " << kc::kernel_set() << "\n"
+          << plan.describe();
+      if (!built) {
+        ++plan_time_axes;
+        EXPECT_NE(plan.describe().find("compiled by NVRTC"), std::string::npos) << plan.describe();
+      }
+      check_against_fftwl(runner, plan, shape, z, 97 * n + (z ? 1 : 0));
+    }
+  }
+  EXPECT_GE(plan_time_axes, 2) << "143 is in no kernel set: its x and z lines must run plan-time kernels";
+  std::printf("[ info ] %d axes on plan-time kernels (%zu-bit, set %s); %s\n", plan_time_axes, sizeof(T) * 8,
+              kc::kernel_set(), plan_time->summary().c_str());
+}
+
+TEST(CudaPlanTime, LengthsOutsideTheSetRunPlanTimeKernelsAgainstFftwLongDouble) {
+  SKIP_WITHOUT_CUDA();
+  const ScratchDirectory dir("plan_time_lengths");
+  check_plan_time_lengths<float>(dir.path());
+  check_plan_time_lengths<double>(dir.path());
+}
+
+TEST(CudaPlanTime, SecondPlanLoadsTheCubinFromTheDiskCache) {
+  SKIP_WITHOUT_CUDA();
+  const ScratchDirectory dir("plan_time_second");
+  const BrickShape shape{143, 1, 33};
+  const ScheduleKey z143{ElementType::complex_float, 143, ScheduleLayout::strided, ScheduleUse::transform};
+  {
+    auto first = std::make_shared<kc::PlanTimeSchedules>(CubinCache(dir.path()));
+    const auto plan = lines_plan<float>(shape, true, first);
+    ASSERT_EQ(first->outcome(z143).value_or(kc::PlanTimeOutcome{}).source, kc::PlanTimeSource::compiled)
+        << plan.describe();
+  }
+  // Another cache object on the same directory: what the next process gets.
+  auto second = std::make_shared<kc::PlanTimeSchedules>(CubinCache(dir.path()));
+  const auto plan = lines_plan<float>(shape, true, second);
+  ASSERT_EQ(axis_kernel(plan, true), 'P') << plan.describe();
+  const auto outcome = second->outcome(z143);
+  ASSERT_TRUE(outcome.has_value());
+  EXPECT_EQ(outcome->source, kc::PlanTimeSource::disk_cache) << kc::describe(*outcome);
+  EXPECT_EQ(outcome->compile_seconds, 0.0);
+  EXPECT_NE(plan.describe().find("cache hit"), std::string::npos) << plan.describe();
+  DeviceRunner<float> runner;
+  check_against_fftwl(runner, plan, shape, true, 143);
+  // The same object again: from memory, and the same kernel.
+  const auto again = lines_plan<float>(shape, true, second);
+  EXPECT_EQ(axis_kernel(again, true), 'P');
+}
+
+TEST(CudaPlanTime, FailedCompileLeavesTheGeneralKernelWithTheReason) {
+  SKIP_WITHOUT_CUDA();
+  // sm_11 is no architecture NVRTC 13 compiles for: every compile fails.
+  auto broken = std::make_shared<kc::PlanTimeSchedules>(CubinCache::memory_only(), kc::PlanTimeCompiler(11));
+  const BrickShape shape{1, 65, 143};
+  const auto plan = lines_plan<float>(shape, false, broken);
+  EXPECT_EQ(axis_kernel(plan, false), 'G') << plan.describe();
+  const std::string d = plan.describe();
+  EXPECT_NE(d.find("not available, general kernel instead"), std::string::npos) << d;
+  EXPECT_NE(d.find("NVRTC could not compile"), std::string::npos) << d;
+  DeviceRunner<float> runner;
+  check_against_fftwl(runner, plan, shape, false, 11);
+}
+
+TEST(CudaPlanTime, AheadOfTimeOnlyNeverCompiles) {
+  SKIP_WITHOUT_CUDA();
+  const BrickShape shape{1, 65, 143};
+  const auto plan = lines_plan<float>(shape, false, nullptr, kc::TileKernels::ahead_of_time_only);
+  EXPECT_EQ(axis_kernel(plan, false), 'G') << plan.describe();
+  EXPECT_EQ(plan.plan_time(), nullptr);
+  // A plan the build serves alone makes no plan-time schedules (and no
+  // cache directory).
+  const auto pow2 = lines_plan<float>(BrickShape{1, 64, 1024}, false, nullptr);
+  EXPECT_EQ(axis_kernel(pow2, false), 'S');
+  EXPECT_EQ(pow2.plan_time(), nullptr);
+}
+
+}  // namespace
+}  // namespace oocfft::test
