@@ -12,23 +12,37 @@
 // complex<float>; none for 3D complex<double>.
 //
 // The column `tiles` says which tile kernel each axis ran on (x, y, z):
-// S a compiled schedule, G the general kernel (four-step and Bluestein
-// included), - not transformed.
+// S a schedule compiled ahead of time, P one compiled at plan time by NVRTC,
+// G the general kernel (four-step and Bluestein included), - not
+// transformed.
 //
-//   oocfft_cuda_bench [--quick] [--pow2] [--general-tiles] [--lengths N,...] [--smooth]
+//   oocfft_cuda_bench [--quick] [--pow2] [--general-tiles | --ahead-of-time-only]
+//                     [--lengths N,...] [--smooth] [--plan-time-costs]
 // --quick: a subset, fewer repetitions; --pow2: only powers of two up to
 // 4096, 256^3, 512^3; --general-tiles: the device plans use the general tile
 // kernel everywhere (TileKernels::general_only), for a before/after
-// comparison; --lengths: only the batched 1D cases of those lengths (for a
-// profiler); --smooth: every 7-smooth length 9..4096, batched, with a summary
-// per type (the targets: 0.9x cuFFT in complex64, 0.85x in complex128).
+// comparison; --ahead-of-time-only: no plan-time (NVRTC) schedules, the
+// general kernel where the build has no schedule; --lengths: only the
+// batched 1D cases of those lengths (for a profiler); --smooth: every
+// 7-smooth length 9..4096, batched, with a summary per type (the targets:
+// 0.9x cuFFT in complex64, 0.85x in complex128); --plan-time-costs: first,
+// for each length, the plan of its x lines and of its z lines built over an
+// empty kernel cache (cold: NVRTC compiles) and again over the filled one
+// (warm: the cubins are loaded), with the seconds of each. The plan-time
+// schedules of the whole run are then cached in that temporary directory,
+// not in the user's cache.
 #include <cuda_runtime.h>
 #include <cufft.h>
 #include <CLI/CLI.hpp>
 #include <fftw3.h>
 
+#include <stdlib.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <memory>
 #include <complex>
 #include <cstdio>
 #include <cstring>
@@ -40,6 +54,7 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_brick_plan.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/plan_time_schedules.hpp"
 #include "kernels/cuda/schedule_registry.hpp"
 #include "kernels/cuda/stream.hpp"
 
@@ -182,6 +197,9 @@ struct Options {
   bool pow2 = false;  // only powers of two
   int reps = 10;
   kc::TileKernels tile_kernels = kc::TileKernels::compiled_where_available;
+  // Shared by every plan of the run; null: each plan caches in the default
+  // directory.
+  std::shared_ptr<kc::PlanTimeSchedules> plan_time;
 };
 
 template <class T>
@@ -202,7 +220,7 @@ double run_case(const std::string& name, BrickShape shape, AxisSet axes, const s
   fill_random<T><<<grid_of(n), 256, 0, stream.get()>>>(input.as<CT>(), n, 12345u);
   kc::check_launch("fill_random");
 
-  const kc::DeviceBrickPlan<T> ours(shape, axes, opt.tile_kernels);
+  const kc::DeviceBrickPlan<T> ours(shape, axes, opt.tile_kernels, opt.plan_time);
   const kc::DeviceBuffer work(ours.workspace_bytes(), "bench workspace");
   cufftHandle handle = make_cufft();
   check_cufft(cufftSetStream(handle, stream.get()), "cufftSetStream");
@@ -356,6 +374,41 @@ std::vector<std::size_t> powers(std::size_t base, std::size_t limit) {
   return v;
 }
 
+// The plan of x lines (contiguous) and of z lines (strided, up to 1024) of
+// each length, built over the empty cache directory `dir` (cold: NVRTC
+// compiles) and again by a second cache object over the same directory
+// (warm: the cubins come from disk), one line each: plan seconds, and the
+// NVRTC and load seconds of its plan-time schedules.
+template <class T>
+void plan_time_costs(const std::vector<std::size_t>& lengths, const std::filesystem::path& dir) {
+  for (std::size_t n : lengths) {
+    for (bool z : {false, true}) {
+      if (z && n > 1024) continue;
+      const BrickShape shape = z ? BrickShape{n, 1, 256} : BrickShape{1, 256, n};
+      const AxisSet axes = z ? AxisSet::only_z() : AxisSet{false, false, true};
+      std::string line;
+      for (const char* pass : {"cold", "warm"}) {
+        auto plan_time = std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache(dir));
+        const auto start = std::chrono::steady_clock::now();
+        const kc::DeviceBrickPlan<T> plan(shape, axes, kc::TileKernels::compiled_where_available, plan_time);
+        const double plan_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        double compile_s = 0, load_s = 0;
+        for (const kc::PlanTimeOutcome& o : plan_time->outcomes()) {
+          compile_s += o.compile_seconds;
+          load_s += o.load_seconds;
+        }
+        char part[160];
+        std::snprintf(part, sizeof part, "  %s: plan %.4f s (NVRTC %.4f s, load %.4f s, %zu schedules)", pass, plan_s,
+                      compile_s, load_s, plan_time->outcomes().size());
+        line += part;
+        if (std::string(pass) == "warm") line = std::string(" tiles ") + plan.tile_kernels_used() + line;
+      }
+      std::printf("plan-time %-5s n=%-5zu %s%s\n", type_name<T>(), n, z ? "z" : "x", line.c_str());
+      std::fflush(stdout);
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -369,10 +422,30 @@ int main(int argc, char** argv) {
   app.add_option("--lengths", only_lengths, "only batched 1D cases of these lengths (for profiling)")->delimiter(',');
   bool smooth = false;
   app.add_flag("--smooth", smooth, "every 7-smooth length 9..4096 as batched 1D, then a summary per type");
+  bool ahead_of_time_only = false;
+  app.add_flag("--ahead-of-time-only", ahead_of_time_only,
+               "no plan-time (NVRTC) schedules: the general kernel where the build has no schedule");
+  bool plan_time_timings = false;
+  app.add_flag("--plan-time-costs", plan_time_timings,
+               "first, cold and warm plan-time compile costs of each --lengths length (x and z lines)");
   CLI11_PARSE(app, argc, argv);
   if (opt.quick) opt.reps = 5;
   if (general_tiles) opt.tile_kernels = kc::TileKernels::general_only;
+  if (ahead_of_time_only) opt.tile_kernels = kc::TileKernels::ahead_of_time_only;
+  // A temporary cache directory for --plan-time-costs, removed at the end.
+  struct TemporaryDirectory {
+    std::filesystem::path path;
+    ~TemporaryDirectory() {
+      std::error_code ec;
+      if (!path.empty()) std::filesystem::remove_all(path, ec);
+    }
+  } cache_dir;
   try {
+    if (plan_time_timings) {
+      std::string name = (std::filesystem::temp_directory_path() / "oocfft_bench_kernels_XXXXXX").string();
+      if (::mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + name);
+      cache_dir.path = name;
+    }
     cudaDeviceProp prop{};
     kc::check_cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
     const double copy_gbs = copy_bandwidth_gbs();
@@ -381,6 +454,12 @@ int main(int argc, char** argv) {
     std::printf("ratio = cuFFT time / our time; GB/s counts one read + one write; errors: relative L2 vs a higher-precision reference\n");
     std::printf("%-22s %-5s %-5s %9s %9s %6s %8s %5s  %9s %9s\n", "case", "type", "tiles", "ours ms", "cuFFT ms", "ratio",
                 "GB/s", "copy", "err ours", "err cuFFT");
+    if (plan_time_timings) {
+      std::printf("plan-time kernels: plans of 256 lines, cache in a fresh temporary directory\n");
+      plan_time_costs<float>(only_lengths, cache_dir.path);
+      plan_time_costs<double>(only_lengths, cache_dir.path);
+      opt.plan_time = std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache(cache_dir.path));
+    }
     std::vector<std::size_t> lengths;
     if (!only_lengths.empty()) {
       lengths = only_lengths;
