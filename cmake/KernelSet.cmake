@@ -1,6 +1,8 @@
 # OOCFFT_KERNEL_SET: which line lengths get a compiled schedule
-# (kernels/cuda/schedule_kernels.cuh) ahead of time. Every other length takes
-# the general run-time-length kernel.
+# (kernels/cuda/schedule_kernels.cuh) ahead of time. A plan compiles the
+# schedules of other lengths it needs at plan time with NVRTC (cached on
+# disk; kernels/cuda/plan_time_schedules.hpp); the general run-time-length
+# kernel serves what neither covers.
 #   pow2  powers of two: contiguous lines 32..8192 (and 16384 for
 #         complex<float>), strided lines 16..1024
 #   ci    pow2, plus the 7-smooth lengths the tests and benchmarks use

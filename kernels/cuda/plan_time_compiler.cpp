@@ -4,6 +4,7 @@
 #include <nvrtc.h>
 
 #include <memory>
+#include <type_traits>
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/embedded_sources.hpp"
