@@ -130,7 +130,12 @@ PlanTimeSchedules::PlanTimeSchedules(CubinCache cache, PlanTimeCompiler compiler
   shared_optin_ = DeviceLimits::current().shared_per_block_optin;
 }
 
-PlanTimeSchedules::~PlanTimeSchedules() = default;
+PlanTimeSchedules::~PlanTimeSchedules() {
+  // Kernels of these libraries may still run on a caller's stream, and a
+  // library unloaded under a running kernel is undefined: wait for the
+  // device first, as the cudaFree of a plan's tables does implicitly.
+  if (!loaded_.empty()) (void)cudaDeviceSynchronize();
+}
 
 std::unique_ptr<const PlanTimeSchedules::Loaded> PlanTimeSchedules::load(const ScheduleKey& key,
                                                                          const CompiledCubin& cubin,
