@@ -4,12 +4,14 @@
 #include <cuda_runtime.h>  // make_cudaPitchedPtr, make_cudaPos, make_cudaExtent
 
 #include <algorithm>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <vector>
 
 #include "engine/brick_kernels.hpp"
 #include "engine/pass_program.hpp"
+#include "engine/staging_ring.hpp"
 #include "engine/stream_pipeline.hpp"
 #include "kernels/cuda/centring.hpp"
 #include "kernels/cuda/cuda_check.hpp"
@@ -217,6 +219,15 @@ class StagingOnDemand {
   std::vector<volume::StagingBuffer>* buffers_ = nullptr;
 };
 
+// Staged bricks take turns per direction: one lane gathers and uploads while
+// another downloads and scatters. Lanes whose staged pieces shared the link
+// all uploaded at once and then all downloaded at once, so the link never
+// carried both directions (bench/RESULTS.md, issue 9); DMA straight from
+// page-locked memory gets the same turns from the copy engine's queue.
+struct DirectionTurns {
+  std::mutex upload, download;
+};
+
 // What every lane of one execution shares.
 template <class T>
 struct LaneContext {
@@ -225,6 +236,8 @@ struct LaneContext {
   volume::VolumeStore* store = nullptr;
   StagingOnDemand* staging = nullptr;
   std::size_t staging_bytes = 0;
+  std::size_t slot_bytes = 0;  // the staging ring's slots: the whole buffer when bricks move whole
+  DirectionTurns* turns = nullptr;
   const PassPlan* plan = nullptr;
   std::byte* resident = nullptr;  // the planes kept between the passes; null: no carry-over
   volume::DirectAccess* direct = nullptr;  // null: every brick stages
@@ -354,24 +367,24 @@ class CudaBrickLane final : public BrickLane {
       copy_box_direct(copies, dev + offset, true, s);
       return box.elements() * e_;
     }
-    const std::vector<Box> pieces = staged_pieces(box, layout);
-    for (std::size_t k = 0; k < pieces.size(); ++k) {
-      std::byte* slot = staging_slot(k);
-      if (k >= 2) slot_free_[k % 2].synchronize();  // the piece before in this slot has left it
-      const double g0 = seconds_since(c_.start);
-      c_.arena->execute([&] { c_.store->read(pieces[k], layout, slot); });
-      if (k == 0) t.gather_start = g0;
-      t.gather_end = seconds_since(c_.start);
-      mark_h2d_start();  // after the first gather, so the H2D span is the copies alone
-      if (brick != nullptr) {
-        copy_part_piece(*brick, pieces[k], dev, slot, true);
-      } else {
-        kc::check_cuda(cudaMemcpyAsync(dev + offset + offset_in(box, pieces[k]) * e_, slot,
-                                       pieces[k].elements() * e_, cudaMemcpyHostToDevice, s),
-                       "cudaMemcpyAsync");
-      }
-      slot_free_[k % 2].record(s);
-    }
+    StagingRing& ring = staging_ring();
+    const std::vector<Box> pieces = staged_pieces(box, layout, ring);
+    std::unique_lock<std::mutex> turn;
+    if (c_.turns != nullptr) turn = std::unique_lock<std::mutex>(c_.turns->upload);
+    t.gather_start = seconds_since(c_.start);
+    ring.upload(
+        pieces.size(), [&](std::size_t k, std::byte* slot) { c_.store->read(pieces[k], layout, slot); },
+        [&](std::size_t k, std::byte* slot) {
+          if (brick != nullptr) {
+            copy_part_piece(*brick, pieces[k], dev, slot, true);
+          } else {
+            kc::check_cuda(cudaMemcpyAsync(dev + offset + offset_in(box, pieces[k]) * e_, slot,
+                                           pieces[k].elements() * e_, cudaMemcpyHostToDevice, s),
+                           "cudaMemcpyAsync");
+          }
+        },
+        [&] { mark_h2d_start(); });  // after the first gather, so the H2D span is the copies alone
+    t.gather_end = seconds_since(c_.start);
     return box.elements() * e_;
   }
 
@@ -389,35 +402,28 @@ class CudaBrickLane final : public BrickLane {
       d2h_end_.synchronize();
       return box.elements() * e_;
     }
-    // The copy down of piece k + 1 is queued before piece k is scattered,
-    // into the other slot, so the two overlap.
-    const std::vector<Box> pieces = staged_pieces(box, layout);
-    auto queue_down = [&](std::size_t k) {
-      if (brick != nullptr) {
-        copy_part_piece(*brick, pieces[k], dev, staging_slot(k), false);
-      } else {
-        kc::check_cuda(cudaMemcpyAsync(staging_slot(k), dev + offset_in(box, pieces[k]) * e_,
-                                       pieces[k].elements() * e_, cudaMemcpyDeviceToHost, s),
-                       "cudaMemcpyAsync");
-      }
-      if (k + 1 == pieces.size()) d2h_end_.record(s);  // before the slot's event, so complete once it is
-      slot_free_[k % 2].record(s);
-    };
-    queue_down(0);
-    for (std::size_t k = 0; k < pieces.size(); ++k) {
-      if (k + 1 < pieces.size()) queue_down(k + 1);
-      slot_free_[k % 2].synchronize();
-      const double s0 = seconds_since(c_.start);
-      c_.arena->execute([&] { c_.store->write(pieces[k], layout, staging_slot(k)); });
-      if (k == 0) t.scatter_start = s0;
-      t.scatter_end = seconds_since(c_.start);
-    }
+    StagingRing& ring = staging_ring();
+    const std::vector<Box> pieces = staged_pieces(box, layout, ring);
+    std::unique_lock<std::mutex> turn;
+    if (c_.turns != nullptr) turn = std::unique_lock<std::mutex>(c_.turns->download);
+    t.scatter_start = seconds_since(c_.start);
+    ring.download(
+        pieces.size(),
+        [&](std::size_t k, std::byte* slot) {
+          if (brick != nullptr) {
+            copy_part_piece(*brick, pieces[k], dev, slot, false);
+          } else {
+            kc::check_cuda(cudaMemcpyAsync(slot, dev + offset_in(box, pieces[k]) * e_, pieces[k].elements() * e_,
+                                           cudaMemcpyDeviceToHost, s),
+                           "cudaMemcpyAsync");
+          }
+        },
+        [&](std::size_t k, const std::byte* slot) { c_.store->write(pieces[k], layout, slot); },
+        [&] { d2h_end_.record(s); });
+    t.scatter_end = seconds_since(c_.start);
     return box.elements() * e_;
   }
 
-  // The staged pieces of `box`: the whole box when it fits the staging
-  // buffer (line layouts always do), else device-contiguous pieces of half
-  // of it, which alternate between its two halves (a ring of two slots).
   // The timeline's H2D span starts at the brick's first copy onto the device.
   void mark_h2d_start() {
     if (h2d_started_) return;
@@ -425,16 +431,22 @@ class CudaBrickLane final : public BrickLane {
     h2d_started_ = true;
   }
 
-  std::vector<Box> staged_pieces(const Box& box, BrickLayout layout) {
-    if (staging_ == nullptr) staging_ = c_.staging->buffer(index_);
-    if (layout != BrickLayout::natural || box.elements() * e_ <= c_.staging_bytes) {
-      slot_bytes_ = c_.staging_bytes;
-      return {box};
-    }
-    slot_bytes_ = c_.staging_bytes / 2 / e_ * e_;
-    return device_contiguous_pieces(box, slot_bytes_ / e_);
+  // The lane's staging ring, made on the first brick that stages.
+  StagingRing& staging_ring() {
+    if (!ring_)
+      ring_.emplace(c_.staging->buffer(index_), c_.staging_bytes, c_.slot_bytes, e_, stream_.get(), *c_.arena);
+    return *ring_;
   }
-  std::byte* staging_slot(std::size_t k) const { return staging_ + (k % 2) * slot_bytes_; }
+
+  // The staged pieces of `box`: device-contiguous pieces of at most a slot
+  // for a natural brick; a brick in a line layout moves whole (the plan
+  // gave it staging of its size, one slot).
+  static std::vector<Box> staged_pieces(const Box& box, BrickLayout layout, const StagingRing& ring) {
+    if (layout == BrickLayout::natural) return device_contiguous_pieces(box, ring.slot_bytes() / e_);
+    if (box.elements() * e_ > ring.slot_bytes())
+      throw Error(ErrorKind::invalid_argument, "internal: a line-layout brick larger than its staging slot");
+    return {box};
+  }
 
   // Piece `piece` of a part of brick `brick` (natural layout, packed at
   // `dev`) between its place in the brick, rows strided, and the packed
@@ -477,15 +489,13 @@ class CudaBrickLane final : public BrickLane {
   static constexpr std::size_t e_ = sizeof(kernels::Complex<T>);
   LaneContext<T> c_;
   unsigned index_;
-  std::byte* staging_ = nullptr;
   kc::DeviceBuffer data_;
   kc::DeviceBuffer workspace_;
   kc::Stream stream_;
   kc::Event h2d_start_, h2d_end_, kernel_end_, d2h_end_;
   bool h2d_started_ = false;
-  std::size_t slot_bytes_ = 0;
-  kc::Event slot_free_[2]{kc::Event(false), kc::Event(false)};  // a slot's copy has ended
   DeviceClock clock_;
+  std::optional<StagingRing> ring_;  // last: its destructor waits for its DMAs before the rest goes
 };
 
 template <class T>
@@ -529,6 +539,9 @@ class CudaBackend final : public ExecutionBackend {
     context.store = &store;
     context.staging = &staging;
     context.staging_bytes = plan.staging_bytes;
+    context.slot_bytes = plan.staging_slot_bytes();
+    DirectionTurns turns;
+    context.turns = &turns;
     context.plan = &plan;
     std::optional<kc::DeviceBuffer> resident;
     if (plan.resident_bytes > 0) {

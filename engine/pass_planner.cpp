@@ -160,11 +160,13 @@ PassPlan build(Strategy s, const PlannerInput& in, std::size_t limit, unsigned s
   return plan;
 }
 
-// One stream's staging ring on a device: two slots of 32 MiB. The copy of
-// one slot to or from the volume overlaps the DMA of the other, and page-
-// locking 4 rings costs about 0.01 s on a plan's first execution, where
-// brick-sized staging (2 GiB) took 0.9 s (bench/RESULTS.md).
+// One stream's staging ring on a device: 64 MiB in slots of at most
+// staging_slot_limit. Page-locking 4 rings costs about 0.01 s on a plan's
+// first execution, where brick-sized staging (2 GiB) took 0.9 s; slots of
+// 4 to 16 MiB ran within the noise of each other and ahead of 2 MiB ones,
+// whose per-piece task and DMA overheads showed (bench/RESULTS.md).
 constexpr std::size_t staging_ring_bytes = std::size_t{64} << 20;
+constexpr std::size_t staging_slot_limit = std::size_t{8} << 20;
 
 // Carry-over: the z planes pass 1 leaves on the device, whole pass-1 slabs,
 // as many as the budget holds beyond the streams' bricks and workspace.
@@ -308,6 +310,12 @@ bool PassPlan::natural_layout_only() const {
   return true;
 }
 
+std::size_t PassPlan::staging_slot_bytes() const {
+  if (!natural_layout_only()) return staging_bytes;
+  const std::size_t half = staging_bytes / 2 / element_bytes * element_bytes;
+  return std::max(element_bytes, std::min(staging_slot_limit, half));
+}
+
 std::size_t PassPlan::total_bricks() const {
   std::size_t n = 0;
   for (const PassSpec& p : passes) n += p.bricks;
@@ -373,7 +381,7 @@ PassPlan plan_passes(const PlannerInput& in) {
       if (st == Strategy::two_pass) plan_carry_over(p, in, usable, per_byte);
     }
     // With no staging budget, a device stages natural bricks through a ring
-    // of two slots per stream rather than a buffer the size of a brick.
+    // per stream rather than a buffer the size of a brick.
     if (!in.host_backend && in.staging_budget == 0 && p.natural_layout_only())
       p.staging_bytes = std::min(p.staging_bytes, staging_ring_bytes);
     p.reason = std::move(why);

@@ -77,6 +77,10 @@ struct PassPlan {
   // True when every pass moves natural-layout bricks (no line transposes),
   // so bricks can DMA straight from the volume.
   bool natural_layout_only() const;
+  // One slot of a device stream's staging ring (engine/staging_ring.hpp):
+  // natural bricks move in pieces of at most 8 MiB, at least two slots to a
+  // ring; bricks in a line layout move whole, through all of it.
+  std::size_t staging_slot_bytes() const;
   // True when this plan transforms the volume in place on the host without
   // the pipeline (host backend, in_core).
   bool host_in_place = false;

@@ -222,7 +222,10 @@ std::string StreamingEngine::describe() const {
   const std::size_t workspace = fitted_.kernels->workspace_bytes();
   s += "  pinned staging: " + format_bytes(double(staging)) + " (" + std::to_string(plan.streams) + " x " +
        format_bytes(double(plan.staging_bytes)) +
-       (plan.staging_bytes < plan.brick_bytes ? ", a ring of two slots: bricks staged in pieces" : "") +
+       (plan.natural_layout_only()
+            ? ", rings of " + std::to_string(plan.staging_bytes / plan.staging_slot_bytes()) + " slots of " +
+                  format_bytes(double(plan.staging_slot_bytes())) + ": bricks staged in pieces"
+            : std::string()) +
        ") at most, allocated only when a brick stages (register_host_memory " +
        to_string(options_.register_host_memory) + ": " + registration_summary() + ")\n";
   s += "  device memory: " + format_bytes(double(fitted_.device_bytes())) + " of a budget of " +

@@ -139,6 +139,20 @@ TEST(EngineTranspose, StreamingCopyEveryAlignmentAndLength) {
       }
 }
 
+// Gathers into staging stream only for boxes too large to stay cached;
+// scatters also stream for any box of a volume far larger than the caches,
+// which is not read again before the next pass.
+TEST(EngineTranspose, StreamingStoresForLargeBoxesAndScattersIntoLargeVolumes) {
+  const BrickShape large{2048, 1024, 1024};  // 16 GiB of 8-byte elements
+  const BrickShape small{16, 64, 64};
+  const Box piece{5, 0, 0, {1, 512, 1024}};  // 4 MiB
+  const Box slab{0, 0, 0, {4, 1024, 1024}};  // 32 MiB
+  EXPECT_FALSE(gather_streams(8, piece));
+  EXPECT_TRUE(gather_streams(8, slab));
+  EXPECT_TRUE(scatter_streams(large, 8, piece));
+  EXPECT_FALSE(scatter_streams(small, 8, Box{0, 0, 0, small}));
+}
+
 // Boxes large enough for streaming stores (16 MiB and up) gather and
 // scatter exactly like the small ones: a y-slab of odd-length runs.
 TEST(EngineTranspose, LargeBoxesWithStreamingStores) {

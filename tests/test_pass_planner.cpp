@@ -88,10 +88,19 @@ TEST(PassPlanner, DeviceStagingIsARingExceptForLineLayouts) {
   EXPECT_EQ(two.strategy, Strategy::two_pass);
   EXPECT_EQ(two.staging_bytes, std::size_t{64} << 20);
   EXPECT_GT(two.brick_bytes, two.staging_bytes);
+  EXPECT_EQ(two.staging_slot_bytes(), std::size_t{8} << 20);  // 8 slots a stream
+  // A staging budget too small for two full slots still gets two.
+  PlannerInput tight = device_input({1024, 1024, 2048}, 4 * GiB, 100 * GiB);
+  tight.staging_budget = 4 * (std::size_t{6} << 20);
+  const PassPlan small = plan_passes(tight);
+  ASSERT_LT(small.staging_bytes, std::size_t{16} << 20);
+  EXPECT_EQ(small.staging_bytes / small.staging_slot_bytes(), 2u);
+  EXPECT_EQ(small.staging_slot_bytes() % small.element_bytes, 0u);
   PlannerInput in = device_input({1024, 1024, 2048}, 4 * GiB, 100 * GiB);
   in.requested = Strategy::line_transpose;
   const PassPlan line = plan_passes(in);
   EXPECT_EQ(line.staging_bytes, line.brick_bytes);
+  EXPECT_EQ(line.staging_slot_bytes(), line.staging_bytes);  // line bricks move whole
   in.host_backend = true;
   in.requested = Strategy::two_pass;
   const PassPlan host = plan_passes(in);

@@ -22,6 +22,12 @@ constexpr std::size_t piece_bytes = std::size_t{256} << 10;
 // in cache when it transforms them, keep ordinary stores.
 constexpr std::size_t streaming_box_bytes = std::size_t{16} << 20;
 
+// A scatter into a volume at least this large streams whatever the box's
+// size: the pieces of a staging ring are a few MiB, but the volume they go
+// to is not read again before the next pass, long after the caches have
+// turned over (the host has at most a few hundred MiB of last-level cache).
+constexpr std::size_t streaming_volume_bytes = std::size_t{1} << 30;
+
 void copy_piece(std::byte* to, const std::byte* from, std::size_t bytes, bool streaming) {
   if (streaming) {
     copy_streaming(to, from, bytes);
@@ -34,8 +40,7 @@ void copy_piece(std::byte* to, const std::byte* from, std::size_t bytes, bool st
 // piece of every run, in parallel; streaming stores are fenced before the
 // tasks end, so the copy is visible to whoever waits for the loop.
 template <class Copy>
-void for_each_piece(const RunGeometry& g, std::size_t element_bytes, Copy copy) {
-  const bool streaming = g.count * g.length * element_bytes >= streaming_box_bytes;
+void for_each_piece(const RunGeometry& g, std::size_t element_bytes, bool streaming, Copy copy) {
   const std::size_t run_bytes = g.length * element_bytes;
   const std::size_t pieces_per_run = std::max<std::size_t>(1, (run_bytes + piece_bytes - 1) / piece_bytes);
   const std::size_t piece = (g.length + pieces_per_run - 1) / pieces_per_run;  // elements
@@ -55,6 +60,14 @@ void for_each_piece(const RunGeometry& g, std::size_t element_bytes, Copy copy) 
 }
 
 }  // namespace
+
+bool gather_streams(std::size_t element_bytes, const Box& box) {
+  return box.elements() * element_bytes >= streaming_box_bytes;
+}
+
+bool scatter_streams(const BrickShape& volume_shape, std::size_t element_bytes, const Box& box) {
+  return gather_streams(element_bytes, box) || volume_shape.elements() * element_bytes >= streaming_volume_bytes;
+}
 
 RunGeometry run_geometry(const BrickShape& v, const Box& box) {
   const BrickShape& e = box.extent;
@@ -82,7 +95,8 @@ RunGeometry run_geometry(const BrickShape& v, const Box& box) {
 void gather_runs(const std::byte* volume, const BrickShape& volume_shape, std::size_t element_bytes, const Box& box,
                  std::byte* staging) {
   const RunGeometry g = run_geometry(volume_shape, box);
-  for_each_piece(g, element_bytes, [&](std::size_t from, std::size_t to, std::size_t n, bool streaming) {
+  const bool streaming = gather_streams(element_bytes, box);
+  for_each_piece(g, element_bytes, streaming, [&](std::size_t from, std::size_t to, std::size_t n, bool streaming) {
     copy_piece(staging + to * element_bytes, volume + from * element_bytes, n * element_bytes, streaming);
   });
 }
@@ -90,7 +104,8 @@ void gather_runs(const std::byte* volume, const BrickShape& volume_shape, std::s
 void scatter_runs(std::byte* volume, const BrickShape& volume_shape, std::size_t element_bytes, const Box& box,
                   const std::byte* staging) {
   const RunGeometry g = run_geometry(volume_shape, box);
-  for_each_piece(g, element_bytes, [&](std::size_t to, std::size_t from, std::size_t n, bool streaming) {
+  const bool streaming = scatter_streams(volume_shape, element_bytes, box);
+  for_each_piece(g, element_bytes, streaming, [&](std::size_t to, std::size_t from, std::size_t n, bool streaming) {
     copy_piece(volume + to * element_bytes, staging + from * element_bytes, n * element_bytes, streaming);
   });
 }

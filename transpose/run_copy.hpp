@@ -18,6 +18,13 @@ void gather_runs(const std::byte* volume, const BrickShape& volume_shape, std::s
 void scatter_runs(std::byte* volume, const BrickShape& volume_shape, std::size_t element_bytes, const Box& box,
                   const std::byte* staging);
 
+// Whether a gather of `box` (into staging) and a scatter of it (into a
+// volume of `volume_shape`) use streaming stores: a gather when the box is
+// too large to stay cached; a scatter also whenever the volume is, since
+// the volume is not read again before the next pass.
+bool gather_streams(std::size_t element_bytes, const Box& box);
+bool scatter_streams(const BrickShape& volume_shape, std::size_t element_bytes, const Box& box);
+
 // The contiguous runs of a box: `count` runs of `length` elements; run r
 // starts at volume element offset(r) and at staging element r * length.
 struct RunGeometry {
