@@ -160,12 +160,13 @@ PassPlan build(Strategy s, const PlannerInput& in, std::size_t limit, unsigned s
   return plan;
 }
 
-// One stream's staging ring on a device: 64 MiB in slots of at most
+// One stream's staging ring on a device: 32 MiB in slots of at most
 // staging_slot_limit. Page-locking 4 rings costs about 0.01 s on a plan's
-// first execution, where brick-sized staging (2 GiB) took 0.9 s; slots of
-// 4 to 16 MiB ran within the noise of each other and ahead of 2 MiB ones,
-// whose per-piece task and DMA overheads showed (bench/RESULTS.md).
-constexpr std::size_t staging_ring_bytes = std::size_t{64} << 20;
+// first execution, where brick-sized staging (2 GiB) took 0.9 s. Measured
+// on the H100 host (bench/RESULTS.md, issue 9): rings of 32 MiB ran ahead
+// of 16, 64 and 128 MiB ones, slots of 2 MiB behind 4 to 16 MiB ones (per-
+// piece task and DMA overheads).
+constexpr std::size_t staging_ring_bytes = std::size_t{32} << 20;
 constexpr std::size_t staging_slot_limit = std::size_t{8} << 20;
 
 // Carry-over: the z planes pass 1 leaves on the device, whole pass-1 slabs,

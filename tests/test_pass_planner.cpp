@@ -86,9 +86,9 @@ TEST(PassPlanner, DefaultStagingFitsASmallHost) {
 TEST(PassPlanner, DeviceStagingIsARingExceptForLineLayouts) {
   const PassPlan two = plan_passes(device_input({1024, 1024, 2048}, 4 * GiB, 100 * GiB));
   EXPECT_EQ(two.strategy, Strategy::two_pass);
-  EXPECT_EQ(two.staging_bytes, std::size_t{64} << 20);
+  EXPECT_EQ(two.staging_bytes, std::size_t{32} << 20);
   EXPECT_GT(two.brick_bytes, two.staging_bytes);
-  EXPECT_EQ(two.staging_slot_bytes(), std::size_t{8} << 20);  // 8 slots a stream
+  EXPECT_EQ(two.staging_slot_bytes(), std::size_t{8} << 20);  // 4 slots a stream
   // A staging budget too small for two full slots still gets two.
   PlannerInput tight = device_input({1024, 1024, 2048}, 4 * GiB, 100 * GiB);
   tight.staging_budget = 4 * (std::size_t{6} << 20);
@@ -138,7 +138,7 @@ TEST(PassPlanner, PlaneProgramsRunWholePlanesOrRowsAndColumns) {
   EXPECT_GT(p.passes[0].brick.nz, 1u);
   EXPECT_EQ(p.streams, 4u);
   EXPECT_EQ(p.resident_bytes, 0u);
-  EXPECT_LE(p.staging_bytes, std::size_t{64} << 20);  // the ring
+  EXPECT_LE(p.staging_bytes, std::size_t{32} << 20);  // the ring
 
   in.volume = {1, 32768, 32768};
   p = plan_passes(in);
