@@ -94,7 +94,12 @@ void add_plan_options(CLI::App& app, Options& o) {
   add_parsed(app, "--device-memory", o.device_memory_budget, parse_size,
              "device memory the plan may use (e.g. 4GiB); default: free memory less a margin", "SIZE");
   add_parsed(app, "--staging-memory", o.host_staging_budget, parse_size,
-             "pinned host staging for all streams together; default: what the bricks need", "SIZE");
+             "pinned host staging for all streams together; default (CUDA): a ring of 32 MiB per stream", "SIZE");
+  app.add_option_function<std::string>(
+         "--kernel-cache", [&o](const std::string& dir) { o.kernel_cache_directory = dir; },
+         "CUDA: where kernels compiled at plan time (lengths the build lacks) are cached; "
+         "default: $XDG_CACHE_HOME/oocfft, else $HOME/.cache/oocfft")
+      ->type_name("DIR");
   add_count(app, "--streams", o.streams, 1, 64, "bricks in flight, each with its own buffers");
   // TBB and the engine take an unsigned; no machine has more hardware threads.
   add_count(app, "--threads", o.threads, 0, 4096, "host threads, 0 = all cores");

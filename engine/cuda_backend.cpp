@@ -148,7 +148,11 @@ struct DeviceClock {
 template <class T>
 class InHouseBrickKernels final : public DeviceBrickKernels<T> {
  public:
-  InHouseBrickKernels(BrickShape max_shape, AxisSet axes) : plan_(max_shape, axes) {}
+  // `plan_time` (may be null) holds the plan-time schedules of the plan's
+  // passes before this one; `kernel_cache` is where new ones are cached.
+  InHouseBrickKernels(BrickShape max_shape, AxisSet axes, std::shared_ptr<kc::PlanTimeSchedules> plan_time,
+                      const std::filesystem::path& kernel_cache)
+      : plan_(max_shape, axes, kc::TileKernels::compiled_where_available, std::move(plan_time), kernel_cache) {}
   std::size_t workspace_bytes() const override { return plan_.workspace_bytes(); }
   std::size_t table_bytes() const override { return plan_.table_bytes(); }
   void execute(kernels::Complex<T>* data, BrickShape shape, void* workspace, bool inverse, T scale,
@@ -156,6 +160,7 @@ class InHouseBrickKernels final : public DeviceBrickKernels<T> {
     plan_.execute(data, shape, workspace, inverse, scale, stream);
   }
   std::string describe() const override { return plan_.describe(); }
+  std::shared_ptr<kc::PlanTimeSchedules> plan_time() const { return plan_.shared_plan_time(); }
 
  private:
   kc::DeviceBrickPlan<T> plan_;
@@ -501,7 +506,8 @@ class CudaBrickLane final : public BrickLane {
 template <class T>
 class CudaBackend final : public ExecutionBackend {
  public:
-  explicit CudaBackend(const BrickKernelFactory* factory) : device_(current_device()), locker_(device_) {
+  CudaBackend(const BrickKernelFactory* factory, std::filesystem::path kernel_cache)
+      : device_(current_device()), locker_(device_), kernel_cache_(std::move(kernel_cache)) {
     if (factory != nullptr) factory_ = *factory;
   }
 
@@ -515,7 +521,8 @@ class CudaBackend final : public ExecutionBackend {
   std::shared_ptr<const PassKernelSet> build(const PassPlan& plan) const override {
     kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
     auto set = std::make_shared<CudaKernelSet<T>>();
-    for (const PassSpec& pass : plan.passes) set->passes.push_back(make(pass));
+    std::shared_ptr<kc::PlanTimeSchedules> plan_time;  // the plan's passes share them
+    for (const PassSpec& pass : plan.passes) set->passes.push_back(make(pass, plan_time));
     return set;
   }
 
@@ -604,26 +611,34 @@ class CudaBackend final : public ExecutionBackend {
     kc::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
     return device;
   }
-  // The kernels of one pass: the factory's where set, else the library's.
-  std::unique_ptr<const DeviceBrickKernels<T>> make(const PassSpec& pass) const {
+  // The kernels of one pass: the factory's where set, else the library's,
+  // with the plan-time schedules of the passes before (`plan_time`, which
+  // the first pass that needs some sets).
+  std::unique_ptr<const DeviceBrickKernels<T>> make(const PassSpec& pass,
+                                                    std::shared_ptr<kc::PlanTimeSchedules>& plan_time) const {
     if constexpr (sizeof(T) == 4) {
       if (factory_.single) return factory_.single(pass.staged_brick(), pass.staged_axes());
     } else {
       if (factory_.twice) return factory_.twice(pass.staged_brick(), pass.staged_axes());
     }
-    return std::make_unique<InHouseBrickKernels<T>>(pass.staged_brick(), pass.staged_axes());
+    auto kernels =
+        std::make_unique<InHouseBrickKernels<T>>(pass.staged_brick(), pass.staged_axes(), plan_time, kernel_cache_);
+    if (!plan_time) plan_time = kernels->plan_time();
+    return kernels;
   }
 
   int device_ = 0;
   BrickKernelFactory factory_;
   CudaPageLocker locker_;
+  std::filesystem::path kernel_cache_;
 };
 
 }  // namespace
 
-std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const BrickKernelFactory* kernels) {
-  if (precision == Precision::single) return std::make_unique<CudaBackend<float>>(kernels);
-  return std::make_unique<CudaBackend<double>>(kernels);
+std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const BrickKernelFactory* kernels,
+                                                    const std::filesystem::path& kernel_cache) {
+  if (precision == Precision::single) return std::make_unique<CudaBackend<float>>(kernels, kernel_cache);
+  return std::make_unique<CudaBackend<double>>(kernels, kernel_cache);
 }
 
 std::unique_ptr<volume::PageLocker> make_cuda_page_locker() {

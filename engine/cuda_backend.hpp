@@ -29,6 +29,7 @@
 // when a brick needs one. At 96 GiB `on` is slower (10.6 s against 8.3 s
 // staged). Staging stays the default because it is the steadier.
 // Compiled only when the library is built with CUDA.
+#include <filesystem>
 #include <memory>
 
 #include "engine/execution_backend.hpp"
@@ -37,7 +38,8 @@ namespace oocfft::engine {
 
 // `kernels` (may be null) replaces the library's kernels (the benchmark's
 // cuFFT peer).
-std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const BrickKernelFactory* kernels);
+std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const BrickKernelFactory* kernels,
+                                                    const std::filesystem::path& kernel_cache);
 
 // cudaHostRegister (portable) on the current device, behind PageLocker.
 std::unique_ptr<volume::PageLocker> make_cuda_page_locker();

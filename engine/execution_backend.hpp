@@ -92,9 +92,11 @@ class ExecutionBackend {
 
 // The backend of `kind` (never automatic) for volumes of `shape` in
 // `precision`; `kernels` (may be null) replaces the CUDA kernels for the
-// benchmark's peer. Throws Error(unsupported) when this build lacks it.
+// benchmark's peer; `kernel_cache` is Options::kernel_cache_directory.
+// Throws Error(unsupported) when this build lacks it.
 std::unique_ptr<ExecutionBackend> make_execution_backend(Backend kind, const Shape& shape, Precision precision,
-                                                         const BrickKernelFactory* kernels);
+                                                         const BrickKernelFactory* kernels,
+                                                         const std::filesystem::path& kernel_cache);
 
 // Page-locks host memory for the CUDA device, or null when this build has
 // no CUDA backend or no device is usable (memory then stays pageable).

@@ -72,7 +72,7 @@ StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const 
       options_(options),
       plane_program_(std::move(plane_program)),
       budget_given_(options.device_memory_budget != 0),
-      backend_((check_axis_tables_fit(shape), make_execution_backend(backend, shape, precision, kernels))) {
+      backend_((check_axis_tables_fit(shape), make_execution_backend(backend, shape, precision, kernels, options.kernel_cache_directory))) {
   const std::size_t budget = budget_given_ ? options.device_memory_budget : backend_->default_device_budget();
   fitted_ = fit(budget);
   if (fitted_.plan.host_in_place && !budget_given_)

@@ -10,10 +10,13 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <stdexcept>
+#include <string>
 
 #include <cuda_runtime_api.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "kernels/cuda/device_buffer.hpp"
 #include "tests/engine_test_support.hpp"
@@ -170,6 +173,42 @@ TEST(EngineCuda, GigabyteVolumeThroughSixtyFourMebibytes) {
   y = ref;
   Plan(shape, Precision::single, o).execute(y.data(), Direction::inverse);
   EXPECT_LE(relative_l2(y, x), tolerance<float>(2 * c_streamed, n));
+}
+
+// A plan whose lengths no kernel set compiles ahead of time (143 = 11 x 13)
+// compiles them at plan time and caches them in the options' directory;
+// its two passes share them (y lines in pass 1 and z lines in pass 2 are
+// the same strided schedule). Against fftwl.
+TEST(EngineCuda, PlanTimeKernelsCacheInTheOptionsDirectory) {
+  SKIP_WITHOUT_CUDA();
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("oocfft_engine_kernels_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const Shape shape{143, 143, 143};
+  const std::size_t n = shape.elements();
+  const std::vector<LongComplex> x = random_signal(n, 143);
+  const std::vector<LongComplex> ref = fftwl_dft(x, {143, 143, 143}, -1);
+  Options o;
+  o.backend = Backend::cuda;
+  o.kernel_cache_directory = dir / "kernels";
+  std::vector<std::complex<float>> y = to_precision<float>(x);
+  {
+    Plan plan(shape, Precision::single, o);
+    const std::string d = plan.describe();
+    EXPECT_NE(d.find((dir / "kernels").string()), std::string::npos) << d;
+    // Both passes report the one shared object: two schedules compiled,
+    // none loaded back from the disk by the second pass.
+    const std::string shared = "2 compiled, 0 from the cache";
+    const std::size_t first = d.find(shared);
+    ASSERT_NE(first, std::string::npos) << d;
+    EXPECT_NE(d.find(shared, first + 1), std::string::npos) << d;
+    plan.execute(y.data(), Direction::forward);
+  }
+  EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n));
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir / "kernels")) ++entries;
+  EXPECT_GE(entries, 2u) << "the contiguous and the strided schedule of 143";
+  std::filesystem::remove_all(dir);
 }
 
 // An array the caller page-locked is used as it is: every brick DMAs

@@ -3,6 +3,7 @@
 // the out-of-core streaming engine's budgets, strategy, progress and
 // cancellation.
 #include <cstddef>
+#include <filesystem>
 #include <functional>
 
 #include "oocfft/host_threads.hpp"
@@ -71,9 +72,10 @@ struct Options {
   // out-of-core strategies without a GPU.
   std::size_t device_memory_budget = 0;
   // Host bytes for all streams' staging buffers together; a brick is no
-  // larger than one stream's share. 0 = a ring of 64 MiB per stream on a
-  // device (bricks staged in pieces; line_transpose: a brick each), never
-  // more than a quarter of the host's available memory (MemAvailable).
+  // larger than one stream's share. 0 = a ring of 32 MiB per stream on a
+  // device (bricks staged in pieces of 8 MiB; line_transpose: a brick
+  // each), never more than a quarter of the host's available memory
+  // (MemAvailable).
   std::size_t host_staging_budget = 0;
   // Bricks in flight (CUDA streams, each with its own staging and device
   // buffers). 1..64.
@@ -88,6 +90,13 @@ struct Options {
   // one sweep before and one after). Not for angular-spectrum work, whose
   // result does not depend on where the origin lies.
   bool shift = false;
+  // CUDA backend: where the kernels compiled at plan time (NVRTC, for line
+  // lengths the build did not compile ahead of time: OOCFFT_KERNEL_SET) are
+  // cached, so that the next plan loads them instead of compiling again.
+  // Empty = $XDG_CACHE_HOME/oocfft, else $HOME/.cache/oocfft. A directory
+  // that cannot be created or written keeps them in memory for the plan
+  // only (describe() says so); the transform goes on.
+  std::filesystem::path kernel_cache_directory;
   // Called after every brick (the host backend's in-core plan, which
   // transforms the array where it lies: after every axis), from the
   // engine's stream threads, one call at a time. May be empty.

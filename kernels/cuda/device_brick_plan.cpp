@@ -47,13 +47,14 @@ class DeviceBrickPlan<T>::Impl {
   // The axes' line plans and their lines on the largest brick, x, y, z.
   std::array<const DeviceLinePlan<T>*, 3> plans() const { return {x.get(), y.get(), z.get()}; }
   std::array<StridedLines, 3> lines() const { return {x_lines(max_shape), y_lines(max_shape), z_lines(max_shape)}; }
-  void prepare_plan_time(std::shared_ptr<PlanTimeSchedules> given);
+  void prepare_plan_time(std::shared_ptr<PlanTimeSchedules> given, const std::filesystem::path& cache_directory);
 };
 
 // The schedules the axes need that the build lacks, compiled (or loaded)
 // once each, then handed to every line plan.
 template <class T>
-void DeviceBrickPlan<T>::Impl::prepare_plan_time(std::shared_ptr<PlanTimeSchedules> given) {
+void DeviceBrickPlan<T>::Impl::prepare_plan_time(std::shared_ptr<PlanTimeSchedules> given,
+                                                 const std::filesystem::path& cache_directory) {
   const auto axis_plans = plans();
   const auto axis_lines = lines();
   std::vector<ScheduleKey> wanted;
@@ -65,7 +66,8 @@ void DeviceBrickPlan<T>::Impl::prepare_plan_time(std::shared_ptr<PlanTimeSchedul
   if (std::none_of(wanted.begin(), wanted.end(), [](const ScheduleKey& k) { return !outside_plan_time_family(k); }))
     return;
   plan_time = given ? std::move(given)
-                    : std::make_shared<PlanTimeSchedules>(CubinCache(default_kernel_cache_directory()));
+                    : std::make_shared<PlanTimeSchedules>(CubinCache(
+                          cache_directory.empty() ? default_kernel_cache_directory() : cache_directory));
   for (const ScheduleKey& key : wanted) plan_time->prepare(key);
   for (const auto& p : {x, y, z})
     if (p) p->use_plan_time(plan_time);
@@ -73,7 +75,8 @@ void DeviceBrickPlan<T>::Impl::prepare_plan_time(std::shared_ptr<PlanTimeSchedul
 
 template <class T>
 DeviceBrickPlan<T>::DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKernels kernels,
-                                    std::shared_ptr<PlanTimeSchedules> plan_time)
+                                    std::shared_ptr<PlanTimeSchedules> plan_time,
+                                    const std::filesystem::path& cache_directory)
     : impl_(std::make_unique<Impl>()) {
   const DeviceLimits limits = DeviceLimits::current();
   impl_->max_shape = max_shape;
@@ -90,7 +93,8 @@ DeviceBrickPlan<T>::DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKern
   if (axes.x && max_shape.nx > 1) impl_->x = plan_for(max_shape.nx);
   if (axes.y && max_shape.ny > 1) impl_->y = plan_for(max_shape.ny);
   if (axes.z && max_shape.nz > 1) impl_->z = plan_for(max_shape.nz);
-  if (kernels == TileKernels::compiled_where_available) impl_->prepare_plan_time(std::move(plan_time));
+  if (kernels == TileKernels::compiled_where_available)
+    impl_->prepare_plan_time(std::move(plan_time), cache_directory);
 }
 
 template <class T>
@@ -214,6 +218,11 @@ std::string DeviceBrickPlan<T>::tile_kernels_used() const {
 template <class T>
 const PlanTimeSchedules* DeviceBrickPlan<T>::plan_time() const {
   return impl_->plan_time.get();
+}
+
+template <class T>
+std::shared_ptr<PlanTimeSchedules> DeviceBrickPlan<T>::shared_plan_time() const {
+  return impl_->plan_time;
 }
 
 const char* to_string(TileKernels kernels) noexcept {

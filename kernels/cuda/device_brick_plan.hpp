@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -33,10 +34,12 @@ class DeviceBrickPlan {
   // that the build lacks are compiled here with NVRTC (or loaded from its
   // cache) into `plan_time`, which several plans may share; when it is null
   // and some schedule is needed, the plan makes its own, cached on disk in
-  // default_kernel_cache_directory(). A schedule that cannot be had is no
-  // error: its axis runs the general kernel and describe() says why.
+  // `cache_directory` (empty: default_kernel_cache_directory()). A schedule
+  // that cannot be had is no error: its axis runs the general kernel and
+  // describe() says why.
   DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKernels kernels = TileKernels::compiled_where_available,
-                  std::shared_ptr<PlanTimeSchedules> plan_time = nullptr);
+                  std::shared_ptr<PlanTimeSchedules> plan_time = nullptr,
+                  const std::filesystem::path& cache_directory = {});
   ~DeviceBrickPlan();
   DeviceBrickPlan(DeviceBrickPlan&&) noexcept;
   DeviceBrickPlan& operator=(DeviceBrickPlan&&) noexcept;
@@ -64,6 +67,9 @@ class DeviceBrickPlan {
   std::string tile_kernels_used() const;
   // The plan-time schedules the plan uses, or null when it needs none.
   const PlanTimeSchedules* plan_time() const;
+  // The same, to hand to the next plan (the passes of one engine plan share
+  // them, so that a schedule is compiled or loaded once).
+  std::shared_ptr<PlanTimeSchedules> shared_plan_time() const;
 
   class Impl;
 
