@@ -249,12 +249,20 @@ TEST(PlanTimeFamily, NvrtcIsAskedOnlyForTheCompiledFamily) {
   EXPECT_FALSE(kc::outside_plan_time_family(key(2048, ScheduleLayout::contiguous, ElementType::complex_float,
                                                 ScheduleUse::bluestein)));
   EXPECT_TRUE(kc::outside_plan_time_family(key(6)));
-  EXPECT_TRUE(kc::outside_plan_time_family(key(5000)));
+  EXPECT_FALSE(kc::outside_plan_time_family(key(6561)));
+  EXPECT_TRUE(kc::outside_plan_time_family(key(20000)));
   EXPECT_TRUE(kc::outside_plan_time_family(key(2000, ScheduleLayout::strided)));
   EXPECT_TRUE(kc::outside_plan_time_family(key(2100, ScheduleLayout::contiguous, ElementType::complex_float,
                                                ScheduleUse::bluestein)));
-  EXPECT_TRUE(kc::outside_plan_time_family(key(243, ScheduleLayout::strided, ElementType::complex_float,
+  // Four-step steps: powers of two up to 4096, other lengths as transforms.
+  EXPECT_FALSE(kc::outside_plan_time_family(key(243, ScheduleLayout::strided, ElementType::complex_float,
+                                                ScheduleUse::four_step_twiddled)));
+  EXPECT_FALSE(kc::outside_plan_time_family(key(2048, ScheduleLayout::strided, ElementType::complex_float,
+                                                ScheduleUse::four_step_twiddled)));
+  EXPECT_TRUE(kc::outside_plan_time_family(key(1500, ScheduleLayout::strided, ElementType::complex_float,
                                                ScheduleUse::four_step_twiddled)));
+  EXPECT_FALSE(kc::outside_plan_time_family(key(3000, ScheduleLayout::contiguous, ElementType::complex_double,
+                                                ScheduleUse::four_step_transposed)));
   EXPECT_EQ(kc::kernel_name_expression(key(143)),
             "oocfft::kernels::cuda::detail::schedule_kernel<float, 143, false, "
             "oocfft::kernels::cuda::ScheduleStore::plain>");
@@ -312,7 +320,7 @@ char axis_kernel(const kc::DeviceBrickPlan<T>& plan, bool z) {
 // the N-scaled tolerance of the other CUDA suites.
 template <class T>
 void check_against_fftwl(DeviceRunner<T>& runner, const kc::DeviceBrickPlan<T>& plan, BrickShape shape, bool z,
-                         std::uint64_t seed) {
+                         std::uint64_t seed, double c = c_stockham) {
   const std::size_t n = z ? shape.nz : shape.nx;
   const std::size_t lanes = z ? shape.nx : shape.ny;
   const auto x = random_signal(shape.elements(), seed);
@@ -329,7 +337,7 @@ void check_against_fftwl(DeviceRunner<T>& runner, const kc::DeviceBrickPlan<T>& 
     }
   }
   const auto in = to_precision<T>(x);
-  const double tol = tolerance<T>(c_stockham, n);
+  const double tol = tolerance<T>(c, n);
   EXPECT_LE(relative_l2_error(runner.run(plan, in, shape, false, T(1)), fwd), tol)
       << "forward n=" << n << (z ? " z lines" : " x lines") << " (" << sizeof(T) * 8 << "-bit)";
   EXPECT_LE(relative_l2_error(runner.run(plan, in, shape, true, T(1) / T(n)), inv, 1.0L / static_cast<long double>(n)),
@@ -377,6 +385,35 @@ TEST(CudaPlanTime, LengthsOutsideTheSetRunPlanTimeKernelsAgainstFftwLongDouble) 
   const ScratchDirectory dir("plan_time_lengths");
   check_plan_time_lengths<float>(dir.path());
   check_plan_time_lengths<double>(dir.path());
+}
+
+// Long lengths that are not powers of two (6561 = 3^8, 15625 = 5^6, 16807 =
+// 7^5): no set builds their schedules ahead of time, so they compile at
+// plan time: one long tile where a block holds it (6561 x lines), else both
+// steps of a four-step split (125 x 125, 343 x 49), for x lines and for z
+// lines. Strided tiles stop at 1024 points, so z lines of 6561, which fit
+// one tile of the general kernel, stay on it.
+template <class T>
+void check_smooth_four_step() {
+  auto plan_time = std::make_shared<kc::PlanTimeSchedules>(CubinCache::memory_only());
+  DeviceRunner<T> runner;
+  for (std::size_t n : {std::size_t{6561}, std::size_t{15625}, std::size_t{16807}}) {
+    for (bool z : {false, true}) {
+      const BrickShape shape = z ? BrickShape{n, 1, 64} : BrickShape{1, 3, n};
+      const auto plan = lines_plan<T>(shape, z, plan_time);
+      const char expected = n == 6561 && z ? 'G' : 'P';
+      EXPECT_EQ(axis_kernel(plan, z), expected) << "n=" << n << (z ? " z" : " x") << "\n" << plan.describe();
+      std::printf("[ info ] %zu-bit n=%zu %s:\n%s", sizeof(T) * 8, n, z ? "z" : "x", plan.describe().c_str());
+      check_against_fftwl(runner, plan, shape, z, 31 * n + (z ? 1 : 0), c_four_step);
+    }
+  }
+  std::printf("[ info ] long smooth lengths (%zu-bit): %s\n", sizeof(T) * 8, plan_time->summary().c_str());
+}
+
+TEST(CudaPlanTime, LongSmoothLengthsRunPlanTimeKernels) {
+  SKIP_WITHOUT_CUDA();
+  check_smooth_four_step<float>();
+  check_smooth_four_step<double>();
 }
 
 TEST(CudaPlanTime, SecondPlanLoadsTheCubinFromTheDiskCache) {

@@ -77,15 +77,18 @@ std::string describe(const PlanTimeOutcome& o) {
 
 std::optional<std::string> outside_plan_time_family(const ScheduleKey& key) {
   const bool strided = key.layout == ScheduleLayout::strided;
-  if (key.use != ScheduleUse::transform) {
-    if (!power_of_two(key.length) || key.length > 4096)
-      return std::string(to_string(key.use)) + " schedules are built for powers of two up to 4096 only";
-    return std::nullopt;
-  }
-  const int longest = strided ? 1024 : 4096;
+  // Bluestein and the four-step steps of powers of two up to 4096: what the
+  // full set builds.
+  if (key.use != ScheduleUse::transform && power_of_two(key.length) && key.length <= 4096) return std::nullopt;
+  if (key.use == ScheduleUse::bluestein) return "Bluestein schedules are built for powers of two up to 4096 only";
+  // Transforms, and the four-step steps of other lengths (15625 = 125 x 125,
+  // 16807 = 343 x 49, ...), which no set builds ahead of time: strided lines
+  // up to 1024, as the full set; contiguous ones up to the longest tile,
+  // 16384 (no_tile refuses what a block cannot hold: 6561 fits one tile).
+  const int longest = strided ? 1024 : 16384;
   if (key.length < 9 || key.length > longest)
-    return std::string("transform schedules of ") + to_string(key.layout) + " lines are built for lengths 9.." +
-           std::to_string(longest) + " only";
+    return std::string(to_string(key.use)) + " schedules of " + to_string(key.layout) +
+           " lines are built for lengths 9.." + std::to_string(longest) + " only";
   return std::nullopt;
 }
 
