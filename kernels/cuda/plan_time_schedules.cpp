@@ -82,10 +82,12 @@ std::optional<std::string> outside_plan_time_family(const ScheduleKey& key) {
   if (key.use != ScheduleUse::transform && power_of_two(key.length) && key.length <= 4096) return std::nullopt;
   if (key.use == ScheduleUse::bluestein) return "Bluestein schedules are built for powers of two up to 4096 only";
   // Transforms, and the four-step steps of other lengths (15625 = 125 x 125,
-  // 16807 = 343 x 49, ...), which no set builds ahead of time: strided lines
-  // up to 1024, as the full set; contiguous ones up to the longest tile,
-  // 16384 (no_tile refuses what a block cannot hold: 6561 fits one tile).
-  const int longest = strided ? 1024 : 16384;
+  // 16807 = 343 x 49, ...), which no set builds ahead of time: the lengths
+  // of the full set's transforms. Against four-step on the general kernel,
+  // 14 of 18 long lengths measured ran 1.3-2.2x faster, and four 1.4-1.8x
+  // slower (7776 and 12000 complex<float>, 4500 and 6000 complex<double>;
+  // bench/RESULTS.md, issue 10): no rule separates them yet.
+  const int longest = strided ? 1024 : 4096;
   if (key.length < 9 || key.length > longest)
     return std::string(to_string(key.use)) + " schedules of " + to_string(key.layout) +
            " lines are built for lengths 9.." + std::to_string(longest) + " only";

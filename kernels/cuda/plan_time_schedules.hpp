@@ -53,10 +53,10 @@ std::string describe(const PlanTimeOutcome& outcome);
 // "full"), widened from 7-smooth to 13-smooth: transforms of contiguous
 // lines 9..4096 and strided lines 9..1024, and Bluestein's convolution and
 // the four-step steps of powers of two up to 4096; and beyond the sets,
-// contiguous tiles up to 16384 points and four-step steps of other lengths
-// as transforms (checked against fftwl in test_plan_time_kernels.cpp).
-// Bluestein of other lengths, and strided tiles past 1024, were never
-// built or tested as compiled schedules.
+// four-step steps of other lengths, as transforms (checked against fftwl
+// in test_plan_time_kernels.cpp). Bluestein of other lengths, strided
+// tiles past 1024 and contiguous tiles past 4096 other than powers of two
+// were never built or tested as compiled schedules.
 std::optional<std::string> outside_plan_time_family(const ScheduleKey& key);
 
 // The cubin of `key`: from the cache when it holds a valid entry, else
