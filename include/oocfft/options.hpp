@@ -37,10 +37,10 @@ enum class Strategy { automatic, in_core, two_pass, three_pass, line_transpose }
 //              way), staged otherwise.
 //   on:        page-lock the array in chunks while the first pass runs
 //              and unlock it before returning; no staging is allocated
-//              unless locking fails. On 16 GiB faster than staging on a
-//              plan's first execution (a one-shot fft3d) and about equal on
-//              a reused plan; on 96 GiB slower, since locking runs at about
-//              25 GiB/s (bench/RESULTS.md).
+//              unless locking fails. Slower than staging through the ring
+//              (16 GiB through 4 GiB: 1.7-1.8 s against 1.0-1.1 s), since
+//              locking runs at about 25 GiB/s (bench/RESULTS.md); it saves
+//              the staging's host memory.
 //   off:       always stage.
 // If locking fails, the bricks it did not reach are staged. The
 // line_transpose strategy always stages. Ignored by the host backend.
