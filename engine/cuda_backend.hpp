@@ -19,15 +19,13 @@
 // DMA directly only when the memory is page-locked already, else stage. on:
 // page-lock a host array in 256 MiB chunks from a thread beside the
 // pipeline, each brick waiting for its chunks, and unlock it before
-// returning. Measured on the H100 machine (bench/RESULTS.md, "Out-of-core
-// engine"), 16 GiB two-pass, 4 GiB budget, plan reused: staged
-// 1.36-1.52 s; `on` 1.37-1.96 s (locking sets the first pass's pace,
-// unlocking adds 0.25 s, and in some runs locking the first chunks stalled
-// 0.8 s); an array the caller page-locked once 0.73-0.82 s. On a plan's
-// first execution `on` is the faster (1.42-2.15 s against 2.24-2.54 s)
-// because it page-locks no staging: staging buffers are page-locked only
-// when a brick needs one. At 96 GiB `on` is slower (10.6 s against 8.3 s
-// staged). Staging stays the default because it is the steadier.
+// returning. Measured on the H100 machine (bench/RESULTS.md, issue 9),
+// 16 GiB two-pass, 4 GiB budget: staged through the rings 1.04 s (1.12 s
+// on a plan's first execution); `on` 1.71-1.81 s (locking sets the first
+// pass's pace and unlocking adds about 0.3 s); an array the caller
+// page-locked once 0.80 s. Staging stays the default: it is the faster.
+// Staged bricks go through a StagingRing per stream (staging_ring.hpp),
+// and staged lanes take turns per direction (DirectionTurns).
 // Compiled only when the library is built with CUDA.
 #include <filesystem>
 #include <memory>
