@@ -242,7 +242,7 @@ struct LaneContext {
   StagingOnDemand* staging = nullptr;
   std::size_t staging_bytes = 0;
   std::size_t slot_bytes = 0;  // the staging ring's slots: the whole buffer when bricks move whole
-  DirectionTurns* turns = nullptr;
+  DirectionTurns* turns = nullptr;  // the execution's, shared by its lanes
   const PassPlan* plan = nullptr;
   std::byte* resident = nullptr;  // the planes kept between the passes; null: no carry-over
   volume::DirectAccess* direct = nullptr;  // null: every brick stages
@@ -374,20 +374,11 @@ class CudaBrickLane final : public BrickLane {
     }
     StagingRing& ring = staging_ring();
     const std::vector<Box> pieces = staged_pieces(box, layout, ring);
-    std::unique_lock<std::mutex> turn;
-    if (c_.turns != nullptr) turn = std::unique_lock<std::mutex>(c_.turns->upload);
+    const std::lock_guard<std::mutex> turn(c_.turns->upload);
     t.gather_start = seconds_since(c_.start);
     ring.upload(
         pieces.size(), [&](std::size_t k, std::byte* slot) { c_.store->read(pieces[k], layout, slot); },
-        [&](std::size_t k, std::byte* slot) {
-          if (brick != nullptr) {
-            copy_part_piece(*brick, pieces[k], dev, slot, true);
-          } else {
-            kc::check_cuda(cudaMemcpyAsync(dev + offset + offset_in(box, pieces[k]) * e_, slot,
-                                           pieces[k].elements() * e_, cudaMemcpyHostToDevice, s),
-                           "cudaMemcpyAsync");
-          }
-        },
+        [&](std::size_t k, std::byte* slot) { copy_staged_piece(box, pieces[k], dev + offset, slot, brick, true); },
         [&] { mark_h2d_start(); });  // after the first gather, so the H2D span is the copies alone
     t.gather_end = seconds_since(c_.start);
     return box.elements() * e_;
@@ -409,20 +400,11 @@ class CudaBrickLane final : public BrickLane {
     }
     StagingRing& ring = staging_ring();
     const std::vector<Box> pieces = staged_pieces(box, layout, ring);
-    std::unique_lock<std::mutex> turn;
-    if (c_.turns != nullptr) turn = std::unique_lock<std::mutex>(c_.turns->download);
+    const std::lock_guard<std::mutex> turn(c_.turns->download);
     t.scatter_start = seconds_since(c_.start);
     ring.download(
         pieces.size(),
-        [&](std::size_t k, std::byte* slot) {
-          if (brick != nullptr) {
-            copy_part_piece(*brick, pieces[k], dev, slot, false);
-          } else {
-            kc::check_cuda(cudaMemcpyAsync(slot, dev + offset_in(box, pieces[k]) * e_, pieces[k].elements() * e_,
-                                           cudaMemcpyDeviceToHost, s),
-                           "cudaMemcpyAsync");
-          }
-        },
+        [&](std::size_t k, std::byte* slot) { copy_staged_piece(box, pieces[k], dev, slot, brick, false); },
         [&](std::size_t k, const std::byte* slot) { c_.store->write(pieces[k], layout, slot); },
         [&] { d2h_end_.record(s); });
     t.scatter_end = seconds_since(c_.start);
@@ -451,6 +433,22 @@ class CudaBrickLane final : public BrickLane {
     if (box.elements() * e_ > ring.slot_bytes())
       throw Error(ErrorKind::invalid_argument, "internal: a line-layout brick larger than its staging slot");
     return {box};
+  }
+
+  // Staged piece `piece` of `box` between its slot and its place in the
+  // device brick at `dev`: one contiguous range, or with `brick` (`box` is
+  // then a part of it) rows strided into the brick.
+  void copy_staged_piece(const Box& box, const Box& piece, std::byte* dev, std::byte* slot, const Box* brick,
+                         bool to_device) const {
+    if (brick != nullptr) {
+      copy_part_piece(*brick, piece, dev, slot, to_device);
+      return;
+    }
+    std::byte* at = dev + offset_in(box, piece) * e_;
+    const std::size_t bytes = piece.elements() * e_;
+    kc::check_cuda(to_device ? cudaMemcpyAsync(at, slot, bytes, cudaMemcpyHostToDevice, stream_.get())
+                             : cudaMemcpyAsync(slot, at, bytes, cudaMemcpyDeviceToHost, stream_.get()),
+                   "cudaMemcpyAsync (a staged piece)");
   }
 
   // Piece `piece` of a part of brick `brick` (natural layout, packed at
