@@ -439,8 +439,8 @@ template <class T>
 TileKernel DeviceLinePlan<T>::tile_kernel(const StridedLines& lines) const {
   // A four-step plan with a compiled schedule of its whole length runs that
   // where it serves; otherwise its two steps run compiled schedules where
-  // the build or the plan has them (power-of-two splits), the general kernel
-  // for Bluestein's fused spectrum.
+  // the build or the plan has them, the general kernel for Bluestein's fused
+  // spectrum.
   const State& s = *state_;
   if (s.tile && s.kernel != LineKernel::bluestein_four_step) {
     const TileKernel one_tile = choose_tile_kernel(one_tile_job(nullptr, lines, T(1), false));

@@ -100,6 +100,22 @@ ScheduleShape shape_of(const ScheduleKey& key) {
                                                 : schedule_shape<double>(key.length, strided);
 }
 
+namespace {
+
+// Compiles `key` and writes the cubin over its cache entry; `outcome` says
+// it was compiled, and how long it took.
+CompiledCubin compile_into_cache(const ScheduleKey& key, const PlanTimeCompiler& compiler, CubinCache& cache,
+                                 PlanTimeOutcome& outcome) {
+  const auto start = std::chrono::steady_clock::now();
+  CompiledCubin cubin = compiler.compile(key);
+  outcome.compile_seconds = seconds_since(start);
+  outcome.source = PlanTimeSource::compiled;
+  cache.write(key, compiler.fingerprint(), cubin);
+  return cubin;
+}
+
+}  // namespace
+
 CompiledCubin obtain_cubin(const ScheduleKey& key, const PlanTimeCompiler& compiler, CubinCache& cache,
                            PlanTimeOutcome& outcome) {
   outcome.key = key;
@@ -112,12 +128,7 @@ CompiledCubin obtain_cubin(const ScheduleKey& key, const PlanTimeCompiler& compi
     return std::move(read.cubin);
   }
   if (read.outcome == CacheLookup::corrupt) outcome.note = "damaged cache entry replaced: " + read.reason;
-  const auto compile_start = std::chrono::steady_clock::now();
-  CompiledCubin cubin = compiler.compile(key);
-  outcome.compile_seconds = seconds_since(compile_start);
-  outcome.source = PlanTimeSource::compiled;
-  cache.write(key, fingerprint, cubin);
-  return cubin;
+  return compile_into_cache(key, compiler, cache, outcome);
 }
 
 struct PlanTimeSchedules::Loaded {
@@ -172,12 +183,7 @@ std::unique_ptr<const PlanTimeSchedules::Loaded> PlanTimeSchedules::obtain_and_l
       // A cached cubin whose checksum holds but which the runtime refuses:
       // compiled once more, and written over the entry.
       outcome.note = std::string("cached cubin refused (") + e.what() + "), compiled again";
-      const auto start = std::chrono::steady_clock::now();
-      cubin = compiler_.compile(key);
-      outcome.compile_seconds = seconds_since(start);
-      outcome.source = PlanTimeSource::compiled;
-      cache_.write(key, compiler_.fingerprint(), cubin);
-      return load(key, cubin, outcome);
+      return load(key, compile_into_cache(key, compiler_, cache_, outcome), outcome);
     }
   } catch (const std::exception& e) {
     // NVRTC refused, the load failed, or memory ran out: the general kernel

@@ -133,6 +133,11 @@ struct ScheduleShape {
 // opt-in limit per block); ScheduleGeometry asserts it.
 inline constexpr std::size_t max_schedule_shared_bytes = 227 * 1024;
 
+// Words of one skewed buffer of `points` values: one extra word every
+// 2^shift keeps a stride of 2^shift off a single bank (skew() in
+// tile_kernels.cuh).
+constexpr int skewed_words(int points, int shift) { return points + (points >> shift) + 1; }
+
 template <class T>
 constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   ScheduleShape g;
@@ -181,7 +186,7 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   // tile_kernels.cuh); none when one pass does everything in registers.
   g.shift = sizeof(T) == 4 ? 5 : 4;
   g.uses_shared = g.passes > 1 || g.staged_load || g.staged_store;
-  g.shared_words = g.uses_shared ? g.points + (g.points >> g.shift) + 1 : 0;
+  g.shared_words = g.uses_shared ? skewed_words(g.points, g.shift) : 0;
   g.shared_bytes = 2 * sizeof(T) * static_cast<std::size_t>(g.shared_words);
   g.valid = g.shared_bytes <= max_schedule_shared_bytes;
   return g;
@@ -192,7 +197,7 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
 // registers (bluestein_schedule_kernel).
 template <class T>
 constexpr std::size_t bluestein_shared_bytes(const ScheduleShape& g) {
-  return 2 * sizeof(T) * static_cast<std::size_t>(g.points + (g.points >> g.shift) + 1);
+  return 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(g.points, g.shift));
 }
 
 template <class T, int N, bool LanesFast>

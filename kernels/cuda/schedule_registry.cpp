@@ -108,10 +108,11 @@ bool layout_of(const TileJob<T>& job, ScheduleUse use) {
   return use == ScheduleUse::four_step_transposed ? false : job.lanes_fast_in;
 }
 
-// The schedule that would serve a job: the one decision behind
-// choose_tile_kernel and launch_compiled_schedule.
+}  // namespace
+
+// The one decision behind choose_tile_kernel and launch_compiled_schedule.
 template <class T>
-std::optional<ScheduleKey> key_for(const TileJob<T>& job) {
+std::optional<ScheduleKey> schedule_key_for(const TileJob<T>& job) {
   const std::optional<ScheduleUse> use = use_of(job);
   if (!use || job.group.count < 1 || !passes_match(job)) return std::nullopt;
   const bool lanes_fast = layout_of(job, *use);
@@ -125,6 +126,8 @@ std::optional<ScheduleKey> key_for(const TileJob<T>& job) {
   return ScheduleKey{element_type_of<T>(), job.n, lanes_fast ? ScheduleLayout::strided : ScheduleLayout::contiguous,
                      *use};
 }
+
+namespace {
 
 // The build's compiled schedule of `key`, or nullptr.
 template <class T>
@@ -167,14 +170,9 @@ bool has_compiled_schedule(int n) {
 }
 
 template <class T>
-std::optional<ScheduleKey> schedule_key_for(const TileJob<T>& job) {
-  return key_for(job);
-}
-
-template <class T>
 TileKernel choose_tile_kernel(const TileJob<T>& job) {
   if (!compiled_allowed(job.kernels)) return TileKernel::general;
-  const std::optional<ScheduleKey> key = key_for(job);
+  const std::optional<ScheduleKey> key = schedule_key_for(job);
   if (ahead_of_time<T>(key) != nullptr) return TileKernel::ahead_of_time;
   return plan_time_ready(job, key) ? TileKernel::plan_time : TileKernel::general;
 }
@@ -182,7 +180,7 @@ TileKernel choose_tile_kernel(const TileJob<T>& job) {
 template <class T>
 bool launch_compiled_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
   if (!compiled_allowed(job.kernels)) return false;
-  const std::optional<ScheduleKey> key = key_for(job);
+  const std::optional<ScheduleKey> key = schedule_key_for(job);
   if (const ScheduleEntry<T>* e = ahead_of_time<T>(key)) {
     e->launch(job, inverse, stream);
     return true;
