@@ -235,15 +235,14 @@ void PlanTimeSchedules::launch(const ScheduleKey& key, const TileJob<T>& job, bo
   }
   if (l == nullptr)
     throw Error(ErrorKind::invalid_argument, "plan-time schedule " + describe(key) + " was not prepared");
-  // One block per tile up to the grid limit, as schedule_grid does for the
-  // ahead-of-time kernels; the kernels loop over the rest.
+  // One block per tile, as schedule_grid does for the ahead-of-time kernels.
   const std::int64_t lane_tiles = (job.lane.count + l->shape.lanes - 1) >> l->shape.log_lanes;
-  const auto grid = static_cast<unsigned>(std::min<std::int64_t>(lane_tiles * job.group.count, 0x7fffffff));
+  const TileGrid grid = tile_grid(lane_tiles * job.group.count);
   TileJob<T> job_parameter = job;
   bool inverse_parameter = inverse;
   void* transform_parameters[] = {&job_parameter, &inverse_parameter};
   void* bluestein_parameters[] = {&job_parameter};
-  check_cuda(cudaLaunchKernel(reinterpret_cast<const void*>(l->kernel), dim3(grid), dim3(l->shape.threads),
+  check_cuda(cudaLaunchKernel(reinterpret_cast<const void*>(l->kernel), dim3(grid.x, grid.y), dim3(l->shape.threads),
                               key.use == ScheduleUse::bluestein ? bluestein_parameters : transform_parameters,
                               l->shared_bytes, stream),
              "cudaLaunchKernel (plan-time schedule)");

@@ -11,6 +11,7 @@
 #include "kernels/cuda/nvrtc_std.hpp"  // NVRTC has no C++ library
 #else
 #include <cstddef>
+#include <cstdint>
 #endif
 
 #include "kernels/radix_schedule.hpp"
@@ -157,7 +158,7 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   // more temporaries: at 64 registers ptxas spilled 100-700 bytes per thread
   // for complex<float> lengths such as 60, 210, 2688 and 3750 (which then
   // ran at 0.17-0.6x cuFFT); 96 removes most of that.
-  g.register_target = sizeof(T) == 4 ? (only_powers_of_two(g.schedule) ? 64 : 96) : 128;
+  g.register_target = sizeof(T) == 4 ? 64 : 128;
   // Large strided tiles of several odd radices (945 = 9 5 3 7 with 8 lanes)
   // leave no block size within the value budget: the budget then grows.
   const int budgets[] = {schedule_max_values<T>(g.schedule), 16, 24};
@@ -198,6 +199,25 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
 template <class T>
 constexpr std::size_t bluestein_shared_bytes(const ScheduleShape& g) {
   return 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(g.points, g.shift));
+}
+
+// The launch grid of a compiled tile kernel: one block per tile, in two
+// dimensions where the tiles outnumber a grid's x limit; block (x, y) takes
+// tile y * x_blocks + x. The kernels have no grid-stride loop: in one,
+// ptxas hoisted every pass's thread-invariant shared-memory offsets out of
+// the loop and kept them live across all passes (1470 = 2 3 5 7 7 held 168
+// registers, the same code without the loop 48).
+struct TileGrid {
+  unsigned x = 0;
+  unsigned y = 0;
+};
+
+inline constexpr std::int64_t max_grid_x = 0x7fffffff;
+
+constexpr TileGrid tile_grid(std::int64_t tiles) {
+  if (tiles <= 0) return {};
+  const std::int64_t x = tiles < max_grid_x ? tiles : max_grid_x;
+  return {static_cast<unsigned>(x), static_cast<unsigned>((tiles + x - 1) / x)};
 }
 
 template <class T, int N, bool LanesFast>

@@ -120,6 +120,11 @@ struct TileSite {
   std::int64_t group;
 };
 
+// The tile of this block (tile_grid in schedule_geometry.hpp).
+__device__ __forceinline__ std::int64_t this_tile() {
+  return static_cast<std::int64_t>(blockIdx.y) * gridDim.x + blockIdx.x;
+}
+
 template <class G, class T>
 __device__ __forceinline__ TileSite<T> tile_site(const TileJob<T>& job, std::int64_t tile, std::int64_t lane_tiles) {
   const std::int64_t group = tile / lane_tiles;
@@ -342,19 +347,16 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::threads,
   T* re = reinterpret_cast<T*>(shared_raw);
   T* im = re + G::shared_words;
   const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
-  const std::int64_t tiles = lane_tiles * job.group.count;
-  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
-    if constexpr (G::staged_load) schedule_copy_in<T, N>(re, im, job, at.in, at.lanes_here, inverse);
-    schedule_passes<T, N, LanesFast, PassIo::direct, Store>(re, im, job, at, inverse,
-                                                            std::make_integer_sequence<int, G::passes>{});
-    if constexpr (Store == ScheduleStore::transposed) {
-      schedule_copy_out_transposed<T, N>(re, im, job, at.out, at.lanes_here, inverse);
-    } else if constexpr (G::staged_store) {
-      schedule_copy_out<T, N>(re, im, job, at.out, at.lanes_here, inverse);
-    }
-    // The last shared-memory reads of this tile before the next tile's writes.
-    if constexpr (G::uses_shared) __syncthreads();
+  const std::int64_t tile = this_tile();
+  if (tile >= lane_tiles * job.group.count) return;  // the last grid row's spare blocks
+  const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
+  if constexpr (G::staged_load) schedule_copy_in<T, N>(re, im, job, at.in, at.lanes_here, inverse);
+  schedule_passes<T, N, LanesFast, PassIo::direct, Store>(re, im, job, at, inverse,
+                                                          std::make_integer_sequence<int, G::passes>{});
+  if constexpr (Store == ScheduleStore::transposed) {
+    schedule_copy_out_transposed<T, N>(re, im, job, at.out, at.lanes_here, inverse);
+  } else if constexpr (G::staged_store) {
+    schedule_copy_out<T, N>(re, im, job, at.out, at.lanes_here, inverse);
   }
 }
 
@@ -430,16 +432,14 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, M, LanesFast>::threads,
   T* re = reinterpret_cast<T*>(shared_raw);
   T* im = re + G::points + (G::points >> G::shift) + 1;
   const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
-  const std::int64_t tiles = lane_tiles * job.group.count;
-  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
-    bluestein_copy_in<T, M, LanesFast>(re, im, job, at.in, at.lanes_here);
-    bluestein_transform<T, M, LanesFast>(re, im, job);
-    bluestein_multiply<T, M, LanesFast>(re, im, job);
-    bluestein_transform<T, M, LanesFast>(re, im, job);
-    bluestein_copy_out<T, M, LanesFast>(re, im, job, at.out, at.lanes_here);
-    __syncthreads();  // the last shared-memory reads before the next tile's writes
-  }
+  const std::int64_t tile = this_tile();
+  if (tile >= lane_tiles * job.group.count) return;  // the last grid row's spare blocks
+  const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
+  bluestein_copy_in<T, M, LanesFast>(re, im, job, at.in, at.lanes_here);
+  bluestein_transform<T, M, LanesFast>(re, im, job);
+  bluestein_multiply<T, M, LanesFast>(re, im, job);
+  bluestein_transform<T, M, LanesFast>(re, im, job);
+  bluestein_copy_out<T, M, LanesFast>(re, im, job, at.out, at.lanes_here);
 }
 
 }  // namespace oocfft::kernels::cuda::detail
@@ -448,11 +448,11 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, M, LanesFast>::threads,
 namespace oocfft::kernels::cuda {
 
 namespace detail {
-// One block per tile up to the grid limit; the kernels loop over the rest.
 template <class G, class T>
-unsigned schedule_grid(const TileJob<T>& job) {
+dim3 schedule_grid(const TileJob<T>& job) {
   const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
-  return static_cast<unsigned>(std::min<std::int64_t>(lane_tiles * job.group.count, 0x7fffffff));
+  const TileGrid grid = tile_grid(lane_tiles * job.group.count);
+  return dim3(grid.x, grid.y);
 }
 }  // namespace detail
 
@@ -461,7 +461,7 @@ unsigned schedule_grid(const TileJob<T>& job) {
 template <class T, int N, bool LanesFast, ScheduleStore Store>
 void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
   using G = ScheduleGeometry<T, N, LanesFast>;
-  const unsigned grid = detail::schedule_grid<G>(job);
+  const dim3 grid = detail::schedule_grid<G>(job);
   detail::allow_shared(detail::schedule_kernel<T, N, LanesFast, Store>, G::shared_bytes);
   detail::schedule_kernel<T, N, LanesFast, Store><<<grid, G::threads, G::shared_bytes, stream>>>(job, inverse);
   check_launch("schedule_kernel");
@@ -473,7 +473,7 @@ void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
 template <class T, int M, bool LanesFast>
 void launch_bluestein_schedule(const TileJob<T>& job, cudaStream_t stream) {
   using G = ScheduleGeometry<T, M, LanesFast>;
-  const unsigned grid = detail::schedule_grid<G>(job);
+  const dim3 grid = detail::schedule_grid<G>(job);
   constexpr std::size_t bytes = bluestein_shared_bytes<T>(G::shape);
   detail::allow_shared(detail::bluestein_schedule_kernel<T, M, LanesFast>, bytes);
   detail::bluestein_schedule_kernel<T, M, LanesFast><<<grid, G::threads, bytes, stream>>>(job);
