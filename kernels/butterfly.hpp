@@ -1,16 +1,16 @@
 #pragma once
 // Radix butterflies: an in-register DFT of R values, v[k] <- sum_j v[j]
 // exp(-+2 pi i j k / R), for R in {2, 4, 8, 16}, the odd primes
-// {3, 5, 7, 11, 13} and the composite 9 = 3 x 3. Forward
-// (Inverse = false) uses the minus sign.
+// {3, 5, 7, 11, 13} and the composites 9 = 3 x 3, 6 = 2 x 3, 10 = 2 x 5,
+// 14 = 2 x 7 and 15 = 3 x 5. Forward (Inverse = false) uses the minus sign.
 // __host__ __device__: the host executor and the CUDA kernels share them.
 #include "kernels/complex.hpp"
-#include "kernels/odd_radix_constants.hpp"
+#include "kernels/radix_constants.hpp"
 
 namespace oocfft::kernels {
 
 // The radices a Stockham pass can use. Keep in step with radix_butterfly.
-inline constexpr int supported_radices[] = {16, 8, 4, 2, 9, 3, 5, 7, 11, 13};
+inline constexpr int supported_radices[] = {16, 8, 4, 2, 9, 3, 5, 7, 11, 13, 6, 10, 14, 15};
 
 template <bool Inverse, class T>
 OOCFFT_HD void dft2(Complex<T>& a, Complex<T>& b) {
@@ -107,7 +107,7 @@ OOCFFT_UNROLL
 // multiplies instead of P^2 complex ones.
 template <int P, bool Inverse, class T>
 OOCFFT_HD void dft_odd_prime(Complex<T>* v) {
-  using C = OddRadixConstants<P>;
+  using C = RadixConstants<P>;
   constexpr int H = (P - 1) / 2;
   Complex<T> s[H], d[H];
 OOCFFT_UNROLL
@@ -148,11 +148,12 @@ OOCFFT_HD void radix_butterfly(Complex<T>* v);
 // and k = k1 + A k2, X[k1 + A k2] = sum_n2 W_B^(n2 k2) W_R^(n2 k1)
 // sum_n1 x[B n1 + n2] W_A^(n1 k1): B DFTs of A values, the internal twiddles
 // W_R^(n2 k1) (exact constants), then A DFTs of B values. A radix-9 pass
-// costs one trip through memory where two radix-3 passes cost two.
+// costs one trip through memory where two radix-3 passes cost two
+// (radix_schedule says where the composites go).
 template <int A, int B, bool Inverse, class T>
 OOCFFT_HD void dft_composite(Complex<T>* v) {
   constexpr int R = A * B;
-  using C = OddRadixConstants<R>;
+  using C = RadixConstants<R>;
   Complex<T> y[R];  // y[n2 A + k1]
 OOCFFT_UNROLL
   for (int n2 = 0; n2 < B; ++n2) {
@@ -199,6 +200,10 @@ OOCFFT_HD void radix_butterfly(Complex<T>* v) {
     dft16<Inverse>(v);
   } else if constexpr (R == 9) {
     dft_composite<3, 3, Inverse>(v);
+  } else if constexpr (R == 6 || R == 10 || R == 14) {
+    dft_composite<2, R / 2, Inverse>(v);
+  } else if constexpr (R == 15) {
+    dft_composite<3, 5, Inverse>(v);
   } else {
     static_assert(R == 3 || R == 5 || R == 7 || R == 11 || R == 13, "unsupported radix");
     dft_odd_prime<R, Inverse>(v);

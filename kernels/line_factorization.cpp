@@ -24,9 +24,13 @@ namespace {
 // Real operations per point of one butterfly of radix r (counted from
 // butterfly.hpp): adds and multiplies divided by r.
 double butterfly_ops_per_point(int r) {
-  // The composite 3 x 3 (dft_composite): both butterflies per point, plus
-  // the 4 internal twiddle multiplies of 6 real operations.
-  if (r == 9) return 2 * butterfly_ops_per_point(3) + 6.0 * 4 / 9;
+  // The composites A x B (dft_composite; 9 = 3 x 3, 15 = 3 x 5, 6, 10, 14 =
+  // 2 x odd): both butterflies per point, plus (A-1)(B-1) internal twiddle
+  // multiplies of 6 real operations.
+  if (r == 6 || r == 9 || r == 10 || r == 14 || r == 15) {
+    const int a = r % 2 == 0 ? 2 : 3, b = r / a;
+    return butterfly_ops_per_point(a) + butterfly_ops_per_point(b) + 6.0 * (a - 1) * (b - 1) / r;
+  }
   switch (r) {
     case 2: return 2.0;
     case 4: return 4.0;

@@ -30,8 +30,10 @@ struct RadixSchedule {
 // factors, unless 16s cover the power exactly); a leftover single factor 2
 // is merged into 8 x 4 (or 4 x 4), since a radix-2 pass costs a full trip
 // through memory for little arithmetic. Then the odd primes 3, 5, 7, 11, 13:
-// pairs of 3s as radix 9, the rest one pass each. Empty (count 0) when
-// n == 1 or a prime factor above 13 remains.
+// pairs of 3s as radix 9, the rest one pass each. A lone 2 (n = 2 x odd)
+// and a lone 3 join an odd neighbour in one composite pass where they can:
+// 2 x 7 = 14, 3 x 5 = 15, 2 x 5 = 10, 2 x 3 = 6, in that order. Empty
+// (count 0) when n == 1 or a prime factor above 13 remains.
 constexpr RadixSchedule radix_schedule(std::size_t n) {
   RadixSchedule s;
   if (n <= 1) return s;
@@ -41,13 +43,40 @@ constexpr RadixSchedule radix_schedule(std::size_t n) {
     ++twos;
   }
   auto push = [&s](int r) { s.radices[s.count++] = r; };
+  auto count_of = [&n](int p) {
+    int count = 0;
+    while (n % static_cast<std::size_t>(p) == 0) {
+      n /= static_cast<std::size_t>(p);
+      ++count;
+    }
+    return count;
+  };
+  const bool odd_factors = n != 1;
+  int threes = count_of(3), fives = count_of(5), sevens = count_of(7);
+  const int elevens = count_of(11), thirteens = count_of(13);
+  if (n != 1) return RadixSchedule{};
+  // Every pass is a trip through shared memory (or global memory) and a
+  // barrier; a lone 2 or 3 does little arithmetic per trip. Merged into a
+  // composite butterfly (dft_composite), it costs none: 1470 = 2 3 5 7 7
+  // runs as 15 14 7, 3750 = 2 3 5^4 as 15 10 5 5.
+  bool lone_two = twos == 1 && odd_factors;
+  if (lone_two) twos = 0;
+  const bool fourteen = lone_two && sevens > 0;
+  if (fourteen) --sevens, lone_two = false;
+  const bool fifteen = threes % 2 == 1 && fives > 0;
+  if (fifteen) --threes, --fives;
+  const bool ten = lone_two && fives > 0;
+  if (ten) --fives, lone_two = false;
+  const bool six = lone_two && threes % 2 == 1;
+  if (six) --threes, lone_two = false;
+  if (lone_two) twos = 1;  // no odd neighbour left for it
   // Beside odd radices, 8s rather than 16s unless the power of two is a
   // power of 16: a radix-16 pass needs 16 values per thread, and with the
   // odd butterflies' temporaries ptxas spilled 300-700 bytes per thread
   // (1344 = 16 4 3 7 ran at 0.25x cuFFT, 0.80x as 8 8 3 7). Where 16s cover
   // the power exactly, splitting them cost a pass and measured slower
   // (432 = 16 9 3 at 0.91-0.97x, as 4 4 9 3 at 0.38-0.64x).
-  const int log_largest = n != 1 && twos % 4 != 0 ? 3 : 4;  // 8s or 16s
+  const int log_largest = odd_factors && twos % 4 != 0 ? 3 : 4;  // 8s or 16s
   const int largest = 1 << log_largest;
   const int count = twos / log_largest;
   const int rest = twos % log_largest;
@@ -62,18 +91,16 @@ constexpr RadixSchedule radix_schedule(std::size_t n) {
   // 3 x 3 goes in one composite pass (dft_composite): a pass is a trip
   // through memory, and two radix-3 passes do little arithmetic per trip.
   // (5 x 5 was tried: its 25 values per thread spilled registers.)
-  constexpr int odd_primes[] = {3, 5, 7, 11, 13};
-  for (int p : odd_primes) {
-    int count = 0;
-    while (n % static_cast<std::size_t>(p) == 0) {
-      n /= static_cast<std::size_t>(p);
-      ++count;
-    }
-    const bool pairs = p == 3;
-    for (; pairs && count >= 2; count -= 2) push(p * p);
-    for (; count > 0; --count) push(p);
-  }
-  if (n != 1) s = RadixSchedule{};
+  for (; threes >= 2; threes -= 2) push(9);
+  if (six) push(6);
+  if (threes == 1) push(3);
+  if (fifteen) push(15);
+  if (ten) push(10);
+  for (; fives > 0; --fives) push(5);
+  if (fourteen) push(14);
+  for (; sevens > 0; --sevens) push(7);
+  for (int i = 0; i < elevens; ++i) push(11);
+  for (int i = 0; i < thirteens; ++i) push(13);
   return s;
 }
 

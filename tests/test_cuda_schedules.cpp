@@ -165,6 +165,23 @@ TEST(CudaSchedules, EverySetHoldsThePowersOfTwo) {
   for (int n = 16; n <= 1024; n *= 2) EXPECT_TRUE(has(n, true)) << "strided " << n;
 }
 
+// The launch grid of the tile kernels: one block per tile, a second grid
+// dimension past the x limit, and no tile left out (host arithmetic: no
+// device needed).
+TEST(CudaSchedules, TileGridTakesEveryTileOnce) {
+  EXPECT_EQ(kc::tile_grid(0).x, 0u);
+  for (const std::int64_t tiles :
+       {std::int64_t{1}, std::int64_t{1000}, kc::max_grid_x, kc::max_grid_x + 1, 3 * kc::max_grid_x + 5}) {
+    const kc::TileGrid grid = kc::tile_grid(tiles);
+    const std::int64_t blocks = std::int64_t{grid.x} * grid.y;
+    EXPECT_LE(std::int64_t{grid.x}, kc::max_grid_x) << tiles;
+    EXPECT_LE(grid.y, 65535u) << tiles;
+    EXPECT_GE(blocks, tiles) << tiles;                 // every tile has a block
+    EXPECT_LT(blocks - tiles, std::int64_t{grid.x}) << tiles;  // spare blocks only in the last row
+  }
+  EXPECT_EQ(kc::tile_grid(kc::max_grid_x + 1).y, 2u);
+}
+
 TEST(CudaSchedules, SelectionFallsBackWhereNoScheduleServes) {
   SKIP_WITHOUT_CUDA();
   // 1024 contiguous lines, whole tiles: compiled.

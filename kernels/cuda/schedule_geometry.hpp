@@ -30,25 +30,30 @@ constexpr int schedule_log2(int n) {
 }
 
 // Values a thread holds per pass, at most: a register budget (each value is
-// two registers for complex<float>, four for complex<double>). 16 where
-// every radix is a power of two (the radix-16 butterfly; 64 registers for
-// complex<float> suffice). Odd radices keep more temporaries per value: at
-// 16 values a radix-3/5 schedule needed 109-122 registers for complex<float>,
-// which left room for one block of 320-448 threads per SM (16-22% occupancy,
-// measured with ncu at n = 243 and 3125: half the speed of cuFFT); at 64
-// registers with 16 values ptxas spilled. So fewer values per thread there,
-// but never fewer than the largest radix.
+// two registers for complex<float>, four for complex<double>). 16 for
+// complex<float> (the radix-16 butterfly; 64 registers suffice). Odd radices
+// keep more temporaries per value; complex<double> schedules with them hold
+// at most 12. Never fewer than the largest radix. (Before the kernels lost
+// their grid-stride loop, hoisted offsets took most of the registers, and 16
+// odd-radix values needed 109-122 for complex<float>; the budget was 12, which
+// forced blocks so large that one filled an SM: 3780 = 4 9 3 5 7 ran at 0.46x
+// cuFFT with one block of 960 threads, 0.71x with two of 480 at 16 values.)
 constexpr bool only_powers_of_two(const RadixSchedule& s) {
   for (int p = 0; p < s.count; ++p)
     if ((s.radices[p] & (s.radices[p] - 1)) != 0) return false;
   return true;
 }
 
-template <class T>
-constexpr int schedule_max_values(const RadixSchedule& s) {
+constexpr int largest_radix(const RadixSchedule& s) {
   int largest = 0;
   for (int p = 0; p < s.count; ++p) largest = s.radices[p] > largest ? s.radices[p] : largest;
-  const int cap = only_powers_of_two(s) ? 16 : (sizeof(T) == 4 ? 12 : 10);
+  return largest;
+}
+
+template <class T>
+constexpr int schedule_max_values(const RadixSchedule& s) {
+  const int largest = largest_radix(s);
+  const int cap = sizeof(T) == 4 || only_powers_of_two(s) ? 16 : 12;
   return cap > largest ? cap : largest;
 }
 
@@ -87,11 +92,18 @@ constexpr ScheduleTile choose_schedule_tile(int n, const RadixSchedule& s, int m
       }
       if (values > max_values) continue;
       const int by_threads = 2048 / t, by_registers = 65536 / (t * registers);
-      const int blocks = by_threads < by_registers ? by_threads : by_registers;
+      int blocks = by_threads < by_registers ? by_threads : by_registers;
+      blocks = blocks < 32 ? blocks : 32;  // resident blocks per SM, at most
       if (blocks == 0) continue;  // a block this large could not launch at `registers` each
       const double occupancy = static_cast<double>(blocks * t) / 2048;
-      const double cost =
-          static_cast<double>(slots) / static_cast<double>(points) * (occupancy < 0.5 ? 0.5 / occupancy : 1.0);
+      // One resident block per SM runs its load, passes and store one after
+      // another with nothing to overlap them; a single warp per block idles
+      // at every exchange. Both measured 1.3-2x slower (complex<double> 2400,
+      // 2560: 0.55-0.66x cuFFT with one block of 480-512 threads, 0.85-0.98x
+      // with two of 320; 270 with 32-thread blocks 0.48x).
+      const double lone = blocks < 2 || t < 64 ? 1.5 : 1.0;
+      const double cost = static_cast<double>(slots) / static_cast<double>(points) *
+                          (occupancy < 0.5 ? 0.5 / occupancy : 1.0) * lone;
       const int distance = values > 16 ? values - 16 : 16 - values;
       const int best_distance = best.values > 16 ? best.values - 16 : 16 - best.values;
       if (best.threads == 0 || cost < best_cost - 1e-9 ||
@@ -153,12 +165,18 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   const int min_lanes = lanes_fast ? static_cast<int>(64 / (2 * sizeof(T))) : 1;
   const int fill_lanes = target_points / n > 1 ? 1 << (schedule_log2(target_points / n + 1) - 1) : 1;
   // Register cap through __launch_bounds__: 64 per thread for complex<float>
-  // (1024 threads per SM), 128 for complex<double> (512 threads per SM),
-  // as measured for the power-of-two kernels. Odd-radix butterflies keep
-  // more temporaries: at 64 registers ptxas spilled 100-700 bytes per thread
-  // for complex<float> lengths such as 60, 210, 2688 and 3750 (which then
-  // ran at 0.17-0.6x cuFFT); 96 removes most of that.
-  g.register_target = sizeof(T) == 4 ? 64 : 128;
+  // (1024 threads per SM), 128 for complex<double> powers of two (512
+  // threads per SM), as measured for the power-of-two kernels. complex<double>
+  // schedules with odd radices: 96 (the --smooth sweep, with the 12-value
+  // budget and the one-block rule of choose_schedule_tile: 43 lengths faster
+  // than at 128 with 10 values, 24 slower, median 0.96 -> 0.98x cuFFT; a few
+  // spill 16-48 bytes). Beside the composites 14 and 15 some spill 144-236
+  // bytes (1050 = 15 5 14 at 0.54x); 128 there removed the spills, but over
+  // the 69 lengths with those composites it was slower for 20 and faster for
+  // 10 in the same run (less occupancy), so 96 stays. complex<float> ones
+  // needed 96 only while the kernels looped over tiles (this_tile() in
+  // tile_kernels.cuh).
+  g.register_target = sizeof(T) == 4 ? 64 : (only_powers_of_two(g.schedule) ? 128 : 96);
   // Large strided tiles of several odd radices (945 = 9 5 3 7 with 8 lanes)
   // leave no block size within the value budget: the budget then grows.
   const int budgets[] = {schedule_max_values<T>(g.schedule), 16, 24};
@@ -201,12 +219,10 @@ constexpr std::size_t bluestein_shared_bytes(const ScheduleShape& g) {
   return 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(g.points, g.shift));
 }
 
-// The launch grid of a compiled tile kernel: one block per tile, in two
-// dimensions where the tiles outnumber a grid's x limit; block (x, y) takes
-// tile y * x_blocks + x. The kernels have no grid-stride loop: in one,
-// ptxas hoisted every pass's thread-invariant shared-memory offsets out of
-// the loop and kept them live across all passes (1470 = 2 3 5 7 7 held 168
-// registers, the same code without the loop 48).
+// The launch grid of a tile kernel (compiled schedule or general): one block
+// per tile, in two dimensions where the tiles outnumber a grid's x limit;
+// block (x, y) takes tile y * x + x (this_tile() in tile_kernels.cuh, which
+// says why there is no grid-stride loop).
 struct TileGrid {
   unsigned x = 0;
   unsigned y = 0;

@@ -120,11 +120,6 @@ struct TileSite {
   std::int64_t group;
 };
 
-// The tile of this block (tile_grid in schedule_geometry.hpp).
-__device__ __forceinline__ std::int64_t this_tile() {
-  return static_cast<std::int64_t>(blockIdx.y) * gridDim.x + blockIdx.x;
-}
-
 template <class G, class T>
 __device__ __forceinline__ TileSite<T> tile_site(const TileJob<T>& job, std::int64_t tile, std::int64_t lane_tiles) {
   const std::int64_t group = tile / lane_tiles;

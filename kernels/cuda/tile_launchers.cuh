@@ -39,13 +39,11 @@ void check_job(const TileJob<T>& job) {
                     ")");
 }
 
-// One block per tile up to the grid limit (x only: 2^31-1; y and z stay 1);
-// the kernels loop over the remaining tiles.
 template <class T>
-unsigned grid_for(const TileJob<T>& job) {
+dim3 grid_for(const TileJob<T>& job) {
   const std::int64_t lane_tiles = (job.lane.count + job.lanes_per_tile() - 1) >> job.log_lanes;
-  const std::int64_t tiles = lane_tiles * job.group.count;
-  return static_cast<unsigned>(std::min<std::int64_t>(tiles, 0x7fffffff));
+  const TileGrid grid = tile_grid(lane_tiles * job.group.count);
+  return dim3(grid.x, grid.y);
 }
 
 inline unsigned elementwise_grid(std::int64_t count, unsigned threads) {
@@ -60,7 +58,7 @@ void launch_stockham_tiles(const TileJob<T>& job, bool inverse, cudaStream_t str
   detail::check_job(job);
   if (launch_compiled_schedule(job, inverse, stream)) return;
   const std::size_t bytes = tile_shared_bytes<T>(static_cast<std::size_t>(job.n) << job.log_lanes);
-  const unsigned grid = detail::grid_for(job);
+  const dim3 grid = detail::grid_for(job);
   if (inverse) {
     detail::allow_shared(detail::stockham_tile_kernel<T, true>, bytes);
     detail::stockham_tile_kernel<T, true><<<grid, job.threads, bytes, stream>>>(job);
