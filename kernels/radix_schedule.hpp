@@ -56,20 +56,20 @@ constexpr RadixSchedule radix_schedule(std::size_t n) {
   const int elevens = count_of(11), thirteens = count_of(13);
   if (n != 1) return RadixSchedule{};
   // Every pass is a trip through shared memory (or global memory) and a
-  // barrier; a lone 2 or 3 does little arithmetic per trip. Merged into a
-  // composite butterfly (dft_composite), it costs none: 1470 = 2 3 5 7 7
-  // runs as 15 14 7, 3750 = 2 3 5^4 as 15 10 5 5.
-  bool lone_two = twos == 1 && odd_factors;
-  if (lone_two) twos = 0;
+  // barrier; a lone 2 or 3 does little arithmetic per trip. Inside a
+  // composite butterfly (dft_composite) it needs no pass of its own:
+  // 1470 = 2 3 5 7 7 runs as 15 14 7, 3750 = 2 3 5^4 as 15 10 5 5 (on the
+  // H100, 50 of the 240 complex<float> lengths up to 4096 ran faster).
+  const bool lone_two = twos == 1 && odd_factors;
   const bool fourteen = lone_two && sevens > 0;
-  if (fourteen) --sevens, lone_two = false;
   const bool fifteen = threes % 2 == 1 && fives > 0;
+  const bool ten = lone_two && !fourteen && fives > (fifteen ? 1 : 0);
+  const bool six = lone_two && !fourteen && !ten && !fifteen && threes % 2 == 1;
+  if (fourteen) --sevens;
   if (fifteen) --threes, --fives;
-  const bool ten = lone_two && fives > 0;
-  if (ten) --fives, lone_two = false;
-  const bool six = lone_two && threes % 2 == 1;
-  if (six) --threes, lone_two = false;
-  if (lone_two) twos = 1;  // no odd neighbour left for it
+  if (ten) --fives;
+  if (six) --threes;
+  if (fourteen || ten || six) twos = 0;
   // Beside odd radices, 8s rather than 16s unless the power of two is a
   // power of 16: a radix-16 pass needs 16 values per thread, and with the
   // odd butterflies' temporaries ptxas spilled 300-700 bytes per thread

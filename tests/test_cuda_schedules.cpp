@@ -169,17 +169,20 @@ TEST(CudaSchedules, EverySetHoldsThePowersOfTwo) {
 // dimension past the x limit, and no tile left out (host arithmetic: no
 // device needed).
 TEST(CudaSchedules, TileGridTakesEveryTileOnce) {
-  EXPECT_EQ(kc::tile_grid(0).x, 0u);
+  EXPECT_EQ(kc::tile_grid(0, 3, 5).x, 0u);
+  // 1000 lanes in tiles of 8 over 3 groups: 125 * 3 tiles; 1001 lanes: 126 * 3.
+  EXPECT_EQ(kc::tile_grid(1000, 3, 3).x, 375u);
+  EXPECT_EQ(kc::tile_grid(1001, 3, 3).x, 378u);
   for (const std::int64_t tiles :
        {std::int64_t{1}, std::int64_t{1000}, kc::max_grid_x, kc::max_grid_x + 1, 3 * kc::max_grid_x + 5}) {
-    const kc::TileGrid grid = kc::tile_grid(tiles);
+    const kc::TileGrid grid = kc::tile_grid(tiles, 0, 1);
     const std::int64_t blocks = std::int64_t{grid.x} * grid.y;
     EXPECT_LE(std::int64_t{grid.x}, kc::max_grid_x) << tiles;
     EXPECT_LE(grid.y, 65535u) << tiles;
-    EXPECT_GE(blocks, tiles) << tiles;                 // every tile has a block
+    EXPECT_GE(blocks, tiles) << tiles;                         // every tile has a block
     EXPECT_LT(blocks - tiles, std::int64_t{grid.x}) << tiles;  // spare blocks only in the last row
   }
-  EXPECT_EQ(kc::tile_grid(kc::max_grid_x + 1).y, 2u);
+  EXPECT_EQ(kc::tile_grid(kc::max_grid_x + 1, 0, 1).y, 2u);
 }
 
 TEST(CudaSchedules, SelectionFallsBackWhereNoScheduleServes) {

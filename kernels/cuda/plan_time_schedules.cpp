@@ -235,9 +235,7 @@ void PlanTimeSchedules::launch(const ScheduleKey& key, const TileJob<T>& job, bo
   }
   if (l == nullptr)
     throw Error(ErrorKind::invalid_argument, "plan-time schedule " + describe(key) + " was not prepared");
-  // One block per tile, as schedule_grid does for the ahead-of-time kernels.
-  const std::int64_t lane_tiles = (job.lane.count + l->shape.lanes - 1) >> l->shape.log_lanes;
-  const TileGrid grid = tile_grid(lane_tiles * job.group.count);
+  const TileGrid grid = tile_grid(job.lane.count, l->shape.log_lanes, job.group.count);
   TileJob<T> job_parameter = job;
   bool inverse_parameter = inverse;
   void* transform_parameters[] = {&job_parameter, &inverse_parameter};

@@ -219,7 +219,8 @@ constexpr std::size_t bluestein_shared_bytes(const ScheduleShape& g) {
   return 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(g.points, g.shift));
 }
 
-// The launch grid of a tile kernel (compiled schedule or general): one block
+// The launch grid of a tile kernel (compiled schedule or general) over
+// `groups` groups of `lanes` lines, 2^log_lanes lines per tile: one block
 // per tile, in two dimensions where the tiles outnumber a grid's x limit;
 // block (x, y) takes tile y * x + x (this_tile() in tile_kernels.cuh, which
 // says why there is no grid-stride loop).
@@ -230,7 +231,8 @@ struct TileGrid {
 
 inline constexpr std::int64_t max_grid_x = 0x7fffffff;
 
-constexpr TileGrid tile_grid(std::int64_t tiles) {
+constexpr TileGrid tile_grid(std::int64_t lanes, int log_lanes, std::int64_t groups) {
+  const std::int64_t tiles = ((lanes + (std::int64_t{1} << log_lanes) - 1) >> log_lanes) * groups;
   if (tiles <= 0) return {};
   const std::int64_t x = tiles < max_grid_x ? tiles : max_grid_x;
   return {static_cast<unsigned>(x), static_cast<unsigned>((tiles + x - 1) / x)};

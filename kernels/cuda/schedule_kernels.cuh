@@ -442,23 +442,15 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, M, LanesFast>::threads,
 #if !defined(__CUDACC_RTC__)
 namespace oocfft::kernels::cuda {
 
-namespace detail {
-template <class G, class T>
-dim3 schedule_grid(const TileJob<T>& job) {
-  const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
-  const TileGrid grid = tile_grid(lane_tiles * job.group.count);
-  return dim3(grid.x, grid.y);
-}
-}  // namespace detail
-
 // Launches the compiled schedule of length N on `job`; the registry
 // (launch_compiled_schedule) has checked that it serves the job.
 template <class T, int N, bool LanesFast, ScheduleStore Store>
 void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
   using G = ScheduleGeometry<T, N, LanesFast>;
-  const dim3 grid = detail::schedule_grid<G>(job);
+  const TileGrid grid = tile_grid(job.lane.count, G::log_lanes, job.group.count);
   detail::allow_shared(detail::schedule_kernel<T, N, LanesFast, Store>, G::shared_bytes);
-  detail::schedule_kernel<T, N, LanesFast, Store><<<grid, G::threads, G::shared_bytes, stream>>>(job, inverse);
+  detail::schedule_kernel<T, N, LanesFast, Store>
+      <<<dim3(grid.x, grid.y), G::threads, G::shared_bytes, stream>>>(job, inverse);
   check_launch("schedule_kernel");
 }
 
@@ -468,10 +460,10 @@ void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
 template <class T, int M, bool LanesFast>
 void launch_bluestein_schedule(const TileJob<T>& job, cudaStream_t stream) {
   using G = ScheduleGeometry<T, M, LanesFast>;
-  const dim3 grid = detail::schedule_grid<G>(job);
+  const TileGrid grid = tile_grid(job.lane.count, G::log_lanes, job.group.count);
   constexpr std::size_t bytes = bluestein_shared_bytes<T>(G::shape);
   detail::allow_shared(detail::bluestein_schedule_kernel<T, M, LanesFast>, bytes);
-  detail::bluestein_schedule_kernel<T, M, LanesFast><<<grid, G::threads, bytes, stream>>>(job);
+  detail::bluestein_schedule_kernel<T, M, LanesFast><<<dim3(grid.x, grid.y), G::threads, bytes, stream>>>(job);
   check_launch("bluestein_schedule_kernel");
 }
 

@@ -41,8 +41,7 @@ void check_job(const TileJob<T>& job) {
 
 template <class T>
 dim3 grid_for(const TileJob<T>& job) {
-  const std::int64_t lane_tiles = (job.lane.count + job.lanes_per_tile() - 1) >> job.log_lanes;
-  const TileGrid grid = tile_grid(lane_tiles * job.group.count);
+  const TileGrid grid = tile_grid(job.lane.count, job.log_lanes, job.group.count);
   return dim3(grid.x, grid.y);
 }
 
