@@ -3,7 +3,9 @@
 // (5 N log2 N / t, the convention of FFTW's benchFFT) and the ratio
 // t_fftw / t_oocfft (above 1 means oocfft is faster).
 //
-//   oocfft_host_bench [--quick] [--threads N]
+//   oocfft_host_bench [--quick] [--threads N] [--lengths N,N,...]
+//
+// --lengths: only batched 1D lines of those lengths (no volumes).
 #include <fftw3.h>
 #include <tbb/task_arena.h>
 
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <functional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -120,13 +123,17 @@ void bench_volume(const oocfft::Shape& s, int reps, unsigned threads) {
 int main(int argc, char** argv) {
   bool quick = false;
   unsigned threads = std::thread::hardware_concurrency();
+  std::vector<std::size_t> only_lengths;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) {
       quick = true;
     } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
       threads = static_cast<unsigned>(std::stoul(argv[++i]));
+    } else if (std::strcmp(argv[i], "--lengths") == 0 && i + 1 < argc) {
+      std::stringstream list(argv[++i]);
+      for (std::string item; std::getline(list, item, ',');) only_lengths.push_back(std::stoul(item));
     } else {
-      std::fprintf(stderr, "usage: %s [--quick] [--threads N]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--quick] [--threads N] [--lengths N,N,...]\n", argv[0]);
       return 2;
     }
   }
@@ -138,6 +145,10 @@ int main(int argc, char** argv) {
   const int reps = quick ? 3 : 5;
   const std::size_t total_points = quick ? (std::size_t{1} << 20) : (std::size_t{1} << 23);
   std::printf("oocfft host benchmark: %u threads, FFTW_ESTIMATE, median of %d runs\n", threads, reps);
+  if (!only_lengths.empty()) {
+    for (std::size_t n : only_lengths) bench_lines(n, total_points, reps, arena);
+    return 0;
+  }
   std::vector<std::size_t> lengths;
   for (std::size_t n = 16; n <= 65536; n *= 2) lengths.push_back(n);
   for (std::size_t n : {243, 625, 1000, 2401, 6561, 15625, 46656}) lengths.push_back(n);  // smooth
