@@ -60,6 +60,31 @@ bool is_7_smooth(std::size_t n) {
   return n == 1;
 }
 
+// The radix schedule: a lone 2 or 3 joins an odd neighbour in a composite
+// pass (radix_schedule.hpp), and every 13-smooth length's radices multiply
+// back to it. The composites' accuracy is the suites below (all lengths up
+// to 256, 7-smooth lengths up to 2^20).
+TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
+  const auto radices = [](std::size_t n) { return kernels::stockham_radices(n); };
+  EXPECT_EQ(radices(54), (std::vector<int>{9, 6}));
+  EXPECT_EQ(radices(90), (std::vector<int>{9, 10}));
+  EXPECT_EQ(radices(98), (std::vector<int>{14, 7}));
+  EXPECT_EQ(radices(300), (std::vector<int>{4, 15, 5}));
+  EXPECT_EQ(radices(1470), (std::vector<int>{15, 14, 7}));
+  EXPECT_EQ(radices(3750), (std::vector<int>{15, 10, 5, 5}));
+  EXPECT_EQ(radices(30), (std::vector<int>{2, 15}));  // the 2 has no odd neighbour left
+  EXPECT_EQ(radices(22), (std::vector<int>{2, 11}));  // nor here
+  EXPECT_EQ(radices(1344), (std::vector<int>{8, 8, 3, 7}));
+  EXPECT_TRUE(radices(17).empty());
+  for (std::size_t n = 2; n <= 200000; ++n) {
+    const std::vector<int> r = radices(n);
+    if (r.empty()) continue;
+    std::size_t product = 1;
+    for (int radix : r) product *= static_cast<std::size_t>(radix);
+    ASSERT_EQ(product, n) << "n=" << n;
+  }
+}
+
 TEST(LineAccuracy, EveryLengthUpTo256AgainstNaiveDft) {
   for (std::size_t n = 1; n <= 256; ++n) check_both_precisions(n, false);
 }

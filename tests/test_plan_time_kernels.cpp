@@ -345,14 +345,16 @@ void check_against_fftwl(DeviceRunner<T>& runner, const kc::DeviceBrickPlan<T>& 
 }
 
 // 143 = 11 x 13 is in no kernel set; 300, 343 and 1000 are in ci and full,
-// not in pow2. Each axis runs the kernel compiled ahead of time where the
-// build has it, the plan-time one otherwise: never the general kernel.
+// not in pow2; 54 (9 6), 90 (9 10), 98 (14 7) and 300 (4 15 5) cover the
+// composite passes. Each axis runs the kernel compiled ahead of time where
+// the build has it, the plan-time one otherwise: never the general kernel.
 template <class T>
 void check_plan_time_lengths(const fs::path& cache_dir) {
   auto plan_time = std::make_shared<kc::PlanTimeSchedules>(CubinCache(cache_dir));
   DeviceRunner<T> runner;
   int plan_time_axes = 0;
-  for (std::size_t n : {std::size_t{143}, std::size_t{300}, std::size_t{343}, std::size_t{1000}}) {
+  for (std::size_t n : {std::size_t{54}, std::size_t{90}, std::size_t{98}, std::size_t{143}, std::size_t{300},
+                        std::size_t{343}, std::size_t{1000}}) {
     for (bool z : {false, true}) {
       // Two whole tiles and one lane more, as the schedule suite does.
       const kc::ScheduleShape tile = kc::schedule_shape<T>(static_cast<int>(n), z);
