@@ -144,6 +144,14 @@ OOCFFT_UNROLL
 template <int R, bool Inverse, class T>
 OOCFFT_HD void radix_butterfly(Complex<T>* v);
 
+// The first factor A of a composite radix R = A x B (dft_composite below):
+// 3 for 9 and 15, 2 for 6, 10 and 14; 0 where R is not a composite. One
+// place for the factors, read by the butterfly and by the cost model
+// (line_factorization.cpp).
+constexpr int composite_factor(int r) {
+  return r == 9 || r == 15 ? 3 : r == 6 || r == 10 || r == 14 ? 2 : 0;
+}
+
 // R = A B by one Cooley-Tukey step (decimation in time): with n = B n1 + n2
 // and k = k1 + A k2, X[k1 + A k2] = sum_n2 W_B^(n2 k2) W_R^(n2 k1)
 // sum_n1 x[B n1 + n2] W_A^(n1 k1): B DFTs of A values, the internal twiddles
@@ -198,12 +206,8 @@ OOCFFT_HD void radix_butterfly(Complex<T>* v) {
     dft8<Inverse>(v);
   } else if constexpr (R == 16) {
     dft16<Inverse>(v);
-  } else if constexpr (R == 9) {
-    dft_composite<3, 3, Inverse>(v);
-  } else if constexpr (R == 6 || R == 10 || R == 14) {
-    dft_composite<2, R / 2, Inverse>(v);
-  } else if constexpr (R == 15) {
-    dft_composite<3, 5, Inverse>(v);
+  } else if constexpr (composite_factor(R) != 0) {
+    dft_composite<composite_factor(R), R / composite_factor(R), Inverse>(v);
   } else {
     static_assert(R == 3 || R == 5 || R == 7 || R == 11 || R == 13, "unsupported radix");
     dft_odd_prime<R, Inverse>(v);

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "kernels/butterfly.hpp"
 #include "kernels/radix_schedule.hpp"
 
 namespace oocfft::kernels {
@@ -24,11 +25,10 @@ namespace {
 // Real operations per point of one butterfly of radix r (counted from
 // butterfly.hpp): adds and multiplies divided by r.
 double butterfly_ops_per_point(int r) {
-  // The composites A x B (dft_composite; 9 = 3 x 3, 15 = 3 x 5, 6, 10, 14 =
-  // 2 x odd): both butterflies per point, plus (A-1)(B-1) internal twiddle
-  // multiplies of 6 real operations.
-  if (r == 6 || r == 9 || r == 10 || r == 14 || r == 15) {
-    const int a = r % 2 == 0 ? 2 : 3, b = r / a;
+  // The composites A x B (dft_composite): both butterflies per point, plus
+  // (A-1)(B-1) internal twiddle multiplies of 6 real operations.
+  if (const int a = composite_factor(r); a != 0) {
+    const int b = r / a;
     return butterfly_ops_per_point(a) + butterfly_ops_per_point(b) + 6.0 * (a - 1) * (b - 1) / r;
   }
   switch (r) {

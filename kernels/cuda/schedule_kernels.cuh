@@ -425,7 +425,7 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, M, LanesFast>::threads,
   using G = ScheduleGeometry<T, M, LanesFast>;
   extern __shared__ unsigned char shared_raw[];
   T* re = reinterpret_cast<T*>(shared_raw);
-  T* im = re + G::points + (G::points >> G::shift) + 1;
+  T* im = re + skewed_words(G::points, G::shift);
   const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
   const std::int64_t tile = this_tile();
   if (tile >= lane_tiles * job.group.count) return;  // the last grid row's spare blocks
