@@ -249,9 +249,16 @@ TEST(PlanTimeFamily, NvrtcIsAskedOnlyForTheCompiledFamily) {
   EXPECT_FALSE(kc::outside_plan_time_family(key(2048, ScheduleLayout::contiguous, ElementType::complex_float,
                                                 ScheduleUse::bluestein)));
   EXPECT_TRUE(kc::outside_plan_time_family(key(6)));
-  EXPECT_TRUE(kc::outside_plan_time_family(key(5000)));
   EXPECT_TRUE(kc::outside_plan_time_family(key(2000, ScheduleLayout::strided)));
-  EXPECT_TRUE(kc::outside_plan_time_family(key(2100, ScheduleLayout::contiguous, ElementType::complex_float,
+  // Whole lines longer than 4096 and Bluestein convolutions of any M: one
+  // tile where it fits a block (PlanTimeSchedules::prepare checks the tile).
+  EXPECT_FALSE(kc::outside_plan_time_family(key(5000)));
+  EXPECT_FALSE(kc::outside_plan_time_family(key(16807)));
+  EXPECT_FALSE(kc::outside_plan_time_family(key(2100, ScheduleLayout::contiguous, ElementType::complex_float,
+                                                ScheduleUse::bluestein)));
+  EXPECT_FALSE(kc::outside_plan_time_family(key(2187, ScheduleLayout::strided, ElementType::complex_double,
+                                                ScheduleUse::bluestein)));
+  EXPECT_TRUE(kc::outside_plan_time_family(key(6, ScheduleLayout::contiguous, ElementType::complex_float,
                                                ScheduleUse::bluestein)));
   // Four-step steps: powers of two up to 4096, other lengths as transforms.
   EXPECT_FALSE(kc::outside_plan_time_family(key(243, ScheduleLayout::strided, ElementType::complex_float,
@@ -262,6 +269,8 @@ TEST(PlanTimeFamily, NvrtcIsAskedOnlyForTheCompiledFamily) {
                                                ScheduleUse::four_step_twiddled)));
   EXPECT_FALSE(kc::outside_plan_time_family(key(3000, ScheduleLayout::contiguous, ElementType::complex_double,
                                                 ScheduleUse::four_step_transposed)));
+  EXPECT_TRUE(kc::outside_plan_time_family(key(5000, ScheduleLayout::contiguous, ElementType::complex_double,
+                                               ScheduleUse::four_step_transposed)));
   EXPECT_EQ(kc::kernel_name_expression(key(143)),
             "oocfft::kernels::cuda::detail::schedule_kernel<float, 143, false, "
             "oocfft::kernels::cuda::ScheduleStore::plain>");
@@ -413,6 +422,56 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
   SKIP_WITHOUT_CUDA();
   check_smooth_four_step<float>();
   check_smooth_four_step<double>();
+}
+
+// Whole lines past the general kernel's tile (6000, 10000 and 16807 =
+// 7^5, whose general tile would need two buffers), and Bluestein
+// convolutions of smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in
+// one tile compiled at plan time: the plan's outcome for that key says it
+// loaded, and the axis runs it, against fftwl. complex<double> convolutions
+// that the general kernel's tile holds (M = 2187) stay on the general
+// kernel, and no plan-time schedule is asked for them; M = 8232 is past
+// that tile and runs the compiled one.
+template <class T>
+void check_one_tile_plan_time() {
+  auto plan_time = std::make_shared<kc::PlanTimeSchedules>(CubinCache::memory_only());
+  DeviceRunner<T> runner;
+  constexpr bool single = sizeof(T) == 4;
+  struct Case {
+    std::size_t n;
+    int tile_length;  // the line, or Bluestein's M
+    ScheduleUse use;
+    bool plan_time;  // whether the plan runs that tile compiled at plan time
+  };
+  const ElementType type = single ? ElementType::complex_float : ElementType::complex_double;
+  for (const Case& c : {Case{6000, 6000, ScheduleUse::transform, true}, Case{10000, 10000, ScheduleUse::transform, true},
+                        Case{16807, 16807, ScheduleUse::transform, true},
+                        Case{1087, 2187, ScheduleUse::bluestein, single},
+                        Case{4099, 8232, ScheduleUse::bluestein, true}}) {
+    if (!kc::schedule_shape<T>(c.tile_length, false).valid) continue;  // 16807 complex<double>: past 227 KB
+    const BrickShape shape{1, 5, c.n};
+    const auto plan = lines_plan<T>(shape, false, plan_time);
+    const ScheduleKey one_tile{type, c.tile_length, ScheduleLayout::contiguous, c.use};
+    const auto outcome = plan_time->outcome(one_tile);
+    if (c.plan_time) {
+      ASSERT_TRUE(outcome.has_value()) << kc::describe(one_tile) << " was not asked for\n" << plan.describe();
+      EXPECT_NE(outcome->source, kc::PlanTimeSource::failed) << kc::describe(*outcome);
+      EXPECT_EQ(axis_kernel(plan, false), 'P') << "n=" << c.n << "\n" << plan.describe();
+    } else {
+      EXPECT_FALSE(outcome.has_value()) << kc::describe(*outcome);
+      EXPECT_EQ(axis_kernel(plan, false), 'G') << "n=" << c.n << "\n" << plan.describe();
+      EXPECT_NE(plan.describe().find("no plan-time schedule in complex<double>"), std::string::npos)
+          << plan.describe();
+    }
+    check_against_fftwl(runner, plan, shape, false, 53 * c.n, c_for_line(c.n));
+  }
+  std::printf("[ info ] one-tile plan-time (%zu-bit): %s\n", sizeof(T) * 8, plan_time->summary().c_str());
+}
+
+TEST(CudaPlanTime, LongLinesAndBluesteinConvolutionsRunInOnePlanTimeTile) {
+  SKIP_WITHOUT_CUDA();
+  check_one_tile_plan_time<float>();
+  check_one_tile_plan_time<double>();
 }
 
 TEST(CudaPlanTime, SecondPlanLoadsTheCubinFromTheDiskCache) {

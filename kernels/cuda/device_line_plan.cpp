@@ -72,6 +72,51 @@ DeviceBuffer upload(const std::vector<Complex<T>>& values, const char* what) {
   return buffer;
 }
 
+// Whether a compiled schedule could hold a whole line, or a Bluestein
+// convolution, of length n in one tile (either layout) where the build has
+// none: one too long for the general kernel's tile (which keeps two
+// buffers) may still fit the one buffer of a compiled tile.
+template <class T>
+bool compiled_tile_holds(std::size_t n, TileKernels kernels) {
+  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) return false;
+  const int length = static_cast<int>(n);
+  if (kernels == TileKernels::general_only) return false;
+  if (has_compiled_schedule<T>(length)) return true;
+  return kernels == TileKernels::compiled_where_available &&
+         (schedule_shape<T>(length, false).valid || schedule_shape<T>(length, true).valid);
+}
+
+// The longest whole line a complex<double> tile compiled at plan time takes
+// in place of four steps. Over the 150 non-power-of-two 7-smooth lengths
+// 4097..16384 on the H100, one tile ran faster than four steps for 91 and
+// slower for 9 (complex<float>: faster for 148, slower for none); 7 of those
+// 9 were past 10240, where a thread of the one block per SM holds 21-24
+// values at 96 registers (bench/RESULTS.md, issue 10). A Bluestein
+// convolution has no such limit: against its four general steps, M = 10752
+// .. 11907 ran 1.03-1.4x faster in one tile.
+inline constexpr std::size_t longest_double_plan_time_line = 10240;
+
+template <class T>
+bool one_tile_for_line(std::size_t n, TileKernels kernels) {
+  if (!compiled_tile_holds<T>(n, kernels)) return false;
+  return sizeof(T) == sizeof(float) || n <= longest_double_plan_time_line ||
+         has_compiled_schedule<T>(static_cast<int>(n));
+}
+
+// The kernels a Bluestein convolution that fits the general kernel's tile
+// may run on. complex<double> takes no plan-time schedule there: over the
+// 115 distinct smooth M of the primes 17..4127 on the H100, the one-kernel
+// convolution compiled at plan time was slower than the general kernel for
+// 63 (median 0.40 -> 0.37x cuFFT); complex<float> was faster for 95 (0.33 ->
+// 0.41x; bench/RESULTS.md, issue 10). The build's compiled convolutions
+// (powers of two) stay.
+template <class T>
+TileKernels convolution_tile_kernels(TileKernels kernels) {
+  if (sizeof(T) == sizeof(double) && kernels == TileKernels::compiled_where_available)
+    return TileKernels::ahead_of_time_only;
+  return kernels;
+}
+
 int log2_exact(std::int64_t v) {
   int l = 0;
   while ((std::int64_t{1} << l) < v) ++l;
@@ -307,6 +352,7 @@ struct DeviceLinePlan<T>::State {
   std::optional<FourStep<T>> four;      // the line, or Bluestein's M, in four steps
   DeviceBuffer chirp, spectrum;
   std::size_t m = 0;  // Bluestein convolution length
+  TileKernels kernels = TileKernels::compiled_where_available;  // as the plan was asked
   std::shared_ptr<const PlanTimeSchedules> plan_time;
 };
 
@@ -314,6 +360,7 @@ template <class T>
 DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits, TileKernels kernels) : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.n = n;
+  s.kernels = kernels;
   s.host = make_line_plan<T>(n);
   const LineFactorization& f = s.host->factorization;
   if (f.algorithm == LineAlgorithm::stockham) {
@@ -326,8 +373,7 @@ DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits, Til
       // A compiled schedule holds a longer line in one tile than the general
       // kernel (one shared buffer instead of two: 16384 complex<float>, 8192
       // complex<double>); where it serves a batch, execute() takes it.
-      if (kernels == TileKernels::compiled_where_available && has_compiled_schedule<T>(static_cast<int>(n)))
-        s.tile.emplace(s.host, limits, kernels);
+      if (one_tile_for_line<T>(n, kernels)) s.tile.emplace(s.host, limits, kernels);
     }
     return;
   }
@@ -337,10 +383,14 @@ DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits, Til
   const LinePlan<T>& conv = *s.host->convolution;
   if (tile_fits<T>(s.m, conv.factorization.radices, 1, limits)) {
     s.kernel = LineKernel::bluestein_shared_memory;
-    s.tile.emplace(s.host->convolution, limits, kernels);
+    s.tile.emplace(s.host->convolution, limits, convolution_tile_kernels<T>(kernels));
   } else {
     s.kernel = LineKernel::bluestein_four_step;
     s.four.emplace(make_four_step<T>(s.m, limits, kernels));
+    // The whole convolution in one compiled tile where one serves a batch,
+    // as for a long line (in both precisions: against four general steps,
+    // M = 8232 and 8400 complex<double> ran 1.2-1.4x faster).
+    if (compiled_tile_holds<T>(s.m, kernels)) s.tile.emplace(s.host->convolution, limits, kernels);
   }
 }
 
@@ -371,7 +421,9 @@ std::size_t DeviceLinePlan<T>::workspace_bytes(const StridedLines& lines) const 
       if (s.tile && choose_tile_kernel(one_tile_job(nullptr, lines, T(1), false)) != TileKernel::general) return 0;
       return static_cast<std::size_t>(chunk_lines<T>(s.n, lines.lines())) * s.n * sizeof(Complex<T>);
     case LineKernel::bluestein_four_step:
-      // The padded rows, and the four-step scratch beside them.
+      // None where the whole convolution fits one compiled tile; else the
+      // padded rows, and the four-step scratch beside them.
+      if (s.tile && choose_tile_kernel(one_tile_job(nullptr, lines, T(1), false)) != TileKernel::general) return 0;
       return 2 * static_cast<std::size_t>(chunk_lines<T>(s.m, lines.lines())) * s.m * sizeof(Complex<T>);
   }
   return 0;
@@ -404,7 +456,7 @@ TileJob<T> DeviceLinePlan<T>::one_tile_job(Complex<T>* data, const StridedLines&
   job.lanes_fast_in = job.lanes_fast_out = lanes_fast;
   job.scale = scale;
   s.tile->fill(job, log_lanes);
-  if (s.kernel == LineKernel::bluestein_shared_memory) {
+  if (s.m != 0) {  // Bluestein: the convolution's tile
     job.valid = static_cast<int>(s.n);
     job.chirp = s.chirp.template as<const Complex<T>>();
     job.spectrum = s.spectrum.template as<const Complex<T>>();
@@ -437,12 +489,12 @@ std::pair<TileJob<T>, TileJob<T>> DeviceLinePlan<T>::first_four_step_jobs(const 
 
 template <class T>
 TileKernel DeviceLinePlan<T>::tile_kernel(const StridedLines& lines) const {
-  // A four-step plan with a compiled schedule of its whole length runs that
-  // where it serves; otherwise its two steps run compiled schedules where
-  // the build or the plan has them, the general kernel for Bluestein's fused
-  // spectrum.
+  // A four-step plan (Bluestein's included) with a compiled schedule of its
+  // whole length runs that where it serves; otherwise its two steps run
+  // compiled schedules where the build or the plan has them, the general
+  // kernel for Bluestein's fused spectrum.
   const State& s = *state_;
-  if (s.tile && s.kernel != LineKernel::bluestein_four_step) {
+  if (s.tile) {
     const TileKernel one_tile = choose_tile_kernel(one_tile_job(nullptr, lines, T(1), false));
     if (one_tile != TileKernel::general || !s.four) return one_tile;
   }
@@ -458,9 +510,10 @@ std::vector<ScheduleKey> DeviceLinePlan<T>::plan_time_keys(const StridedLines& l
   auto add = [&keys](TileJob<T> job) {
     job.plan_time = nullptr;  // what the build alone runs
     if (choose_tile_kernel(job) == TileKernel::ahead_of_time) return;
+    if (job.kernels != TileKernels::compiled_where_available) return;  // would not take one
     if (const std::optional<ScheduleKey> key = schedule_key_for(job)) keys.push_back(*key);
   };
-  if (s.tile && s.kernel != LineKernel::bluestein_four_step) add(one_tile_job(nullptr, lines, T(1), false));
+  if (s.tile) add(one_tile_job(nullptr, lines, T(1), false));
   if (s.kernel == LineKernel::four_step) {
     const auto [a, b] = first_four_step_jobs(lines);
     add(a);
@@ -501,6 +554,8 @@ void DeviceLinePlan<T>::execute(Complex<T>* data, const StridedLines& lines, voi
       run_four_step(*s.four, data, lines, work, inverse, scale, static_cast<const Complex<T>*>(nullptr), stream);
       return;
     case LineKernel::bluestein_four_step: {
+      // The whole convolution in one compiled tile where one serves the batch.
+      if (s.tile && launch_compiled_schedule(one_tile_job(data, lines, scale, inverse), inverse, stream)) return;
       if (work == nullptr) throw Error(ErrorKind::invalid_argument, "Bluestein transform needs a workspace");
       const std::int64_t m = static_cast<std::int64_t>(s.m);
       const std::int64_t total = lines.lines();
@@ -529,6 +584,8 @@ std::string DeviceLinePlan<T>::describe() const {
   std::string d = std::string(to_string(s.kernel)) + " n=" + std::to_string(s.n) + " (" + s.host->summary() + ")";
   if (s.four) d += ", four-step " + std::to_string(s.four->n1) + " x " + std::to_string(s.four->n2);
   if (s.four && s.tile) d += " (one tile where its compiled schedule serves)";
+  if (s.kernel == LineKernel::bluestein_shared_memory && convolution_tile_kernels<T>(s.kernels) != s.kernels)
+    d += " (convolution: no plan-time schedule in complex<double>, where the general kernel measured faster)";
   return d;
 }
 

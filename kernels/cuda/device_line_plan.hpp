@@ -2,7 +2,8 @@
 // DeviceLinePlan<T>: a 1D transform of length n on the device, for any
 // batch of lines laid out with strides in a device buffer. It picks one of
 // four kernels (choose_device_line_kernel, the one place that decides):
-//   shared_memory            the line (times a few lanes) fits one tile;
+//   shared_memory            the line (times a few lanes) fits one tile
+//                            of the general kernel;
 //   four_step                n = n1*n2, both fit: step A does n2-point
 //                            transforms strided by n1 and twiddles, step B
 //                            does n1-point transforms and stores transposed
@@ -11,6 +12,10 @@
 //                            chunk of lines;
 //   bluestein_shared_memory  Bluestein with M fitting a tile: one kernel;
 //   bluestein_four_step      Bluestein with M done by four_step.
+// A four-step plan (Bluestein's too) whose whole line, or M, fits the one
+// buffer of a compiled schedule's tile runs that single kernel instead,
+// where the build or the plan (NVRTC) has it; complex<double> lines past
+// 10240 keep four steps (device_line_plan.cpp says why).
 // Twiddle and chirp tables come from LinePlan<T> (long double on the host)
 // and are uploaded once.
 #include <cuda_runtime_api.h>

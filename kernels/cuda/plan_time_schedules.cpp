@@ -77,18 +77,24 @@ std::string describe(const PlanTimeOutcome& o) {
 
 std::optional<std::string> outside_plan_time_family(const ScheduleKey& key) {
   const bool strided = key.layout == ScheduleLayout::strided;
-  // Bluestein and the four-step steps of powers of two up to 4096: what the
-  // full set builds.
+  if (key.length < 9) return std::string(to_string(key.use)) + " schedules are built for lengths from 9 only";
+  // Bluestein's whole convolution in one tile, and a whole contiguous line
+  // in one tile: any length whose tile fits a block (no_tile says which do
+  // not). One kernel moves the data once where four steps or Bluestein's
+  // padded rows move it several times (bench/RESULTS.md, issue 10: long
+  // lines and Bluestein in one tile).
+  if (key.use == ScheduleUse::bluestein || (!strided && key.use == ScheduleUse::transform)) return std::nullopt;
+  // The four-step steps of powers of two up to 4096: what the full set
+  // builds.
   if (key.use != ScheduleUse::transform && power_of_two(key.length) && key.length <= 4096) return std::nullopt;
-  if (key.use == ScheduleUse::bluestein) return "Bluestein schedules are built for powers of two up to 4096 only";
-  // Transforms, and the four-step steps of other lengths (15625 = 125 x 125,
-  // 16807 = 343 x 49, ...), which no set builds ahead of time: the lengths
-  // of the full set's transforms. Against four-step on the general kernel,
-  // 14 of 18 long lengths measured ran 1.3-2.2x faster, and four 1.4-1.8x
-  // slower (7776 and 12000 complex<float>, 4500 and 6000 complex<double>;
-  // bench/RESULTS.md, issue 10): no rule separates them yet.
+  // Strided transforms, and the four-step steps of other lengths (15625 =
+  // 125 x 125, 16807 = 343 x 49, ...), which no set builds ahead of time:
+  // the lengths of the full set's transforms. Against four-step on the
+  // general kernel, 14 of 18 long lengths measured ran 1.3-2.2x faster, and
+  // four 1.4-1.8x slower (7776 and 12000 complex<float>, 4500 and 6000
+  // complex<double>; bench/RESULTS.md, issue 10): no rule separates them yet.
   const int longest = strided ? 1024 : 4096;
-  if (key.length < 9 || key.length > longest)
+  if (key.length > longest)
     return std::string(to_string(key.use)) + " schedules of " + to_string(key.layout) +
            " lines are built for lengths 9.." + std::to_string(longest) + " only";
   return std::nullopt;

@@ -51,12 +51,13 @@ std::string describe(const PlanTimeOutcome& outcome);
 // Why NVRTC is not asked for `key`, or none. Plan-time schedules are the
 // family the kernel sets compile ahead of time (cmake/KernelSet.cmake,
 // "full"), widened from 7-smooth to 13-smooth: transforms of contiguous
-// lines 9..4096 and strided lines 9..1024, and Bluestein's convolution and
-// the four-step steps of powers of two up to 4096; and beyond the sets,
-// four-step steps of other lengths, as transforms (checked against fftwl
-// in test_plan_time_kernels.cpp). Bluestein of other lengths, strided
-// tiles past 1024 and contiguous tiles past 4096 other than powers of two
-// were never built or tested as compiled schedules.
+// lines from 9 and strided lines 9..1024, and the four-step steps of powers
+// of two up to 4096; beyond the sets, whole contiguous lines longer than
+// 4096 and Bluestein convolutions of any length M in one tile (where the
+// tile fits a block: no compiled tile otherwise), and four-step steps of
+// other lengths up to 4096 (strided 1024), as transforms (checked against
+// fftwl in test_plan_time_kernels.cpp). Strided transforms past 1024 were
+// never built or tested as compiled schedules.
 std::optional<std::string> outside_plan_time_family(const ScheduleKey& key);
 
 // The cubin of `key`: from the cache when it holds a valid entry, else
