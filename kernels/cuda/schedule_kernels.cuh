@@ -248,9 +248,10 @@ OOCFFT_UNROLL
     }
     const int within = static_cast<int>(static_cast<unsigned>(j[b]) % static_cast<unsigned>(span));  // unsigned: as above
     if constexpr (span > 1) {
-      const Complex<T>* w = tw + within * (R - 1);
+      // Entry (within, r) of the pass's table, r-major (by_radix_digit in
+      // device_line_plan.cpp): consecutive threads read consecutive entries.
 OOCFFT_UNROLL
-      for (int r = 1; r < R; ++r) x[r] = x[r] * load_table(w + (r - 1));
+      for (int r = 1; r < R; ++r) x[r] = x[r] * load_table(tw + (r - 1) * span + within);
     }
     radix_butterfly<R, false>(x);
     const int target = (j[b] - within) * R + within;

@@ -122,6 +122,9 @@ struct TileJob {
   TileDim group;
   int pass_count = 0;
   TilePass passes[max_tile_passes];
+  // Each pass's twiddles from passes[p].twiddle_offset, r-major: entry
+  // (k, r) of butterfly k at (r - 1) * span + k (by_radix_digit in
+  // device_line_plan.cpp), unlike the host plan's k-major table.
   const Complex<T>* twiddles = nullptr;
 
   TilePost post = TilePost::none;

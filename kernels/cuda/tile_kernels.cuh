@@ -131,9 +131,10 @@ OOCFFT_UNROLL
       if (first_item + b * threads < count) {
         const int within = j[b] - divide(j[b], pass.span_divisor) * span;
         if (span > 1) {
-          const Complex<T>* w = twiddles + within * (R - 1);
+          // Entry (within, r) of the pass's table, r-major (by_radix_digit
+          // in device_line_plan.cpp).
 OOCFFT_UNROLL
-          for (int r = 1; r < R; ++r) v[b][r] = twiddle<Inverse>(v[b][r], load_table(w + (r - 1)));
+          for (int r = 1; r < R; ++r) v[b][r] = twiddle<Inverse>(v[b][r], load_table(twiddles + (r - 1) * span + within));
         }
         radix_butterfly<R, Inverse>(v[b]);
         const int first = (j[b] - within) * R + within;
