@@ -185,6 +185,38 @@ TEST(CudaSchedules, TileGridTakesEveryTileOnce) {
   EXPECT_EQ(kc::tile_grid(kc::max_grid_x + 1, 0, 1).y, 2u);
 }
 
+// The tile of contiguous complex<float> lines with odd radices: where the
+// 64-register tile would need more than 341 threads (two blocks per SM or
+// fewer), fewer threads with more values at 96 registers; elsewhere, and
+// for strided tiles, lines past 4096 and complex<double>, the 64- and
+// 96-register tiles as before (host arithmetic: no device needed).
+TEST(CudaSchedules, CrowdedComplexFloatTilesTakeFewerThreads) {
+  // 3024 = 16 9 3 7: 512 threads of at most 16 values at 64 registers
+  // before; now 224 threads of 18.
+  const kc::ScheduleShape crowded = kc::schedule_shape<float>(3024, false);
+  ASSERT_TRUE(crowded.valid);
+  EXPECT_EQ(crowded.register_target, 96);
+  EXPECT_EQ(crowded.threads, 224);
+  EXPECT_EQ(crowded.values, 18);
+  EXPECT_GE(crowded.min_blocks, 3);
+  // 2100 = 4 15 5 7: 160 threads, six blocks per SM at 64 registers: kept.
+  const kc::ScheduleShape roomy = kc::schedule_shape<float>(2100, false);
+  EXPECT_EQ(roomy.register_target, 64);
+  EXPECT_EQ(roomy.threads, 160);
+  // Powers of two, strided tiles, long lines and complex<double> keep theirs.
+  EXPECT_EQ(kc::schedule_shape<float>(4096, false).register_target, 64);
+  EXPECT_EQ(kc::schedule_shape<float>(3024, true).register_target, 64);
+  EXPECT_EQ(kc::schedule_shape<float>(6561, false).register_target, 64);
+  EXPECT_EQ(kc::schedule_shape<double>(3024, false).register_target, 96);
+  // Every complex<float> tile stays within the register file and its value budget.
+  for (int n = 9; n <= 4096; ++n) {
+    const kc::ScheduleShape g = kc::schedule_shape<float>(n, false);
+    if (!g.valid) continue;
+    EXPECT_LE(g.threads * g.register_target * g.min_blocks, 65536) << n;
+    EXPECT_LE(g.values, 24) << n;
+  }
+}
+
 TEST(CudaSchedules, SelectionFallsBackWhereNoScheduleServes) {
   SKIP_WITHOUT_CUDA();
   // 1024 contiguous lines, whole tiles: compiled.

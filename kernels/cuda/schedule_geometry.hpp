@@ -179,12 +179,36 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   g.register_target = sizeof(T) == 4 ? 64 : (only_powers_of_two(g.schedule) ? 128 : 96);
   // Large strided tiles of several odd radices (945 = 9 5 3 7 with 8 lanes)
   // leave no block size within the value budget: the budget then grows.
-  const int budgets[] = {schedule_max_values<T>(g.schedule), 16, 24};
-  ScheduleTile tile;
-  for (int budget : budgets) {
-    tile = choose_schedule_tile(n, g.schedule, fill_lanes > min_lanes ? fill_lanes : min_lanes, min_lanes, budget,
-                                g.register_target);
-    if (tile.threads > 0) break;
+  auto choose_tile = [&](int first_budget, int registers) {
+    const int budgets[] = {first_budget, 16, 24};
+    ScheduleTile t;
+    for (int budget : budgets) {
+      t = choose_schedule_tile(n, g.schedule, fill_lanes > min_lanes ? fill_lanes : min_lanes, min_lanes, budget,
+                               registers);
+      if (t.threads > 0) break;
+    }
+    return t;
+  };
+  ScheduleTile tile = choose_tile(schedule_max_values<T>(g.schedule), g.register_target);
+  // Contiguous complex<float> lines up to 4096 with odd radices: where the
+  // 64-register tile needs blocks so large that at most two fit an SM (more
+  // than 341 threads), its warps wait at the barriers between passes (ncu,
+  // 3024 = 16 9 3 7: 512 threads, barrier the largest stall); fewer threads
+  // holding up to 24 values at 96 registers run those faster. In one
+  // --smooth session on the H100, 96 registers and 24 values for every
+  // complex64 length made 57 faster and 18 slower; this rule keeps the 64-
+  // register tile for all but one of the 15 most slowed (three or more
+  // blocks per SM) and takes the other for all of the 15 most sped up (at
+  // most two). Strided tiles and longer lines were not measured so and
+  // keep the 64-register tile (bench/RESULTS.md, issue 10).
+  constexpr int crowded_threads = 65536 / (3 * 64);
+  if (sizeof(T) == 4 && !lanes_fast && n <= 4096 && !only_powers_of_two(g.schedule) &&
+      tile.threads > crowded_threads) {
+    const ScheduleTile fewer = choose_tile(24, 96);
+    if (fewer.threads > 0) {
+      tile = fewer;
+      g.register_target = 96;
+    }
   }
   if (tile.threads == 0) return g;
   g.lanes = tile.lanes;
