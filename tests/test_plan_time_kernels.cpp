@@ -444,7 +444,8 @@ void check_one_tile_plan_time() {
     bool plan_time;  // whether the plan runs that tile compiled at plan time
   };
   const ElementType type = single ? ElementType::complex_float : ElementType::complex_double;
-  for (const Case& c : {Case{6000, 6000, ScheduleUse::transform, true}, Case{10000, 10000, ScheduleUse::transform, true},
+  for (const Case& c : {Case{6000, 6000, ScheduleUse::transform, true},
+                        Case{10000, 10000, ScheduleUse::transform, true},
                         Case{16807, 16807, ScheduleUse::transform, true},
                         Case{1087, 2187, ScheduleUse::bluestein, single},
                         Case{4099, 8232, ScheduleUse::bluestein, true}}) {

@@ -134,7 +134,8 @@ OOCFFT_UNROLL
           // Entry (within, r) of the pass's table, r-major (by_radix_digit
           // in device_line_plan.cpp).
 OOCFFT_UNROLL
-          for (int r = 1; r < R; ++r) v[b][r] = twiddle<Inverse>(v[b][r], load_table(twiddles + (r - 1) * span + within));
+          for (int r = 1; r < R; ++r)
+            v[b][r] = twiddle<Inverse>(v[b][r], load_table(twiddles + (r - 1) * span + within));
         }
         radix_butterfly<R, Inverse>(v[b]);
         const int first = (j[b] - within) * R + within;
