@@ -17,7 +17,7 @@
 // transformed.
 //
 //   oocfft_cuda_bench [--quick] [--pow2] [--general-tiles | --ahead-of-time-only]
-//                     [--lengths N,...] [--smooth] [--plan-time-costs]
+//                     [--lengths N,...] [--smooth | --long] [--plan-time-costs]
 // --quick: a subset, fewer repetitions; --pow2: only powers of two up to
 // 4096, 256^3, 512^3; --general-tiles: the device plans use the general tile
 // kernel everywhere (TileKernels::general_only), for a before/after
@@ -25,7 +25,9 @@
 // general kernel where the build has no schedule; --lengths: only the
 // batched 1D cases of those lengths (for a profiler); --smooth: every
 // 7-smooth length 9..4096, batched, with a summary per type (the targets:
-// 0.9x cuFFT in complex64, 0.85x in complex128); --plan-time-costs: first,
+// 0.9x cuFFT in complex64, 0.85x in complex128); --long: every 7-smooth
+// length 4097..16384 that is not a power of two, batched, with a summary
+// per type (the target: 0.8x); --plan-time-costs: first,
 // for each length, the plan of its x lines and of its z lines built over an
 // empty kernel cache (cold: NVRTC compiles) and again over the filled one
 // (warm: the cubins are loaded), with the seconds of each. The plan-time
@@ -422,6 +424,10 @@ int main(int argc, char** argv) {
   app.add_option("--lengths", only_lengths, "only batched 1D cases of these lengths (for profiling)")->delimiter(',');
   bool smooth = false;
   app.add_flag("--smooth", smooth, "every 7-smooth length 9..4096 as batched 1D, then a summary per type");
+  bool long_lines = false;
+  app.add_flag("--long", long_lines,
+               "every 7-smooth length 4097..16384 but the powers of two as batched 1D, then a summary per type")
+      ->excludes("--smooth");
   bool ahead_of_time_only = false;
   app.add_flag("--ahead-of-time-only", ahead_of_time_only,
                "no plan-time (NVRTC) schedules: the general kernel where the build has no schedule");
@@ -473,14 +479,18 @@ int main(int argc, char** argv) {
         for (std::size_t p : powers(b, 65536)) lengths.push_back(p);
       for (std::size_t p : {127, 1009, 4099}) lengths.push_back(p);
     }
-    if (smooth) {
+    if (smooth || long_lines) {
+      std::vector<std::size_t> sweep = smooth ? smooth_lengths(9, 4096) : smooth_lengths(4097, 16384);
+      if (long_lines)
+        sweep.erase(std::remove_if(sweep.begin(), sweep.end(), [](std::size_t n) { return (n & (n - 1)) == 0; }),
+                    sweep.end());
       std::vector<std::pair<double, std::size_t>> single, twice;
-      for (std::size_t len : smooth_lengths(9, 4096)) {
+      for (std::size_t len : sweep) {
         single.emplace_back(batched_1d<float>(len, copy_gbs, opt), len);
         twice.emplace_back(batched_1d<double>(len, copy_gbs, opt), len);
       }
-      summarise("c64", single, 0.9);
-      summarise("c128", twice, 0.85);
+      summarise("c64", single, smooth ? 0.9 : 0.8);
+      summarise("c128", twice, smooth ? 0.85 : 0.8);
       return 0;
     }
     for (std::size_t len : lengths) {
