@@ -72,20 +72,6 @@ DeviceBuffer upload(const std::vector<Complex<T>>& values, const char* what) {
   return buffer;
 }
 
-// Whether a compiled schedule could hold a whole line, or a Bluestein
-// convolution, of length n in one tile (either layout) where the build has
-// none: one too long for the general kernel's tile (which keeps two
-// buffers) may still fit the one buffer of a compiled tile.
-template <class T>
-bool compiled_tile_holds(std::size_t n, TileKernels kernels) {
-  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) return false;
-  const int length = static_cast<int>(n);
-  if (kernels == TileKernels::general_only) return false;
-  if (has_compiled_schedule<T>(length)) return true;
-  return kernels == TileKernels::compiled_where_available &&
-         (schedule_shape<T>(length, false).valid || schedule_shape<T>(length, true).valid);
-}
-
 // The longest whole line a complex<double> tile compiled at plan time takes
 // in place of four steps. Over the 150 non-power-of-two 7-smooth lengths
 // 4097..16384 on the H100, one tile ran faster than four steps for 91 and
@@ -94,13 +80,25 @@ bool compiled_tile_holds(std::size_t n, TileKernels kernels) {
 // values at 96 registers (bench/RESULTS.md, issue 10). A Bluestein
 // convolution has no such limit: against its four general steps, M = 10752
 // .. 11907 ran 1.03-1.4x faster in one tile.
-inline constexpr std::size_t longest_double_plan_time_line = 10240;
-
 template <class T>
-bool one_tile_for_line(std::size_t n, TileKernels kernels) {
-  if (!compiled_tile_holds<T>(n, kernels)) return false;
-  return sizeof(T) == sizeof(float) || n <= longest_double_plan_time_line ||
-         has_compiled_schedule<T>(static_cast<int>(n));
+constexpr std::size_t longest_plan_time_line() {
+  return sizeof(T) == sizeof(double) ? 10240 : std::numeric_limits<std::size_t>::max();
+}
+
+// Whether a compiled schedule could hold a whole line, or a Bluestein
+// convolution, of length n in one tile (either layout): one too long for
+// the general kernel's tile (which keeps two buffers) may still fit the one
+// buffer of a compiled tile. The build's schedules serve any length they
+// have; plan-time ones only up to `longest_plan_time`.
+template <class T>
+bool compiled_tile_holds(std::size_t n, TileKernels kernels,
+                         std::size_t longest_plan_time = std::numeric_limits<std::size_t>::max()) {
+  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) return false;
+  const int length = static_cast<int>(n);
+  if (kernels == TileKernels::general_only) return false;
+  if (has_compiled_schedule<T>(length)) return true;
+  return kernels == TileKernels::compiled_where_available && n <= longest_plan_time &&
+         (schedule_shape<T>(length, false).valid || schedule_shape<T>(length, true).valid);
 }
 
 // The kernels a Bluestein convolution that fits the general kernel's tile
@@ -392,7 +390,7 @@ DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits, Til
       // A compiled schedule holds a longer line in one tile than the general
       // kernel (one shared buffer instead of two: 16384 complex<float>, 8192
       // complex<double>); where it serves a batch, execute() takes it.
-      if (one_tile_for_line<T>(n, kernels)) s.tile.emplace(s.host, limits, kernels);
+      if (compiled_tile_holds<T>(n, kernels, longest_plan_time_line<T>())) s.tile.emplace(s.host, limits, kernels);
     }
     return;
   }

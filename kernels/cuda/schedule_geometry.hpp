@@ -165,8 +165,9 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   const int min_lanes = lanes_fast ? static_cast<int>(64 / (2 * sizeof(T))) : 1;
   const int fill_lanes = target_points / n > 1 ? 1 << (schedule_log2(target_points / n + 1) - 1) : 1;
   // Register cap through __launch_bounds__: 64 per thread for complex<float>
-  // (1024 threads per SM; 96 for crowded tiles, below), 128 for complex<double> powers of two (512
-  // threads per SM), as measured for the power-of-two kernels. complex<double>
+  // (1024 threads per SM; 96 for crowded tiles, below), 128 for
+  // complex<double> powers of two (512 threads per SM), as measured for the
+  // power-of-two kernels. complex<double>
   // schedules with odd radices: 96 (the --smooth sweep, with the 12-value
   // budget and the one-block rule of choose_schedule_tile: 43 lengths faster
   // than at 128 with 10 values, 24 slower, median 0.96 -> 0.98x cuFFT; a few
