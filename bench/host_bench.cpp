@@ -152,7 +152,7 @@ int main(int argc, char** argv) {
   std::vector<std::size_t> lengths;
   for (std::size_t n = 16; n <= 65536; n *= 2) lengths.push_back(n);
   for (std::size_t n : {243, 625, 1000, 2401, 6561, 15625, 46656}) lengths.push_back(n);  // smooth
-  for (std::size_t n : {17, 127, 1009, 4099, 65537}) lengths.push_back(n);                 // primes: Bluestein
+  for (std::size_t n : {17, 127, 1009, 4099, 65537}) lengths.push_back(n);  // primes: direct passes, then Bluestein
   for (std::size_t n : lengths) bench_lines(n, total_points, reps, arena);
   std::vector<oocfft::Shape> shapes = {{128, 128, 128}, {96, 100, 105}};
   if (!quick) shapes.push_back({256, 256, 256});

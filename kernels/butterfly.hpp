@@ -1,15 +1,17 @@
 #pragma once
 // Radix butterflies: an in-register DFT of R values, v[k] <- sum_j v[j]
 // exp(-+2 pi i j k / R), for R in {2, 4, 8, 16}, the odd primes
-// {3, 5, 7, 11, 13} and the composites 9 = 3 x 3, 6 = 2 x 3, 10 = 2 x 5,
-// 14 = 2 x 7 and 15 = 3 x 5. Forward (Inverse = false) uses the minus sign.
+// {3, 5, 7, 11, 13}, the composites 9 = 3 x 3, 6 = 2 x 3, 10 = 2 x 5,
+// 14 = 2 x 7 and 15 = 3 x 5, and the direct primes 17, 19 and 23 where
+// in_register_prime (direct_prime.hpp) takes them in registers. Forward (Inverse = false) uses the minus sign.
 // __host__ __device__: the host executor and the CUDA kernels share them.
 #include "kernels/complex.hpp"
 #include "kernels/radix_constants.hpp"
 
 namespace oocfft::kernels {
 
-// The radices a Stockham pass can use. Keep in step with radix_butterfly.
+// The radices of radix_schedule (radix_schedule.hpp). Keep in step with
+// radix_butterfly. The direct primes (direct_prime.hpp) come on top.
 inline constexpr int supported_radices[] = {16, 8, 4, 2, 9, 3, 5, 7, 11, 13, 6, 10, 14, 15};
 
 template <bool Inverse, class T>
@@ -209,7 +211,8 @@ OOCFFT_HD void radix_butterfly(Complex<T>* v) {
   } else if constexpr (composite_factor(R) != 0) {
     dft_composite<composite_factor(R), R / composite_factor(R), Inverse>(v);
   } else {
-    static_assert(R == 3 || R == 5 || R == 7 || R == 11 || R == 13, "unsupported radix");
+    static_assert(R == 3 || R == 5 || R == 7 || R == 11 || R == 13 || R == 17 || R == 19 || R == 23,
+                  "unsupported radix");
     dft_odd_prime<R, Inverse>(v);
   }
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/butterfly.hpp"
+#include "kernels/direct_prime.hpp"
 #include "kernels/lane_pack.hpp"
 
 namespace oocfft::kernels {
@@ -82,6 +83,49 @@ void radix_pass(const T* __restrict in_re, const T* __restrict in_im, T* __restr
   }
 }
 
+// A direct prime pass (direct_prime.hpp), one line at a time: the R inputs
+// of a butterfly, twiddled, are gathered once and each output pair is a sum
+// over them.
+template <class T, bool Inverse>
+void direct_prime_pass(const T* in_re, const T* in_im, T* out_re, T* out_im, std::size_t n, std::size_t width,
+                       const StockhamPass& pass, const Complex<T>* twiddles) {
+  const int radix = pass.radix;
+  const std::size_t quarter = n / static_cast<std::size_t>(radix);
+  const std::size_t span = pass.span;
+  const Complex<T>* tw = twiddles + pass.twiddle_offset;
+  const Complex<T>* roots = tw + span * static_cast<std::size_t>(radix - 1);
+  std::vector<Complex<T>> y(static_cast<std::size_t>(radix));
+  const auto value = [&y](int r) { return y[static_cast<std::size_t>(r)]; };
+  const auto root = [roots](int k) { return roots[k]; };
+  for (std::size_t j = 0; j < quarter; ++j) {
+    const std::size_t k = j % span;
+    const std::size_t first = (j - k) * static_cast<std::size_t>(radix) + k;
+    for (std::size_t lane = 0; lane < width; ++lane) {
+      for (int r = 0; r < radix; ++r) {
+        const std::size_t at = (j + static_cast<std::size_t>(r) * quarter) * width + lane;
+        Complex<T> v = {in_re[at], in_im[at]};
+        if (span > 1 && r > 0) v = twiddle<Inverse>(v, tw[k * static_cast<std::size_t>(radix - 1) + (r - 1)]);
+        y[static_cast<std::size_t>(r)] = v;
+      }
+      constexpr int pairs = direct_prime_pairs_per_call<T>;
+      for (int m0 = 0; m0 <= (radix - 1) / 2; m0 += pairs) {
+        Complex<T> low[pairs], high[pairs];
+        direct_prime_pairs<Inverse>(radix, m0, value, root, low, high);
+        for (int g = 0; g < pairs && m0 + g <= (radix - 1) / 2; ++g) {
+          const std::size_t m = static_cast<std::size_t>(m0 + g);
+          const std::size_t at = (first + m * span) * width + lane;
+          out_re[at] = low[g].re;
+          out_im[at] = low[g].im;
+          if (m == 0) continue;
+          const std::size_t mirror = (first + (static_cast<std::size_t>(radix) - m) * span) * width + lane;
+          out_re[mirror] = high[g].re;
+          out_im[mirror] = high[g].im;
+        }
+      }
+    }
+  }
+}
+
 template <class T, bool Inverse>
 void dispatch_pass(int radix, const T* in_re, const T* in_im, T* out_re, T* out_im, std::size_t n,
                    std::size_t width, const StockhamPass& pass, const Complex<T>* tw) {
@@ -100,7 +144,18 @@ void dispatch_pass(int radix, const T* in_re, const T* in_im, T* out_re, T* out_
     case 11: return radix_pass<T, 11, Inverse>(in_re, in_im, out_re, out_im, n, width, pass, tw);
     case 13: return radix_pass<T, 13, Inverse>(in_re, in_im, out_re, out_im, n, width, pass, tw);
     case 16: return radix_pass<T, 16, Inverse>(in_re, in_im, out_re, out_im, n, width, pass, tw);
-    default: std::abort();  // the factorisation only emits supported radices
+    // Direct primes: in registers where the device has them so (the same
+    // rounding on both), else from memory.
+    case 17: return radix_pass<T, 17, Inverse>(in_re, in_im, out_re, out_im, n, width, pass, tw);
+    case 19: return radix_pass<T, 19, Inverse>(in_re, in_im, out_re, out_im, n, width, pass, tw);
+    case 23:
+      if constexpr (in_register_prime<T>(23))
+        return radix_pass<T, 23, Inverse>(in_re, in_im, out_re, out_im, n, width, pass, tw);
+      [[fallthrough]];
+    default:
+      // The factorisation emits only the radices above and direct primes.
+      if (!is_direct_prime(radix)) std::abort();
+      return direct_prime_pass<T, Inverse>(in_re, in_im, out_re, out_im, n, width, pass, tw);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "kernels/butterfly.hpp"
+#include "kernels/direct_prime.hpp"
 #include "kernels/radix_schedule.hpp"
 
 namespace oocfft::kernels {
@@ -17,8 +18,18 @@ const char* to_string(LineAlgorithm a) noexcept {
 }
 
 std::vector<int> stockham_radices(std::size_t n) {
+  // Direct primes first: their pass then has span 1 and needs no twiddles,
+  // and a prime line is that one pass.
+  std::vector<int> radices;
+  for (int p = 17; p <= largest_direct_prime; p += 2) {
+    if (!is_direct_prime(p)) continue;
+    for (; n % static_cast<std::size_t>(p) == 0; n /= static_cast<std::size_t>(p)) radices.push_back(p);
+  }
+  if (n == 1) return radices;
   const RadixSchedule s = radix_schedule(n);
-  return std::vector<int>(s.radices, s.radices + s.count);
+  if (s.count == 0) return {};
+  radices.insert(radices.end(), s.radices, s.radices + s.count);
+  return radices;
 }
 
 namespace {
@@ -37,7 +48,8 @@ double butterfly_ops_per_point(int r) {
     case 8: return 6.5;
     case 16: return 9.0;
     default: {
-      // dft_odd_prime: ((r-1)/2)^2 pairs of 4 real multiply-adds, plus sums.
+      // dft_odd_prime, and direct_prime_pairs for the primes above 13:
+      // ((r-1)/2)^2 pairs of 4 real multiply-adds, plus sums.
       const double h = (r - 1) / 2.0;
       return (8.0 * h * h + 4.0 * r) / r;
     }
@@ -109,7 +121,7 @@ LineFactorization choose_line_algorithm(std::size_t n) {
     std::snprintf(text, sizeof text, "bluestein(M=%zu) cost %.3g < stockham cost %.3g", m, bluestein,
                   stockham);
   } else {
-    std::snprintf(text, sizeof text, "prime factor above 13: bluestein with M=%zu", m);
+    std::snprintf(text, sizeof text, "prime factor above %d: bluestein with M=%zu", largest_direct_prime, m);
   }
   f.algorithm = LineAlgorithm::bluestein;
   f.convolution_length = m;

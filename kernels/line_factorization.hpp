@@ -24,10 +24,11 @@ struct LineFactorization {
   std::string reason;
 };
 
-// The radices of n in pass order (16s, then 8/4/2 for the remaining powers
-// of two, then 9, 3, 5, 7, 11, 13), or an empty vector when n has a prime
-// factor above 13 (or n == 1): radix_schedule() (radix_schedule.hpp), the
-// definition the compiled device kernels share.
+// The radices of n in pass order: the direct primes 17..largest_direct_prime
+// first (direct_prime.hpp), then radix_schedule() of the rest
+// (radix_schedule.hpp: 16s, 8/4/2, then 9, 3, 5, 7, 11, 13 and the
+// composites), the definition the compiled device kernels share; an empty
+// vector when n has a larger prime factor (or n == 1).
 std::vector<int> stockham_radices(std::size_t n);
 
 // Estimated work of a chain of radix passes over n points: per pass, the
@@ -42,8 +43,8 @@ std::size_t next_smooth_length(std::size_t minimum);
 // length otherwise.
 std::size_t bluestein_length(std::size_t n);
 
-// The decision: Stockham when n is 13-smooth and cheaper than Bluestein,
-// Bluestein otherwise.
+// The decision: Stockham when stockham_radices(n) has a schedule and it is
+// cheaper than Bluestein, Bluestein otherwise.
 LineFactorization choose_line_algorithm(std::size_t n);
 
 }  // namespace oocfft::kernels

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/direct_prime.hpp"
 #include "kernels/host_executor.hpp"
 #include "kernels/roots_of_unity.hpp"
 
@@ -38,6 +39,10 @@ void build_stockham(LinePlan<T>& plan) {
     const std::size_t step = n / (span * r_count);  // w_{span R} = w_n^step
     for (std::size_t k = 0; k < span; ++k)
       for (std::size_t r = 1; r < r_count; ++r) plan.twiddles.push_back(narrow<T>(roots(k * r * step)));
+    // A direct prime pass reads its butterfly's constants from the table:
+    // w_R^k = w_n^(k n/R), k < R, after the twiddles.
+    if (is_direct_prime(radix))
+      for (std::size_t k = 0; k < r_count; ++k) plan.twiddles.push_back(narrow<T>(roots(k * (n / r_count))));
     plan.passes.push_back(pass);
     span *= r_count;
   }

@@ -21,7 +21,8 @@ struct StockhamPass {
   int radix = 1;
   std::size_t span = 1;
   // twiddles[twiddle_offset + k*(radix-1) + (r-1)] = w_{span*radix}^{k*r},
-  // k < span, 1 <= r < radix (forward sign; the inverse conjugates).
+  // k < span, 1 <= r < radix (forward sign; the inverse conjugates). A
+  // direct prime pass (direct_prime.hpp) has w_radix^k, k < radix, next.
   std::size_t twiddle_offset = 0;
 };
 

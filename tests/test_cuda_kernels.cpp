@@ -17,6 +17,7 @@
 #include <limits>
 
 #include "kernels/cuda/device_line_plan.hpp"
+#include "kernels/direct_prime.hpp"
 #include "tests/cuda_test_support.hpp"
 
 namespace oocfft::test {
@@ -123,6 +124,45 @@ TEST(CudaKernels, PowersOfTwoInWholeTiles) {
   std::uint64_t seed = 500;
   for (const BrickShape& s : {BrickShape{256, 3, 40}, BrickShape{6, 512, 20}, BrickShape{1024, 2, 9},
                               BrickShape{16, 64, 300}, BrickShape{32, 128, 40}, BrickShape{64, 64, 64}}) {
+    check_volume<float>(s, Norm::backward, ++seed);
+    check_volume<double>(s, Norm::ortho, seed);
+  }
+}
+
+// Direct prime passes (direct_prime.hpp) in the general kernel, in registers
+// (in_register_prime) or from shared memory: every prime
+// 17..largest_direct_prime as batches of whole tiles and a partial one;
+// lengths where a direct pass precedes other passes, or follows one and is
+// twiddled (17 19 9); lines past one tile (four steps with a prime factor);
+// and strided y and z axes of volumes (points major in the tile).
+TEST(CudaKernels, DirectPrimePassesAgainstFftwLongDouble) {
+  SKIP_WITHOUT_CUDA();
+  DeviceRunner<float> single;
+  DeviceRunner<double> twice;
+  std::size_t primes = 0;
+  for (int p = 17; p <= kernels::largest_direct_prime; p += 2) {
+    if (!kernels::is_direct_prime(p)) continue;
+    const std::size_t n = static_cast<std::size_t>(p);
+    ASSERT_EQ(kernels::choose_line_algorithm(n).radices, std::vector<int>{p}) << "n=" << n;
+    const std::size_t lines = 2 * (4096 / n) + 3;
+    const kc::StridedLines batch{n, 1, static_cast<std::int64_t>(lines), static_cast<std::int64_t>(n), 1, 0};
+    const kc::DeviceLinePlan<float> plan(n, kc::DeviceLimits::current(), kc::TileKernels::compiled_where_available);
+    ASSERT_EQ(plan.kernel(), kc::LineKernel::shared_memory) << "n=" << n;
+    ASSERT_EQ(plan.tile_kernel(batch), kc::TileKernel::general) << "n=" << n;
+    check_lines(single, n, lines, 300 + n);
+    check_lines(twice, n, lines, 300 + n);
+    ++primes;
+  }
+  EXPECT_EQ(primes, 18u);  // 17, 19, ..., 89
+  for (std::size_t n : {std::size_t{34}, std::size_t{17 * 19 * 9}, std::size_t{89 * 64}, std::size_t{17 * 2048}}) {
+    const kernels::LineFactorization f = kernels::choose_line_algorithm(n);
+    ASSERT_EQ(f.algorithm, kernels::LineAlgorithm::stockham) << "n=" << n;
+    ASSERT_TRUE(kernels::is_direct_prime(f.radices.front())) << "n=" << n;
+    check_lines(single, n, 3, n);
+    check_lines(twice, n, 3, n);
+  }
+  std::uint64_t seed = 700;
+  for (const BrickShape& s : {BrickShape{83, 3, 40}, BrickShape{6, 89, 20}, BrickShape{23, 29, 31}}) {
     check_volume<float>(s, Norm::backward, ++seed);
     check_volume<double>(s, Norm::ortho, seed);
   }

@@ -75,7 +75,14 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
   EXPECT_EQ(radices(30), (std::vector<int>{2, 15}));  // the 2 has no odd neighbour left
   EXPECT_EQ(radices(22), (std::vector<int>{2, 11}));  // nor here
   EXPECT_EQ(radices(1344), (std::vector<int>{8, 8, 3, 7}));
-  EXPECT_TRUE(radices(17).empty());
+  // Primes 17..largest_direct_prime are direct passes, first; larger ones
+  // leave no schedule (Bluestein).
+  EXPECT_EQ(radices(17), (std::vector<int>{17}));
+  EXPECT_EQ(radices(34), (std::vector<int>{17, 2}));
+  EXPECT_EQ(radices(17 * 19 * 9), (std::vector<int>{17, 19, 9}));
+  EXPECT_EQ(radices(89 * 16), (std::vector<int>{89, 16}));
+  EXPECT_TRUE(radices(97).empty());
+  EXPECT_TRUE(radices(2 * 97).empty());
   for (std::size_t n = 2; n <= 200000; ++n) {
     const std::vector<int> r = radices(n);
     if (r.empty()) continue;

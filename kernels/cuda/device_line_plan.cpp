@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "kernels/cuda/schedule_registry.hpp"
+#include "kernels/direct_prime.hpp"
 #include "kernels/roots_of_unity.hpp"
 
 namespace oocfft::kernels::cuda {
@@ -39,9 +40,18 @@ constexpr int coalescing_lanes() {
 // allocated in chunks of lines of at most this many bytes.
 constexpr std::size_t chunk_budget_bytes = std::size_t{256} << 20;
 
+// Points per thread the block is sized for. A direct prime pass has one work
+// item per few output pairs (direct_prime_items in tile_kernels.cuh) and
+// loops over them whatever the block size; its blocks are sized for four
+// points per thread (the size measured), not for the other radices' values.
+// An in-register prime butterfly takes its R values in one thread.
+template <class T>
 int capacity_of(const std::vector<int>& radices) {
   int capacity = values_per_thread;
-  for (int r : radices) capacity = std::min(capacity, r * (values_per_thread / r));
+  for (int r : radices) {
+    const int values = in_register_prime<T>(r) ? r : is_direct_prime(r) ? 4 : r * (values_per_thread / r);
+    capacity = std::min(capacity, values);
+  }
   return capacity;
 }
 
@@ -122,9 +132,10 @@ TileKernels convolution_tile_kernels(TileKernels kernels) {
 // instead of 32 reads R - 1 entries apart: on the H100 the strided loads
 // kept L1 at 82% of its throughput in 3888 complex<float> (ncu), the
 // kernel's limit.
+// A direct prime pass's constants after its twiddles stay as they are.
 template <class T>
 std::vector<Complex<T>> by_radix_digit(const LinePlan<T>& plan) {
-  std::vector<Complex<T>> table(plan.twiddles.size());
+  std::vector<Complex<T>> table = plan.twiddles;
   for (const StockhamPass& p : plan.passes) {
     const std::size_t rows = static_cast<std::size_t>(p.radix) - 1;
     for (std::size_t k = 0; k < p.span; ++k)
@@ -148,7 +159,7 @@ template <class T>
 TileStockham<T>::TileStockham(std::shared_ptr<const LinePlan<T>> plan, const DeviceLimits& limits,
                               TileKernels kernels)
     : plan_(std::move(plan)), limits_(limits), kernels_(kernels), n_(static_cast<int>(plan_->length())) {
-  capacity_ = capacity_of(plan_->factorization.radices);
+  capacity_ = capacity_of<T>(plan_->factorization.radices);
   if (plan_->passes.size() > static_cast<std::size_t>(max_tile_passes))
     throw Error(ErrorKind::unsupported, "line length " + std::to_string(n_) + " needs too many radix passes");
   for (const StockhamPass& p : plan_->passes) {

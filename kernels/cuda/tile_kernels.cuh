@@ -19,6 +19,7 @@
 #include "kernels/butterfly.hpp"
 #include "kernels/cuda/schedule_geometry.hpp"
 #include "kernels/cuda/tile_job.hpp"
+#include "kernels/direct_prime.hpp"
 
 namespace oocfft::kernels::cuda::detail {
 
@@ -151,9 +152,99 @@ OOCFFT_UNROLL
   __syncthreads();
 }
 
-// Runs the passes between the two halves of the tile buffer; returns the
-// half that holds the result.
+// A direct prime pass (direct_prime.hpp): one work item per
+// direct_prime_pairs_per_call<T> output pairs (m, R - m) of a butterfly, summed
+// from the R inputs in shared memory; the butterfly's constants w_R^k
+// follow the pass's twiddles in the table (LinePlan). The tile is
+// point-major (stockham_tile_kernel) and lanes run fastest, so that a warp
+// reads neighbouring words of its inputs and shares each constant (one
+// broadcast). Twiddled: the pass is not the first (span > 1), a case apart so
+// that the first pass's loop carries no test for it.
+template <class T, bool Inverse, bool Twiddled>
+__device__ __forceinline__ void direct_prime_items(const T* __restrict__ src_re, const T* __restrict__ src_im,
+                                                   T* __restrict__ dst_re, T* __restrict__ dst_im,
+                                                   const TileLayout& layout, const TilePass& pass,
+                                                   const Complex<T>* twiddles) {
+  constexpr int G = direct_prime_pairs_per_call<T>;
+  const int radix = pass.radix;
+  const int span = pass.span;
+  const int h = (radix - 1) / 2;
+  const int groups = (h + G) / G;  // of the h + 1 pairs m = 0..h
+  const int q = layout.n / radix;
+  const int count = (q * groups) << layout.log_lanes;
+  const Complex<T>* roots = twiddles + span * (radix - 1);
+  const auto root = [roots](int k) { return load_table(roots + k); };
+  // Input r of butterfly j sits at position(lane, j) + r * position(0, q).
+  const int step = layout.position(0, q);
+  for (int item = threadIdx.x; item < count; item += blockDim.x) {
+    const int lane = item & ((1 << layout.log_lanes) - 1);
+    const int rest = item >> layout.log_lanes;
+    const int j = rest / groups;
+    const int m0 = (rest - j * groups) * G;
+    const int within = Twiddled ? j - divide(j, pass.span_divisor) * span : 0;  // j mod span
+    const int base = layout.position(lane, j);
+    const auto value = [&](int r) {
+      const int at = skew<T>(base + r * step);
+      Complex<T> v = {src_re[at], src_im[at]};
+      if constexpr (Twiddled) {
+        if (r > 0) v = twiddle<Inverse>(v, load_table(twiddles + (r - 1) * span + within));
+      }
+      return v;
+    };
+    Complex<T> low[G], high[G];
+    direct_prime_pairs<Inverse>(radix, m0, value, root, low, high);
+    const int first = (j - within) * radix + within;
+OOCFFT_UNROLL
+    for (int g = 0; g < G; ++g) {
+      const int m = m0 + g;
+      if (m > h) break;
+      int at = skew<T>(layout.position(lane, first + m * span));
+      dst_re[at] = low[g].re;
+      dst_im[at] = low[g].im;
+      if (m != 0) {
+        at = skew<T>(layout.position(lane, first + (radix - m) * span));
+        dst_re[at] = high[g].re;
+        dst_im[at] = high[g].im;
+      }
+    }
+  }
+}
+
 template <class T, bool Inverse>
+__device__ __forceinline__ void direct_prime_pass(const T* __restrict__ src_re, const T* __restrict__ src_im,
+                                                  T* __restrict__ dst_re, T* __restrict__ dst_im,
+                                                  const TileLayout layout, const TilePass pass,
+                                                  const Complex<T>* twiddles) {
+  if (pass.span > 1) {
+    direct_prime_items<T, Inverse, true>(src_re, src_im, dst_re, dst_im, layout, pass, twiddles);
+  } else {
+    direct_prime_items<T, Inverse, false>(src_re, src_im, dst_re, dst_im, layout, pass, twiddles);
+  }
+  __syncthreads();
+}
+
+// A pass of a prime above 13: the in-register butterfly where
+// in_register_prime<T> says so, else a direct prime pass.
+template <class T, bool Inverse>
+__device__ __forceinline__ void prime_pass(const T* __restrict__ src_re, const T* __restrict__ src_im,
+                                           T* __restrict__ dst_re, T* __restrict__ dst_im, const TileLayout& layout,
+                                           const TilePass& pass, const Complex<T>* twiddles) {
+  switch (pass.radix) {
+    case 17: return stockham_pass<T, 17, Inverse>(src_re, src_im, dst_re, dst_im, layout, pass, twiddles);
+    case 19: return stockham_pass<T, 19, Inverse>(src_re, src_im, dst_re, dst_im, layout, pass, twiddles);
+    case 23:
+      if constexpr (in_register_prime<T>(23))
+        return stockham_pass<T, 23, Inverse>(src_re, src_im, dst_re, dst_im, layout, pass, twiddles);
+      break;
+  }
+  direct_prime_pass<T, Inverse>(src_re, src_im, dst_re, dst_im, layout, pass, twiddles);
+}
+
+// Runs the passes between the two halves of the tile buffer; returns the
+// half that holds the result. DirectPrimes: the kernel instance for lines
+// with direct prime passes; the others carry no code (and no registers) for
+// them.
+template <class T, bool Inverse, bool DirectPrimes>
 __device__ int run_passes(T* re, T* im, int half, int start, const TileLayout& layout, const TileJob<T>& job) {
   int at = start;
   for (int p = 0; p < job.pass_count; ++p) {
@@ -178,7 +269,12 @@ __device__ int run_passes(T* re, T* im, int half, int start, const TileLayout& l
       case 11: stockham_pass<T, 11, Inverse>(sr, si, dr, di, layout, pass, tw); break;
       case 13: stockham_pass<T, 13, Inverse>(sr, si, dr, di, layout, pass, tw); break;
       case 16: stockham_pass<T, 16, Inverse>(sr, si, dr, di, layout, pass, tw); break;
-      default: __trap();
+      default:
+        if constexpr (DirectPrimes) {
+          prime_pass<T, Inverse>(sr, si, dr, di, layout, pass, tw);
+        } else {
+          __trap();
+        }
     }
     at = 1 - at;
   }
@@ -306,7 +402,9 @@ __device__ __forceinline__ std::int64_t this_tile() {
   return static_cast<std::int64_t>(blockIdx.y) * gridDim.x + blockIdx.x;
 }
 
-template <class T, bool Inverse>
+// DirectPrimes: the line has a direct prime pass (has_direct_prime_pass);
+// its tile is point-major whatever the load mapping (direct_prime_items).
+template <class T, bool Inverse, bool DirectPrimes>
 __global__ void __launch_bounds__(max_tile_threads<T>, min_tile_blocks<T>) stockham_tile_kernel(const __grid_constant__ TileJob<T> job) {
   extern __shared__ unsigned char shared_raw[];
   const int total = job.n << job.log_lanes;
@@ -314,13 +412,13 @@ __global__ void __launch_bounds__(max_tile_threads<T>, min_tile_blocks<T>) stock
   const int half = skew<T>(total) + 1;
   T* re = reinterpret_cast<T*>(shared_raw);
   T* im = re + 2 * half;
-  const TileLayout layout{job.n, job.log_lanes, job.lanes_fast_in};
+  const TileLayout layout{job.n, job.log_lanes, job.lanes_fast_in || DirectPrimes};
   const std::int64_t lane_tiles = (job.lane.count + (1 << job.log_lanes) - 1) >> job.log_lanes;
   const std::int64_t tile = this_tile();
   if (tile >= lane_tiles * job.group.count) return;  // the last grid row's spare blocks
   const TileCoordinates c = tile_coordinates(job, tile, lane_tiles);
   load_tile<T, false>(re, im, layout, job, c, job.n);
-  const int at = run_passes<T, Inverse>(re, im, half, 0, layout, job);
+  const int at = run_passes<T, Inverse, DirectPrimes>(re, im, half, 0, layout, job);
   store_tile<T, Inverse, false>(re + at * half, im + at * half, layout, job, c, job.n);
 }
 
@@ -341,7 +439,7 @@ __global__ void __launch_bounds__(max_tile_threads<T>, min_tile_blocks<T>) blues
   if (tile >= lane_tiles * job.group.count) return;  // the last grid row's spare blocks
   const TileCoordinates c = tile_coordinates(job, tile, lane_tiles);
   load_tile<T, true>(re, im, layout, job, c, job.valid);
-  int at = run_passes<T, false>(re, im, half, 0, layout, job);
+  int at = run_passes<T, false, false>(re, im, half, 0, layout, job);
   T* hr = re + at * half;
   T* hi = im + at * half;
   for (int e = threadIdx.x; e < total; e += blockDim.x) {
@@ -353,7 +451,7 @@ __global__ void __launch_bounds__(max_tile_threads<T>, min_tile_blocks<T>) blues
     hi[k] = z.im;
   }
   __syncthreads();
-  at = run_passes<T, true>(re, im, half, at, layout, job);
+  at = run_passes<T, true, false>(re, im, half, at, layout, job);
   store_tile<T, false, true>(re + at * half, im + at * half, layout, job, c, job.valid);
 }
 

@@ -50,20 +50,35 @@ inline unsigned elementwise_grid(std::int64_t count, unsigned threads) {
   return static_cast<unsigned>(std::clamp<std::int64_t>(blocks, 1, 1 << 20));
 }
 
+// Lines with a direct prime pass run their own instance of the general
+// kernel (stockham_tile_kernel's DirectPrimes).
+template <class T>
+bool has_direct_prime_pass(const TileJob<T>& job) {
+  for (int p = 0; p < job.pass_count; ++p)
+    if (is_direct_prime(job.passes[p].radix)) return true;
+  return false;
+}
+
+template <class T, bool Inverse, bool DirectPrimes>
+void launch_general_tiles(const TileJob<T>& job, cudaStream_t stream) {
+  const std::size_t bytes = tile_shared_bytes<T>(static_cast<std::size_t>(job.n) << job.log_lanes);
+  allow_shared(stockham_tile_kernel<T, Inverse, DirectPrimes>, bytes);
+  stockham_tile_kernel<T, Inverse, DirectPrimes><<<grid_for(job), job.threads, bytes, stream>>>(job);
+}
+
 }  // namespace detail
 
 template <class T>
 void launch_stockham_tiles(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
   detail::check_job(job);
   if (launch_compiled_schedule(job, inverse, stream)) return;
-  const std::size_t bytes = tile_shared_bytes<T>(static_cast<std::size_t>(job.n) << job.log_lanes);
-  const dim3 grid = detail::grid_for(job);
+  const bool direct = detail::has_direct_prime_pass(job);
   if (inverse) {
-    detail::allow_shared(detail::stockham_tile_kernel<T, true>, bytes);
-    detail::stockham_tile_kernel<T, true><<<grid, job.threads, bytes, stream>>>(job);
+    direct ? detail::launch_general_tiles<T, true, true>(job, stream)
+           : detail::launch_general_tiles<T, true, false>(job, stream);
   } else {
-    detail::allow_shared(detail::stockham_tile_kernel<T, false>, bytes);
-    detail::stockham_tile_kernel<T, false><<<grid, job.threads, bytes, stream>>>(job);
+    direct ? detail::launch_general_tiles<T, false, true>(job, stream)
+           : detail::launch_general_tiles<T, false, false>(job, stream);
   }
   check_launch("stockham_tile_kernel");
 }
