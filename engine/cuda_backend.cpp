@@ -258,10 +258,20 @@ struct LaneContext {
 template <class T>
 class CudaBrickLane final : public BrickLane {
  public:
-  // Throws DeviceBuffersUnavailable when its device buffers cannot be had.
+  // Throws DeviceBuffersUnavailable when its device memory cannot be had:
+  // the buffers, but also the stream and its events, which come first (with
+  // the buffers of the lanes before taking all but a few MiB, stream
+  // creation failed "out of memory" where smaller bricks would have fit).
   CudaBrickLane(const LaneContext<T>& context, unsigned index, std::size_t brick_bytes, std::size_t workspace_bytes)
-      : c_(context), index_(index), data_(allocate(brick_bytes, "brick")),
-        workspace_(allocate(workspace_bytes, "workspace")) {}
+      : c_(context),
+        index_(index),
+        stream_(on_device([] { return kc::Stream(); })),
+        h2d_start_(on_device([] { return kc::Event(); })),
+        h2d_end_(on_device([] { return kc::Event(); })),
+        kernel_end_(on_device([] { return kc::Event(); })),
+        d2h_end_(on_device([] { return kc::Event(); })),
+        data_(on_device([&] { return kc::DeviceBuffer(brick_bytes, "brick"); })),
+        workspace_(on_device([&] { return kc::DeviceBuffer(workspace_bytes, "workspace"); })) {}
   // A brick that failed half-way may still have copies in flight on the
   // stream: they end before memory can be unlocked or the buffers freed.
   ~CudaBrickLane() { (void)cudaStreamSynchronize(stream_.get()); }
@@ -346,9 +356,13 @@ class CudaBrickLane final : public BrickLane {
   }
 
  private:
-  static kc::DeviceBuffer allocate(std::size_t bytes, const char* what) {
+  // A device resource made by `make`; a shortage of memory for it becomes
+  // DeviceBuffersUnavailable, on which the engine retries with smaller
+  // bricks.
+  template <class Make>
+  static auto on_device(Make&& make) -> decltype(make()) {
     try {
-      return kc::DeviceBuffer(bytes, what);
+      return make();
     } catch (const Error& error) {
       if (error.kind() != ErrorKind::out_of_memory) throw;
       throw DeviceBuffersUnavailable{error.what()};
@@ -492,10 +506,10 @@ class CudaBrickLane final : public BrickLane {
   static constexpr std::size_t e_ = sizeof(kernels::Complex<T>);
   LaneContext<T> c_;
   unsigned index_;
-  kc::DeviceBuffer data_;
-  kc::DeviceBuffer workspace_;
   kc::Stream stream_;
   kc::Event h2d_start_, h2d_end_, kernel_end_, d2h_end_;
+  kc::DeviceBuffer data_;
+  kc::DeviceBuffer workspace_;
   bool h2d_started_ = false;
   DeviceClock clock_;
   std::optional<StagingRing> ring_;  // last: its destructor waits for its DMAs before the rest goes
