@@ -217,6 +217,17 @@ TEST(CudaSchedules, CrowdedComplexFloatTilesTakeFewerThreads) {
   }
 }
 
+// Strided complex<double> tiles of powers of two up to 1024 hold at least
+// 8 lanes (128 bytes per point), other strided tiles at least 64 bytes:
+// odd radices and longer lines keep 4 complex<double> lanes, complex<float>
+// keeps 8 (host arithmetic: no device needed).
+TEST(CudaSchedules, StridedComplexDoublePowersOfTwoTakeWholeSegments) {
+  for (int n = 16; n <= 1024; n *= 2) EXPECT_GE(kc::schedule_shape<double>(n, true).lanes, 8) << n;
+  EXPECT_EQ(kc::schedule_shape<double>(2048, true).lanes, 4);
+  for (int n : {300, 343, 360}) EXPECT_EQ(kc::schedule_shape<double>(n, true).lanes, 4) << n;
+  EXPECT_EQ(kc::schedule_shape<float>(512, true).lanes, 8);
+}
+
 TEST(CudaSchedules, SelectionFallsBackWhereNoScheduleServes) {
   SKIP_WITHOUT_CUDA();
   // 1024 contiguous lines, whole tiles: compiled.

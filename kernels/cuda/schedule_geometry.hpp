@@ -159,10 +159,15 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   if (g.passes == 0) return g;
   // Contiguous lines: tiles of at most about 4096 complex<float> or 2048
   // complex<double> values (32 KB). Strided lines: at least 64 bytes of
-  // neighbouring lanes per point (whole 32-byte sectors with room to spare).
-  // Lanes are a power of two.
+  // neighbouring lanes per point (whole 32-byte sectors with room to spare),
+  // 128 bytes (8 lanes) for complex<double> powers of two up to 1024: on the
+  // H100 that took z lines of 512^3 from 0.83 to 0.98x cuFFT, 3D 512^3 from
+  // 0.89 to 0.99x and 1024^3 from 0.94 to 1.01x, where the odd-radix tiles
+  // of 360^3 and 300x320x343 went from 0.97 to 0.88x and 1.06 to 0.98x with
+  // it (bench/RESULTS.md, issue 10). Lanes are a power of two.
   const int target_points = sizeof(T) == 4 ? 4096 : 2048;
-  const int min_lanes = lanes_fast ? static_cast<int>(64 / (2 * sizeof(T))) : 1;
+  const int segment = sizeof(T) == 8 && only_powers_of_two(g.schedule) && n <= 1024 ? 128 : 64;
+  const int min_lanes = lanes_fast ? static_cast<int>(segment / (2 * sizeof(T))) : 1;
   const int fill_lanes = target_points / n > 1 ? 1 << (schedule_log2(target_points / n + 1) - 1) : 1;
   // Register cap through __launch_bounds__: 64 per thread for complex<float>
   // (1024 threads per SM; 96 for crowded tiles, below), 128 for
