@@ -51,10 +51,10 @@ inline constexpr int direct_prime_pairs_per_call = sizeof(T) == 4 ? 4 : 3;
 // sign), k < P, from the plan's table; root(0) = 1 exactly, so m = 0 gives
 // Y_0, the plain sum, in both outputs. Two partial sums per output (odd and
 // even r) halve the depth of the additions. The sums are in T: in double,
-// complex<float> errors halved (to 0.55 eps) but the kernel spilled
-// registers; in T, complex<float> errors on the H100 are 0.9 eps (P = 17)
-// to 1.6 eps (89), where cuFFT's are 1.0 to 2.0 eps and Bluestein's were 2.2
-// to 2.6 (relative L2, seeded inputs).
+// complex<float> errors halved (to 0.55 eps on the host) but the kernel
+// spilled registers; in T, complex<float> errors on the H100 are 1.2 eps
+// (P = 29) to 1.6 eps (89), where cuFFT's are 1.3 to 2.0 eps and
+// Bluestein's were 2.3 to 2.6 (relative L2, seeded inputs).
 template <bool Inverse, class T, class Values, class Roots>
 OOCFFT_HD void direct_prime_pairs(int p, int m0, const Values& y, const Roots& root, Complex<T>* first,
                                   Complex<T>* second) {
@@ -62,7 +62,7 @@ OOCFFT_HD void direct_prime_pairs(int p, int m0, const Values& y, const Roots& r
   const int h = (p - 1) / 2;
   const Complex<T> y0 = y(0);
   Complex<T> a_odd[G], a_even[G], b_odd[G], b_even[G];
-  int k[G];  // r m mod p
+  int k[G];  // r (m0 + g) mod p
 OOCFFT_UNROLL
   for (int g = 0; g < G; ++g) {
     a_odd[g] = {y0.re, y0.im};

@@ -133,7 +133,8 @@ TEST(CudaKernels, PowersOfTwoInWholeTiles) {
 // (in_register_prime) or from shared memory: every prime
 // 17..largest_direct_prime as batches of whole tiles and a partial one;
 // lengths where a direct pass precedes other passes, or follows one and is
-// twiddled (17 19 9); lines past one tile (four steps with a prime factor);
+// twiddled (17 19 9 in registers, 29 31 and 17 89 from memory); lines past
+// one tile (four steps with a prime factor);
 // and strided y and z axes of volumes (points major in the tile).
 TEST(CudaKernels, DirectPrimePassesAgainstFftwLongDouble) {
   SKIP_WITHOUT_CUDA();
@@ -154,7 +155,8 @@ TEST(CudaKernels, DirectPrimePassesAgainstFftwLongDouble) {
     ++primes;
   }
   EXPECT_EQ(primes, 18u);  // 17, 19, ..., 89
-  for (std::size_t n : {std::size_t{34}, std::size_t{17 * 19 * 9}, std::size_t{89 * 64}, std::size_t{17 * 2048}}) {
+  for (std::size_t n : {std::size_t{34}, std::size_t{17 * 19 * 9}, std::size_t{29 * 31}, std::size_t{17 * 89},
+                        std::size_t{89 * 64}, std::size_t{17 * 2048}}) {
     const kernels::LineFactorization f = kernels::choose_line_algorithm(n);
     ASSERT_EQ(f.algorithm, kernels::LineAlgorithm::stockham) << "n=" << n;
     ASSERT_TRUE(kernels::is_direct_prime(f.radices.front())) << "n=" << n;
