@@ -2,7 +2,7 @@
 // Radix butterflies: an in-register DFT of R values, v[k] <- sum_j v[j]
 // exp(-+2 pi i j k / R), for R in {2, 4, 8, 16}, the odd primes
 // {3, 5, 7, 11, 13}, the composites 9 = 3 x 3, 6 = 2 x 3, 10 = 2 x 5,
-// 14 = 2 x 7 and 15 = 3 x 5, and the direct primes 17, 19 and 23 where
+// 14 = 2 x 7 and 15 = 3 x 5, and the direct primes 17..31 where
 // in_register_prime (direct_prime.hpp) takes them in registers. Forward (Inverse = false) uses the minus sign.
 // __host__ __device__: the host executor and the CUDA kernels share them.
 #include "kernels/complex.hpp"
@@ -211,7 +211,8 @@ OOCFFT_HD void radix_butterfly(Complex<T>* v) {
   } else if constexpr (composite_factor(R) != 0) {
     dft_composite<composite_factor(R), R / composite_factor(R), Inverse>(v);
   } else {
-    static_assert(R == 3 || R == 5 || R == 7 || R == 11 || R == 13 || R == 17 || R == 19 || R == 23,
+    static_assert(R == 3 || R == 5 || R == 7 || R == 11 || R == 13 || R == 17 || R == 19 || R == 23 || R == 29 ||
+                      R == 31,
                   "unsupported radix");
     dft_odd_prime<R, Inverse>(v);
   }

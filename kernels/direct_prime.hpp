@@ -32,7 +32,7 @@ constexpr bool is_direct_prime(int r) {
 // compile-time constants) instead of from memory.
 template <class T>
 constexpr bool in_register_prime(int r) {
-  return r == 17 || r == 19 || (sizeof(T) == 4 && r == 23);
+  return r == 17 || r == 19 || (sizeof(T) == 4 && (r == 23 || r == 29 || r == 31));
 }
 
 // Output pairs a call computes: each input pair it loads serves all of them

@@ -236,6 +236,14 @@ __device__ __forceinline__ void prime_pass(const T* __restrict__ src_re, const T
       if constexpr (in_register_prime<T>(23))
         return stockham_pass<T, 23, Inverse>(src_re, src_im, dst_re, dst_im, layout, pass, twiddles);
       break;
+    case 29:
+      if constexpr (in_register_prime<T>(29))
+        return stockham_pass<T, 29, Inverse>(src_re, src_im, dst_re, dst_im, layout, pass, twiddles);
+      break;
+    case 31:
+      if constexpr (in_register_prime<T>(31))
+        return stockham_pass<T, 31, Inverse>(src_re, src_im, dst_re, dst_im, layout, pass, twiddles);
+      break;
   }
   direct_prime_pass<T, Inverse>(src_re, src_im, dst_re, dst_im, layout, pass, twiddles);
 }
