@@ -1,14 +1,14 @@
 #pragma once
 // Direct prime passes: a Stockham pass of an odd prime radix P above 13.
-// The smallest (in_register_prime) run the in-register odd-prime butterfly
-// (butterfly.hpp); the others, too large for registers, are computed a few
-// output pairs at a time from the pass's input in memory
-// (direct_prime_pairs). A prime line of P points is one such pass; without
+// On the device the smallest (in_register_prime) run the in-register
+// odd-prime butterfly (butterfly.hpp); the others, too large for registers,
+// and all of them on the host, are computed a few output pairs at a time
+// from the pass's input in memory (direct_prime_pairs). A prime line of P points is one such pass; without
 // it, P would take Bluestein's two transforms of M >= 2P - 1, which carry
 // about twice the rounding of one transform of P (bench/RESULTS.md,
 // issue 10).
 // __host__ __device__: the host executor and the general tile kernel share
-// the arithmetic, so both round alike.
+// the arithmetic of the passes from memory.
 #include "kernels/complex.hpp"
 
 namespace oocfft::kernels {
@@ -28,8 +28,8 @@ constexpr bool is_direct_prime(int r) {
   return true;
 }
 
-// The direct primes computed by the in-register butterfly (dft_odd_prime,
-// compile-time constants) instead of from memory.
+// The direct primes the device computes by the in-register butterfly
+// (dft_odd_prime, compile-time constants) instead of from memory.
 template <class T>
 constexpr bool in_register_prime(int r) {
   return r == 17 || r == 19 || (sizeof(T) == 4 && (r == 23 || r == 29 || r == 31));
