@@ -3,7 +3,8 @@
 // exp(-+2 pi i j k / R), for R in {2, 4, 8, 16}, the odd primes
 // {3, 5, 7, 11, 13}, the composites 9 = 3 x 3, 6 = 2 x 3, 10 = 2 x 5,
 // 14 = 2 x 7 and 15 = 3 x 5, and on the device the direct primes 17..31
-// where in_register_prime (direct_prime.hpp) takes them in registers. Forward (Inverse = false) uses the minus sign.
+// where in_register_prime (direct_prime.hpp) takes them in registers.
+// Forward (Inverse = false) uses the minus sign.
 // __host__ __device__: the host executor and the CUDA kernels share them.
 #include "kernels/complex.hpp"
 #include "kernels/radix_constants.hpp"
