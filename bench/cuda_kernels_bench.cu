@@ -49,6 +49,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -194,8 +195,15 @@ double sampled_error(const Complex<T>* x_dev, const Complex<T>* y_dev, const Lin
   return static_cast<double>(std::sqrt(num / den));
 }
 
+// The element types a run measures (--types): a sweep over one type takes
+// half the device time.
+enum class BenchTypes { both, c64, c128 };
+
 struct Options {
   bool quick = false;
+  BenchTypes types = BenchTypes::both;
+  bool single() const { return types != BenchTypes::c128; }
+  bool twice() const { return types != BenchTypes::c64; }
   bool pow2 = false;  // only powers of two
   int reps = 10;
   kc::TileKernels tile_kernels = kc::TileKernels::compiled_where_available;
@@ -431,6 +439,10 @@ int main(int argc, char** argv) {
   bool ahead_of_time_only = false;
   app.add_flag("--ahead-of-time-only", ahead_of_time_only,
                "no plan-time (NVRTC) schedules: the general kernel where the build has no schedule");
+  app.add_option("--types", opt.types, "element types: both (the default), c64 or c128")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, BenchTypes>{{"both", BenchTypes::both}, {"c64", BenchTypes::c64}, {"c128", BenchTypes::c128}},
+          CLI::ignore_case));
   bool plan_time_timings = false;
   app.add_flag("--plan-time-costs", plan_time_timings,
                "first, cold and warm plan-time compile costs of each --lengths length (x and z lines)");
@@ -462,8 +474,8 @@ int main(int argc, char** argv) {
                 "GB/s", "copy", "err ours", "err cuFFT");
     if (plan_time_timings) {
       std::printf("plan-time kernels: plans of 256 lines, cache in a fresh temporary directory\n");
-      plan_time_costs<float>(only_lengths, cache_dir.path);
-      plan_time_costs<double>(only_lengths, cache_dir.path);
+      if (opt.single()) plan_time_costs<float>(only_lengths, cache_dir.path);
+      if (opt.twice()) plan_time_costs<double>(only_lengths, cache_dir.path);
       opt.plan_time = std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache(cache_dir.path));
     }
     std::vector<std::size_t> lengths;
@@ -486,20 +498,20 @@ int main(int argc, char** argv) {
                     sweep.end());
       std::vector<std::pair<double, std::size_t>> single, twice;
       for (std::size_t len : sweep) {
-        single.emplace_back(batched_1d<float>(len, copy_gbs, opt), len);
-        twice.emplace_back(batched_1d<double>(len, copy_gbs, opt), len);
+        if (opt.single()) single.emplace_back(batched_1d<float>(len, copy_gbs, opt), len);
+        if (opt.twice()) twice.emplace_back(batched_1d<double>(len, copy_gbs, opt), len);
       }
       summarise("c64", single, smooth ? 0.9 : 0.8);
       summarise("c128", twice, smooth ? 0.85 : 0.8);
       return 0;
     }
     for (std::size_t len : lengths) {
-      batched_1d<float>(len, copy_gbs, opt);
-      batched_1d<double>(len, copy_gbs, opt);
+      if (opt.single()) batched_1d<float>(len, copy_gbs, opt);
+      if (opt.twice()) batched_1d<double>(len, copy_gbs, opt);
     }
     if (!only_lengths.empty()) return 0;
-    strided_z<float>(512, copy_gbs, opt);
-    strided_z<double>(512, copy_gbs, opt);
+    if (opt.single()) strided_z<float>(512, copy_gbs, opt);
+    if (opt.twice()) strided_z<double>(512, copy_gbs, opt);
     std::vector<BrickShape> shapes = {{256, 256, 256}, {512, 512, 512}};
     if (!opt.pow2) {
       // 7-smooth shapes with odd radices on every axis.
@@ -509,8 +521,8 @@ int main(int argc, char** argv) {
     }
     if (!opt.quick && !opt.pow2) shapes.push_back({1024, 1024, 1024});
     for (const BrickShape& s : shapes) {
-      volume_3d<float>(s, copy_gbs, opt);
-      volume_3d<double>(s, copy_gbs, opt);
+      if (opt.single()) volume_3d<float>(s, copy_gbs, opt);
+      if (opt.twice()) volume_3d<double>(s, copy_gbs, opt);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "oocfft_cuda_bench: %s\n", e.what());
