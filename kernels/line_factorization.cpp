@@ -17,7 +17,7 @@ const char* to_string(LineAlgorithm a) noexcept {
   return "?";
 }
 
-std::vector<int> stockham_radices(std::size_t n) {
+std::vector<int> stockham_radices(std::size_t n, CompositeRadices composites) {
   // Direct primes first: their pass then has span 1 and needs no twiddles,
   // and a prime line is that one pass.
   std::vector<int> radices;
@@ -26,7 +26,7 @@ std::vector<int> stockham_radices(std::size_t n) {
     for (; n % static_cast<std::size_t>(p) == 0; n /= static_cast<std::size_t>(p)) radices.push_back(p);
   }
   if (n == 1) return radices;
-  const RadixSchedule s = radix_schedule(n);
+  const RadixSchedule s = radix_schedule(n, composites);
   if (s.count == 0) return {};
   radices.insert(radices.end(), s.radices, s.radices + s.count);
   return radices;
@@ -96,16 +96,16 @@ std::size_t bluestein_length(std::size_t n) {
   return static_cast<double>(power) <= 1.35 * static_cast<double>(smooth) ? power : smooth;
 }
 
-LineFactorization choose_line_algorithm(std::size_t n) {
+LineFactorization choose_line_algorithm(std::size_t n, CompositeRadices composites) {
   LineFactorization f;
   f.length = n;
   if (n <= 1) {
     f.reason = "length 1: identity";
     return f;
   }
-  const std::vector<int> direct = stockham_radices(n);
+  const std::vector<int> direct = stockham_radices(n, composites);
   const std::size_t m = bluestein_length(n);
-  const std::vector<int> conv_radices = stockham_radices(m);
+  const std::vector<int> conv_radices = stockham_radices(m, composites);
   const double bluestein = bluestein_overhead * (2.0 * stockham_cost(m, conv_radices) +
                                                  3.0 * (twiddle_ops + memory_trip) * static_cast<double>(m));
   char text[200];

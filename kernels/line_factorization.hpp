@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels/radix_schedule.hpp"
+
 namespace oocfft::kernels {
 
 enum class LineAlgorithm { stockham, bluestein };
@@ -28,8 +30,9 @@ struct LineFactorization {
 // first (direct_prime.hpp), then radix_schedule() of the rest
 // (radix_schedule.hpp: 16s, 8/4/2, then 9, 3, 5, 7, 11, 13 and the
 // composites), the definition the compiled device kernels share; an empty
-// vector when n has a larger prime factor (or n == 1).
-std::vector<int> stockham_radices(std::size_t n);
+// vector when n has a larger prime factor (or n == 1). `composites`: which
+// composite radices the schedule may use (composite_radices_for<T>()).
+std::vector<int> stockham_radices(std::size_t n, CompositeRadices composites);
 
 // Estimated work of a chain of radix passes over n points: per pass, the
 // butterfly's real operations per point plus twiddle and load/store costs.
@@ -43,8 +46,8 @@ std::size_t next_smooth_length(std::size_t minimum);
 // length otherwise.
 std::size_t bluestein_length(std::size_t n);
 
-// The decision: Stockham when stockham_radices(n) has a schedule and it is
-// cheaper than Bluestein, Bluestein otherwise.
-LineFactorization choose_line_algorithm(std::size_t n);
+// The decision: Stockham when stockham_radices(n, composites) has a schedule
+// and it is cheaper than Bluestein, Bluestein otherwise.
+LineFactorization choose_line_algorithm(std::size_t n, CompositeRadices composites);
 
 }  // namespace oocfft::kernels

@@ -88,7 +88,7 @@ void build_bluestein(LinePlan<T>& plan) {
 template <class T>
 std::shared_ptr<const LinePlan<T>> make_line_plan(std::size_t n) {
   auto plan = std::make_shared<LinePlan<T>>();
-  plan->factorization = choose_line_algorithm(n);
+  plan->factorization = choose_line_algorithm(n, composite_radices_for<T>());
   if (plan->factorization.algorithm == LineAlgorithm::bluestein) {
     build_bluestein(*plan);
   } else {

@@ -15,6 +15,21 @@ namespace oocfft::kernels {
 // More than any length a transform can have needs: 3^40 > 2^63 takes 20.
 inline constexpr int max_schedule_passes = 24;
 
+// The composite radices a schedule may merge a lone factor into. The
+// butterflies of 14 and 15 hold 14-15 complex values and their internal
+// products at once; in complex<double> at the 96-register bound of an
+// odd-radix tile that spilled 144-236 bytes per thread and ran 1.5x slower
+// than the passes it replaced (1050 = 15 5 14: 0.80 -> 0.53x cuFFT on the
+// H100, bench/RESULTS.md, issue 10), so complex<double> stops at 10.
+enum class CompositeRadices { up_to_fifteen, up_to_ten };
+
+// The composites a transform of elements of the real type T uses: one rule
+// for the host plans (LinePlan<T>) and the device's compiled schedules.
+template <class T>
+constexpr CompositeRadices composite_radices_for() {
+  return sizeof(T) == 8 ? CompositeRadices::up_to_ten : CompositeRadices::up_to_fifteen;
+}
+
 struct RadixSchedule {
   int count = 0;  // 0: n is 1, or has a prime factor above 13
   int radices[max_schedule_passes] = {};
@@ -32,9 +47,10 @@ struct RadixSchedule {
 // through memory for little arithmetic. Then the odd primes 3, 5, 7, 11, 13:
 // pairs of 3s as radix 9, the rest one pass each. A lone 2 (n = 2 x odd)
 // and a lone 3 join an odd neighbour in one composite pass where they can:
-// 2 x 7 = 14, 3 x 5 = 15, 2 x 5 = 10, 2 x 3 = 6, in that order. Empty
-// (count 0) when n == 1 or a prime factor above 13 remains.
-constexpr RadixSchedule radix_schedule(std::size_t n) {
+// 2 x 7 = 14, 3 x 5 = 15, 2 x 5 = 10, 2 x 3 = 6, in that order (14 and 15
+// only where `composites` allows them). Empty (count 0) when n == 1 or a
+// prime factor above 13 remains.
+constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composites) {
   RadixSchedule s;
   if (n <= 1) return s;
   int twos = 0;
@@ -61,8 +77,9 @@ constexpr RadixSchedule radix_schedule(std::size_t n) {
   // 1470 = 2 3 5 7 7 runs as 15 14 7, 3750 = 2 3 5^4 as 15 10 5 5 (on the
   // H100, 50 of the 240 complex<float> lengths up to 4096 ran faster).
   const bool lone_two = twos == 1 && odd_factors;
-  const bool fourteen = lone_two && sevens > 0;
-  const bool fifteen = threes % 2 == 1 && fives > 0;
+  const bool wide = composites == CompositeRadices::up_to_fifteen;
+  const bool fourteen = wide && lone_two && sevens > 0;
+  const bool fifteen = wide && threes % 2 == 1 && fives > 0;
   const bool ten = lone_two && !fourteen && fives > (fifteen ? 1 : 0);
   const bool six = lone_two && !fourteen && !ten && !fifteen && threes % 2 == 1;
   if (fourteen) --sevens;

@@ -31,7 +31,8 @@ inline constexpr double c_bluestein = 12.0;
 
 // Stockham, four-step (lengths past one tile: above 4096 here) or Bluestein.
 inline double c_for_line(std::size_t n) {
-  if (kernels::choose_line_algorithm(n).algorithm == kernels::LineAlgorithm::bluestein) return c_bluestein;
+  const auto f = kernels::choose_line_algorithm(n, kernels::CompositeRadices::up_to_fifteen);
+  if (f.algorithm == kernels::LineAlgorithm::bluestein) return c_bluestein;
   return n > 4096 ? c_four_step : c_stockham;
 }
 

@@ -145,7 +145,8 @@ TEST(CudaKernels, DirectPrimePassesAgainstFftwLongDouble) {
   for (int p = 17; p <= kernels::largest_direct_prime; p += 2) {
     if (!kernels::is_direct_prime(p)) continue;
     const std::size_t n = static_cast<std::size_t>(p);
-    ASSERT_EQ(kernels::choose_line_algorithm(n).radices, std::vector<int>{p}) << "n=" << n;
+    ASSERT_EQ(kernels::choose_line_algorithm(n, kernels::CompositeRadices::up_to_fifteen).radices, std::vector<int>{p})
+        << "n=" << n;
     const std::size_t lines = 2 * (4096 / n) + 3;
     const kc::StridedLines batch{n, 1, static_cast<std::int64_t>(lines), static_cast<std::int64_t>(n), 1, 0};
     const kc::DeviceLinePlan<float> plan(n, kc::DeviceLimits::current(), kc::TileKernels::compiled_where_available);
@@ -158,7 +159,7 @@ TEST(CudaKernels, DirectPrimePassesAgainstFftwLongDouble) {
   EXPECT_EQ(primes, 18u);  // 17, 19, ..., 89
   for (std::size_t n : {std::size_t{34}, std::size_t{17 * 19 * 9}, std::size_t{29 * 31}, std::size_t{17 * 89},
                         std::size_t{89 * 64}, std::size_t{17 * 2048}}) {
-    const kernels::LineFactorization f = kernels::choose_line_algorithm(n);
+    const kernels::LineFactorization f = kernels::choose_line_algorithm(n, kernels::CompositeRadices::up_to_fifteen);
     ASSERT_EQ(f.algorithm, kernels::LineAlgorithm::stockham) << "n=" << n;
     ASSERT_TRUE(kernels::is_direct_prime(f.radices.front())) << "n=" << n;
     check_lines(single, n, 3, n);

@@ -90,7 +90,7 @@ std::size_t prime_with_convolution(std::size_t m) {
     bool prime = true;
     for (std::size_t d = 2; d * d <= p && prime; ++d) prime = p % d != 0;
     if (!prime) continue;
-    const auto f = kernels::choose_line_algorithm(p);
+    const auto f = kernels::choose_line_algorithm(p, kernels::CompositeRadices::up_to_fifteen);
     if (f.algorithm == kernels::LineAlgorithm::bluestein && f.convolution_length == m) return p;
   }
   return 0;
@@ -245,8 +245,8 @@ TEST(CudaSchedules, SelectionFallsBackWhereNoScheduleServes) {
   EXPECT_EQ(kernel_for<float>(59049, kc::StridedLines{59049, 1, 4, 59049, 1, 0}), TileKernel::general);
   EXPECT_EQ(kernel_for<float>(16384, kc::StridedLines{16384, 1, 4, 16384, 1, 0}), TileKernel::ahead_of_time);
   EXPECT_EQ(kernel_for<float>(1009, kc::StridedLines{1009, 1, 64, 1009, 1, 0}), TileKernel::ahead_of_time);
-  EXPECT_EQ(kernels::choose_line_algorithm(1009).convolution_length, 2048u);
-  EXPECT_EQ(kernels::choose_line_algorithm(1031).convolution_length, 2100u);
+  EXPECT_EQ(kernels::choose_line_algorithm(1009, kernels::CompositeRadices::up_to_fifteen).convolution_length, 2048u);
+  EXPECT_EQ(kernels::choose_line_algorithm(1031, kernels::CompositeRadices::up_to_fifteen).convolution_length, 2100u);
   EXPECT_EQ(kernel_for<float>(1031, kc::StridedLines{1031, 1, 64, 1031, 1, 0}), TileKernel::general);
   // Strided lines whose lanes are not contiguous (lane stride 2).
   EXPECT_EQ(kernel_for<float>(64, kc::StridedLines{64, 4096, 64, 2, 1, 0}), TileKernel::general);

@@ -19,8 +19,9 @@ namespace {
 constexpr double c_stockham = 2.0;
 constexpr double c_bluestein = 4.0;
 
+// Whether a length takes Bluestein does not depend on the composites.
 double c_for(std::size_t n) {
-  return kernels::choose_line_algorithm(n).algorithm == kernels::LineAlgorithm::bluestein ? c_bluestein
+  return kernels::choose_line_algorithm(n, kernels::CompositeRadices::up_to_fifteen).algorithm == kernels::LineAlgorithm::bluestein ? c_bluestein
                                                                                             : c_stockham;
 }
 
@@ -61,11 +62,16 @@ bool is_7_smooth(std::size_t n) {
 }
 
 // The radix schedule: a lone 2 or 3 joins an odd neighbour in a composite
-// pass (radix_schedule.hpp), and every 13-smooth length's radices multiply
-// back to it. The composites' accuracy is the suites below (all lengths up
-// to 256, 7-smooth lengths up to 2^20).
+// pass (radix_schedule.hpp), up to 15 for complex<float> and up to 10 for
+// complex<double>, and every 13-smooth length's radices multiply back to it.
+// The composites' accuracy is the suites below (all lengths up to 256,
+// 7-smooth lengths up to 2^20, both precisions).
 TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
-  const auto radices = [](std::size_t n) { return kernels::stockham_radices(n); };
+  using kernels::CompositeRadices;
+  ASSERT_EQ(kernels::composite_radices_for<float>(), CompositeRadices::up_to_fifteen);
+  ASSERT_EQ(kernels::composite_radices_for<double>(), CompositeRadices::up_to_ten);
+  const auto radices = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::up_to_fifteen); };
+  const auto narrow = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::up_to_ten); };
   EXPECT_EQ(radices(54), (std::vector<int>{9, 6}));
   EXPECT_EQ(radices(90), (std::vector<int>{9, 10}));
   EXPECT_EQ(radices(98), (std::vector<int>{14, 7}));
@@ -75,6 +81,15 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
   EXPECT_EQ(radices(30), (std::vector<int>{2, 15}));  // the 2 has no odd neighbour left
   EXPECT_EQ(radices(22), (std::vector<int>{2, 11}));  // nor here
   EXPECT_EQ(radices(1344), (std::vector<int>{8, 8, 3, 7}));
+  // Without 14 and 15, the lone 2 joins a 5 (or a 3) where there is one.
+  EXPECT_EQ(narrow(54), (std::vector<int>{9, 6}));
+  EXPECT_EQ(narrow(90), (std::vector<int>{9, 10}));
+  EXPECT_EQ(narrow(98), (std::vector<int>{2, 7, 7}));
+  EXPECT_EQ(narrow(300), (std::vector<int>{4, 3, 5, 5}));
+  EXPECT_EQ(narrow(1470), (std::vector<int>{3, 10, 7, 7}));
+  EXPECT_EQ(narrow(294), (std::vector<int>{6, 7, 7}));
+  EXPECT_EQ(narrow(3750), (std::vector<int>{3, 10, 5, 5, 5}));
+  EXPECT_EQ(narrow(30), (std::vector<int>{3, 10}));
   // Primes 17..largest_direct_prime are direct passes, first; larger ones
   // leave no schedule (Bluestein).
   EXPECT_EQ(radices(17), (std::vector<int>{17}));
@@ -83,12 +98,21 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
   EXPECT_EQ(radices(89 * 16), (std::vector<int>{89, 16}));
   EXPECT_TRUE(radices(97).empty());
   EXPECT_TRUE(radices(2 * 97).empty());
+  EXPECT_EQ(narrow(89 * 16), (std::vector<int>{89, 16}));
+  EXPECT_TRUE(narrow(97).empty());
   for (std::size_t n = 2; n <= 200000; ++n) {
     const std::vector<int> r = radices(n);
+    const std::vector<int> r_narrow = narrow(n);
+    ASSERT_EQ(r.empty(), r_narrow.empty()) << "n=" << n;
     if (r.empty()) continue;
-    std::size_t product = 1;
+    std::size_t product = 1, product_narrow = 1;
     for (int radix : r) product *= static_cast<std::size_t>(radix);
+    for (int radix : r_narrow) {
+      ASSERT_TRUE(radix != 14 && radix != 15) << "n=" << n << " radix " << radix;
+      product_narrow *= static_cast<std::size_t>(radix);
+    }
     ASSERT_EQ(product, n) << "n=" << n;
+    ASSERT_EQ(product_narrow, n) << "n=" << n;
   }
 }
 

@@ -236,7 +236,8 @@ FourStep<T> make_four_step(std::size_t n, const DeviceLimits& limits, TileKernel
   for (std::size_t d = 2; d * d <= n; ++d) {
     if (n % d != 0) continue;
     for (const auto& [n1, n2] : {std::pair{n / d, d}, std::pair{d, n / d}}) {
-      const LineFactorization f1 = choose_line_algorithm(n1), f2 = choose_line_algorithm(n2);
+      constexpr CompositeRadices composites = composite_radices_for<T>();
+      const LineFactorization f1 = choose_line_algorithm(n1, composites), f2 = choose_line_algorithm(n2, composites);
       if (f1.algorithm != LineAlgorithm::stockham || f2.algorithm != LineAlgorithm::stockham) continue;
       if (!tile_fits<T>(n1, f1.radices, 1, limits) || !tile_fits<T>(n2, f2.radices, 1, limits)) continue;
       if (best1 == 0 || std::max(n1, n2) < std::max(best1, best2)) {

@@ -154,7 +154,7 @@ constexpr int skewed_words(int points, int shift) { return points + (points >> s
 template <class T>
 constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   ScheduleShape g;
-  g.schedule = radix_schedule(static_cast<std::size_t>(n > 0 ? n : 1));
+  g.schedule = radix_schedule(static_cast<std::size_t>(n > 0 ? n : 1), composite_radices_for<T>());
   g.passes = g.schedule.count;
   if (g.passes == 0) return g;
   // Contiguous lines: tiles of at most about 4096 complex<float> or 2048
