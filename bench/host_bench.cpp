@@ -5,7 +5,8 @@
 //
 //   oocfft_host_bench [--quick] [--threads N] [--lengths N,N,...]
 //
-// --lengths: only batched 1D lines of those lengths (no volumes).
+// --lengths: only batched 1D lines of those lengths (no volumes), complex<float>
+// and complex<double>.
 #include <fftw3.h>
 #include <tbb/task_arena.h>
 
@@ -68,27 +69,38 @@ void print_line(const char* kind, const std::string& size, const char* type, dou
   std::fflush(stdout);
 }
 
-// Batched 1D: `lines` contiguous lines of length n (float).
+// Batched 1D: `lines` contiguous lines of length n, complex<T>.
+template <class T>
 void bench_lines(std::size_t n, std::size_t total_points, int reps, tbb::task_arena& arena) {
   const std::size_t lines = std::max<std::size_t>(1, total_points / n);
-  const auto input = random_data<float>(n * lines);
-  std::vector<std::complex<float>> work(input.size());
-  const auto plan = oocfft::kernels::make_line_plan<float>(n);
+  const auto input = random_data<T>(n * lines);
+  std::vector<std::complex<T>> work(input.size());
+  const auto plan = oocfft::kernels::make_line_plan<T>(n, oocfft::kernels::host_composite_radices);
   const oocfft::kernels::LineBatch batch{n, 1, lines, static_cast<std::ptrdiff_t>(n), 1, 0};
   auto reset = [&] { std::memcpy(work.data(), input.data(), input.size() * sizeof(input[0])); };
   const double ours = median_seconds(reps, reset, [&] {
     arena.execute([&] {
-      oocfft::kernels::execute_lines_host(*plan, reinterpret_cast<oocfft::kernels::Complex<float>*>(work.data()),
-                                          batch, false, 1.0f);
+      oocfft::kernels::execute_lines_host(*plan, reinterpret_cast<oocfft::kernels::Complex<T>*>(work.data()),
+                                          batch, false, T(1));
     });
   });
   const int len = static_cast<int>(n);
-  fftwf_plan p = fftwf_plan_many_dft(1, &len, static_cast<int>(lines), reinterpret_cast<fftwf_complex*>(work.data()),
-                                     nullptr, 1, len, reinterpret_cast<fftwf_complex*>(work.data()), nullptr, 1, len,
+  double fftw = 0;
+  if constexpr (std::is_same_v<T, float>) {
+    fftwf_plan p = fftwf_plan_many_dft(1, &len, static_cast<int>(lines), reinterpret_cast<fftwf_complex*>(work.data()),
+                                       nullptr, 1, len, reinterpret_cast<fftwf_complex*>(work.data()), nullptr, 1, len,
+                                       FFTW_FORWARD, FFTW_ESTIMATE);
+    fftw = median_seconds(reps, reset, [&] { fftwf_execute(p); });
+    fftwf_destroy_plan(p);
+  } else {
+    fftw_plan p = fftw_plan_many_dft(1, &len, static_cast<int>(lines), reinterpret_cast<fftw_complex*>(work.data()),
+                                     nullptr, 1, len, reinterpret_cast<fftw_complex*>(work.data()), nullptr, 1, len,
                                      FFTW_FORWARD, FFTW_ESTIMATE);
-  const double fftw = median_seconds(reps, reset, [&] { fftwf_execute(p); });
-  fftwf_destroy_plan(p);
-  print_line("lines", std::to_string(n) + " x" + std::to_string(lines), "c64", ours, fftw, n, lines);
+    fftw = median_seconds(reps, reset, [&] { fftw_execute(p); });
+    fftw_destroy_plan(p);
+  }
+  print_line("lines", std::to_string(n) + " x" + std::to_string(lines), std::is_same_v<T, float> ? "c64" : "c128",
+             ours, fftw, n, lines);
 }
 
 template <class T>
@@ -146,14 +158,17 @@ int main(int argc, char** argv) {
   const std::size_t total_points = quick ? (std::size_t{1} << 20) : (std::size_t{1} << 23);
   std::printf("oocfft host benchmark: %u threads, FFTW_ESTIMATE, median of %d runs\n", threads, reps);
   if (!only_lengths.empty()) {
-    for (std::size_t n : only_lengths) bench_lines(n, total_points, reps, arena);
+    for (std::size_t n : only_lengths) {
+      bench_lines<float>(n, total_points, reps, arena);
+      bench_lines<double>(n, total_points, reps, arena);
+    }
     return 0;
   }
   std::vector<std::size_t> lengths;
   for (std::size_t n = 16; n <= 65536; n *= 2) lengths.push_back(n);
   for (std::size_t n : {243, 625, 1000, 2401, 6561, 15625, 46656}) lengths.push_back(n);  // smooth
   for (std::size_t n : {17, 127, 1009, 4099, 65537}) lengths.push_back(n);  // primes: direct passes, then Bluestein
-  for (std::size_t n : lengths) bench_lines(n, total_points, reps, arena);
+  for (std::size_t n : lengths) bench_lines<float>(n, total_points, reps, arena);
   std::vector<oocfft::Shape> shapes = {{128, 128, 128}, {96, 100, 105}};
   if (!quick) shapes.push_back({256, 256, 256});
   for (const auto& s : shapes) bench_volume<float>(s, reps, threads);

@@ -4,9 +4,10 @@ namespace oocfft::engine {
 
 template <class T>
 AxisPlans<T>::AxisPlans(const Shape& shape) {
-  x = kernels::make_line_plan<T>(shape.nx);
-  y = shape.ny == shape.nx ? x : kernels::make_line_plan<T>(shape.ny);
-  z = shape.nz == shape.nx ? x : shape.nz == shape.ny ? y : kernels::make_line_plan<T>(shape.nz);
+  constexpr auto composites = kernels::host_composite_radices;
+  x = kernels::make_line_plan<T>(shape.nx, composites);
+  y = shape.ny == shape.nx ? x : kernels::make_line_plan<T>(shape.ny, composites);
+  z = shape.nz == shape.nx ? x : shape.nz == shape.ny ? y : kernels::make_line_plan<T>(shape.nz, composites);
 }
 
 template <class T>

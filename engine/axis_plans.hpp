@@ -1,6 +1,6 @@
 #pragma once
-// AxisPlans<T>: the 1D line plans of the three axes of a volume, shared when
-// two axes have the same length.
+// AxisPlans<T>: the host executor's 1D line plans of the three axes of a
+// volume, shared when two axes have the same length.
 #include <memory>
 #include <string>
 

@@ -31,7 +31,8 @@ struct LineFactorization {
 // (radix_schedule.hpp: 16s, 8/4/2, then 9, 3, 5, 7, 11, 13 and the
 // composites), the definition the compiled device kernels share; an empty
 // vector when n has a larger prime factor (or n == 1). `composites`: which
-// composite radices the schedule may use (composite_radices_for<T>()).
+// composite radices the schedule may use (host_composite_radices or
+// device_composite_radices<T>(), radix_schedule.hpp).
 std::vector<int> stockham_radices(std::size_t n, CompositeRadices composites);
 
 // Estimated work of a chain of radix passes over n points: per pass, the

@@ -49,7 +49,7 @@ void build_stockham(LinePlan<T>& plan) {
 }
 
 template <class T>
-void build_bluestein(LinePlan<T>& plan) {
+void build_bluestein(LinePlan<T>& plan, CompositeRadices composites) {
   const std::size_t n = plan.factorization.length;
   const std::size_t m = plan.factorization.convolution_length;
   const RootsOfUnity roots(2 * static_cast<std::uint64_t>(n));
@@ -69,7 +69,7 @@ void build_bluestein(LinePlan<T>& plan) {
     kernel[j] = b;
     if (j > 0) kernel[m - j] = b;
   }
-  const auto spectrum_plan = make_line_plan<double>(m);
+  const auto spectrum_plan = make_line_plan<double>(m, composites);
   const LineBatch one_line{m, 1, 1, 0, 1, 0};
   execute_lines_host(*spectrum_plan, kernel.data(), one_line, false, 1.0 / static_cast<double>(m));
   plan.kernel_spectrum.resize(m);
@@ -79,18 +79,18 @@ void build_bluestein(LinePlan<T>& plan) {
   if constexpr (std::is_same_v<T, double>) {
     plan.convolution = spectrum_plan;
   } else {
-    plan.convolution = make_line_plan<T>(m);
+    plan.convolution = make_line_plan<T>(m, composites);
   }
 }
 
 }  // namespace
 
 template <class T>
-std::shared_ptr<const LinePlan<T>> make_line_plan(std::size_t n) {
+std::shared_ptr<const LinePlan<T>> make_line_plan(std::size_t n, CompositeRadices composites) {
   auto plan = std::make_shared<LinePlan<T>>();
-  plan->factorization = choose_line_algorithm(n, composite_radices_for<T>());
+  plan->factorization = choose_line_algorithm(n, composites);
   if (plan->factorization.algorithm == LineAlgorithm::bluestein) {
-    build_bluestein(*plan);
+    build_bluestein(*plan, composites);
   } else {
     build_stockham(*plan);
   }
@@ -99,7 +99,7 @@ std::shared_ptr<const LinePlan<T>> make_line_plan(std::size_t n) {
 
 template struct LinePlan<float>;
 template struct LinePlan<double>;
-template std::shared_ptr<const LinePlan<float>> make_line_plan<float>(std::size_t);
-template std::shared_ptr<const LinePlan<double>> make_line_plan<double>(std::size_t);
+template std::shared_ptr<const LinePlan<float>> make_line_plan<float>(std::size_t, CompositeRadices);
+template std::shared_ptr<const LinePlan<double>> make_line_plan<double>(std::size_t, CompositeRadices);
 
 }  // namespace oocfft::kernels

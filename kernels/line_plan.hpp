@@ -49,10 +49,12 @@ struct LinePlan {
   std::string summary() const;
 };
 
+// `composites`: host_composite_radices for the host executor,
+// device_composite_radices<T>() for the device kernels (radix_schedule.hpp).
 template <class T>
-std::shared_ptr<const LinePlan<T>> make_line_plan(std::size_t n);
+std::shared_ptr<const LinePlan<T>> make_line_plan(std::size_t n, CompositeRadices composites);
 
-extern template std::shared_ptr<const LinePlan<float>> make_line_plan<float>(std::size_t);
-extern template std::shared_ptr<const LinePlan<double>> make_line_plan<double>(std::size_t);
+extern template std::shared_ptr<const LinePlan<float>> make_line_plan<float>(std::size_t, CompositeRadices);
+extern template std::shared_ptr<const LinePlan<double>> make_line_plan<double>(std::size_t, CompositeRadices);
 
 }  // namespace oocfft::kernels

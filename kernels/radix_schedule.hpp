@@ -18,17 +18,27 @@ inline constexpr int max_schedule_passes = 24;
 // The composite radices a schedule may merge a lone factor into. The
 // butterflies of 14 and 15 hold 14-15 complex values and their internal
 // products at once; in complex<double> at the 96-register bound of an
-// odd-radix tile that spilled 144-236 bytes per thread and ran 1.5x slower
-// than the passes it replaced (1050 = 15 5 14: 0.80 -> 0.53x cuFFT on the
-// H100, bench/RESULTS.md, issue 10), so complex<double> stops at 10.
+// odd-radix tile that spilled 144-236 bytes per thread. Without them, on the
+// H100 (bench/RESULTS.md, issue 10), 18 of the 69 complex<double> lengths up
+// to 4096 that had them ran faster (1050 = 15 5 14 -> 3 10 5 7: 0.54 ->
+// 0.89x cuFFT, 490 0.58 -> 1.04x, 75 0.69 -> 1.01x) and 14 slower (2625 =
+// 15 5 5 7 -> 3 5 5 5 7: 0.98 -> 0.69x, most of it won back by the crowded-
+// tile rule of schedule_geometry.hpp), so complex<double> device schedules
+// stop at 10.
 enum class CompositeRadices { up_to_fifteen, up_to_ten };
 
-// The composites a transform of elements of the real type T uses: one rule
-// for the host plans (LinePlan<T>) and the device's compiled schedules.
+// The composites of a device transform of elements of the real type T: one
+// rule for the device's line plans (DeviceLinePlan) and its compiled
+// schedules, whose passes must match.
 template <class T>
-constexpr CompositeRadices composite_radices_for() {
+constexpr CompositeRadices device_composite_radices() {
   return sizeof(T) == 8 ? CompositeRadices::up_to_ten : CompositeRadices::up_to_fifteen;
 }
+
+// The host executor keeps 14 and 15 in both precisions: there the split ran
+// slower (complex128 lines on 2 cores, bench/RESULTS.md: 15 14-16 -> 22-24
+// ms, 1050 39-42 -> 44-51 ms, 2625 46 -> 51-63 ms).
+inline constexpr CompositeRadices host_composite_radices = CompositeRadices::up_to_fifteen;
 
 struct RadixSchedule {
   int count = 0;  // 0: n is 1, or has a prime factor above 13

@@ -91,7 +91,7 @@ TEST(HostExecutor, StridedBatchLeavesOtherElementsAlone) {
   const std::size_t total = static_cast<std::size_t>(group_distance) * groups;
   const auto data = random_signal(total, 17);
   auto y = to_precision<T>(data);
-  const auto plan = kernels::make_line_plan<T>(n);
+  const auto plan = kernels::make_line_plan<T>(n, kernels::host_composite_radices);
   const kernels::LineBatch batch{n, point_stride, lanes, lane_distance, groups, group_distance};
   kernels::execute_lines_host(*plan, reinterpret_cast<kernels::Complex<T>*>(y.data()), batch, false, T(1));
   std::vector<bool> touched(total, false);

@@ -185,12 +185,13 @@ TEST(CudaSchedules, TileGridTakesEveryTileOnce) {
   EXPECT_EQ(kc::tile_grid(kc::max_grid_x + 1, 0, 1).y, 2u);
 }
 
-// The tile of contiguous complex<float> lines with odd radices: where the
+// The tile of contiguous lines with odd radices: where the complex<float>
 // 64-register tile would need more than 341 threads (two blocks per SM or
-// fewer), fewer threads with more values at 96 registers; elsewhere, and
-// for strided tiles, lines past 4096 and complex<double>, the 64- and
-// 96-register tiles as before (host arithmetic: no device needed).
-TEST(CudaSchedules, CrowdedComplexFloatTilesTakeFewerThreads) {
+// fewer), fewer threads with more values at 96 registers, if as many blocks
+// stay resident; where the complex<double> 96-register tile up to 4096 would
+// be one block per SM, up to 16 values at 128 registers; elsewhere, and for
+// strided tiles, the tiles as before (host arithmetic: no device needed).
+TEST(CudaSchedules, CrowdedTilesTakeFewerThreads) {
   // 3024 = 16 9 3 7: 512 threads of at most 16 values at 64 registers
   // before; now 224 threads of 18.
   const kc::ScheduleShape crowded = kc::schedule_shape<float>(3024, false);
@@ -203,17 +204,43 @@ TEST(CudaSchedules, CrowdedComplexFloatTilesTakeFewerThreads) {
   const kc::ScheduleShape roomy = kc::schedule_shape<float>(2100, false);
   EXPECT_EQ(roomy.register_target, 64);
   EXPECT_EQ(roomy.threads, 160);
-  // Powers of two, strided tiles, long lines and complex<double> keep theirs.
+  // Lines past 4096: 4725 = 9 15 5 7 went from one block of 960 threads to
+  // two of 320; 5376 = 16 16 3 7 keeps two blocks of 448 at 64 registers,
+  // which the fewer-threads tile would make one.
+  const kc::ScheduleShape long_crowded = kc::schedule_shape<float>(4725, false);
+  EXPECT_EQ(long_crowded.register_target, 96);
+  EXPECT_EQ(long_crowded.threads, 320);
+  EXPECT_EQ(kc::resident_blocks(long_crowded.threads, long_crowded.register_target), 2);
+  const kc::ScheduleShape long_kept = kc::schedule_shape<float>(5376, false);
+  EXPECT_EQ(long_kept.register_target, 64);
+  EXPECT_EQ(long_kept.threads, 448);
+  // complex<double> up to 4096: 2268 = 4 9 9 7, one block of 576 threads at
+  // 96 registers before; now two of 256 holding 14 values at 128.
+  const kc::ScheduleShape double_crowded = kc::schedule_shape<double>(2268, false);
+  EXPECT_EQ(double_crowded.register_target, 128);
+  EXPECT_EQ(double_crowded.threads, 256);
+  EXPECT_EQ(double_crowded.values, 14);
+  // Powers of two and strided tiles keep theirs, as do complex<double> tiles
+  // of two or more blocks and lines past 4096.
   EXPECT_EQ(kc::schedule_shape<float>(4096, false).register_target, 64);
   EXPECT_EQ(kc::schedule_shape<float>(3024, true).register_target, 64);
-  EXPECT_EQ(kc::schedule_shape<float>(6561, false).register_target, 64);
-  EXPECT_EQ(kc::schedule_shape<double>(3024, false).register_target, 96);
-  // Every complex<float> tile stays within the register file and its value budget.
-  for (int n = 9; n <= 4096; ++n) {
+  EXPECT_EQ(kc::schedule_shape<double>(2100, false).register_target, 96);  // two blocks of 320
+  EXPECT_EQ(kc::schedule_shape<double>(300, true).register_target, 96);
+  EXPECT_EQ(kc::schedule_shape<double>(6561, false).register_target, 96);
+  EXPECT_EQ(kc::schedule_shape<double>(2048, false).register_target, 128);
+  // Every contiguous tile stays within the register file and its value
+  // budget (24 values for complex<float>, 16 for complex<double>).
+  for (int n = 9; n <= 16384; ++n) {
     const kc::ScheduleShape g = kc::schedule_shape<float>(n, false);
-    if (!g.valid) continue;
-    EXPECT_LE(g.threads * g.register_target * g.min_blocks, 65536) << n;
-    EXPECT_LE(g.values, 24) << n;
+    if (g.valid) {
+      EXPECT_LE(g.threads * g.register_target * g.min_blocks, 65536) << n;
+      EXPECT_LE(g.values, 24) << n;
+    }
+    const kc::ScheduleShape d = kc::schedule_shape<double>(n, false);
+    if (d.valid) {
+      EXPECT_LE(d.threads * d.register_target * d.min_blocks, 65536) << n;
+      EXPECT_LE(d.values, 24) << n;
+    }
   }
 }
 

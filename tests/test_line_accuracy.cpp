@@ -6,7 +6,9 @@
 
 #include <oocfft/oocfft.hpp>
 
+#include "kernels/host_executor.hpp"
 #include "kernels/line_factorization.hpp"
+#include "kernels/line_plan.hpp"
 #include "tests/reference.hpp"
 
 namespace oocfft::test {
@@ -62,14 +64,16 @@ bool is_7_smooth(std::size_t n) {
 }
 
 // The radix schedule: a lone 2 or 3 joins an odd neighbour in a composite
-// pass (radix_schedule.hpp), up to 15 for complex<float> and up to 10 for
-// complex<double>, and every 13-smooth length's radices multiply back to it.
+// pass (radix_schedule.hpp), up to 15 on the host and for complex<float> on
+// the device, up to 10 for complex<double> on the device, and every 13-smooth
+// length's radices multiply back to it.
 // The composites' accuracy is the suites below (all lengths up to 256,
 // 7-smooth lengths up to 2^20, both precisions).
 TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
   using kernels::CompositeRadices;
-  ASSERT_EQ(kernels::composite_radices_for<float>(), CompositeRadices::up_to_fifteen);
-  ASSERT_EQ(kernels::composite_radices_for<double>(), CompositeRadices::up_to_ten);
+  ASSERT_EQ(kernels::device_composite_radices<float>(), CompositeRadices::up_to_fifteen);
+  ASSERT_EQ(kernels::device_composite_radices<double>(), CompositeRadices::up_to_ten);
+  ASSERT_EQ(kernels::host_composite_radices, CompositeRadices::up_to_fifteen);
   const auto radices = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::up_to_fifteen); };
   const auto narrow = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::up_to_ten); };
   EXPECT_EQ(radices(54), (std::vector<int>{9, 6}));
@@ -113,6 +117,29 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
     }
     ASSERT_EQ(product, n) << "n=" << n;
     ASSERT_EQ(product_narrow, n) << "n=" << n;
+  }
+}
+
+// The device's complex<double> schedules (no 14 or 15) on the host executor,
+// which runs the same butterflies: lengths whose schedule differs from the
+// host's, a batch of 3 lines, forward against a naive long-double DFT.
+TEST(LineAccuracy, DeviceCompositeSetAgainstNaiveDft) {
+  for (std::size_t n : {15, 30, 75, 98, 294, 490, 1050, 1470, 2625}) {
+    const auto plan = kernels::make_line_plan<double>(n, kernels::CompositeRadices::up_to_ten);
+    ASSERT_NE(plan->factorization.radices,
+              kernels::stockham_radices(n, kernels::host_composite_radices))
+        << "n=" << n;
+    constexpr std::size_t lines = 3;
+    const auto x = random_signal(n * lines, 4000 + n);
+    auto y = to_precision<double>(x);
+    const kernels::LineBatch batch{n, 1, lines, static_cast<std::ptrdiff_t>(n), 1, 0};
+    kernels::execute_lines_host(*plan, reinterpret_cast<kernels::Complex<double>*>(y.data()), batch, false, 1.0);
+    for (std::size_t l = 0; l < lines; ++l) {
+      const std::vector<LongComplex> line(x.begin() + l * n, x.begin() + (l + 1) * n);
+      const std::vector<std::complex<double>> out(y.begin() + l * n, y.begin() + (l + 1) * n);
+      EXPECT_LE(relative_l2_error(out, naive_dft(line, -1)), tolerance<double>(c_stockham, n))
+          << "n=" << n << " line " << l << " (" << plan->summary() << ")";
+    }
   }
 }
 

@@ -355,7 +355,9 @@ void check_against_fftwl(DeviceRunner<T>& runner, const kc::DeviceBrickPlan<T>& 
 
 // 143 = 11 x 13 is in no kernel set; 300, 343 and 1000 are in ci and full,
 // not in pow2; 54 (9 6), 90 (9 10), 98 (14 7) and 300 (4 15 5) cover the
-// composite passes. Each axis runs the kernel compiled ahead of time where
+// composite passes (complex<double>: 98 = 2 7 7, 300 = 4 3 5 5, no 14 or 15);
+// 2268 = 4 9 9 7 (x lines only) is a crowded complex<double> tile (16
+// values at 128 registers, schedule_geometry.hpp). Each axis runs the kernel compiled ahead of time where
 // the build has it, the plan-time one otherwise: never the general kernel.
 template <class T>
 void check_plan_time_lengths(const fs::path& cache_dir) {
@@ -363,8 +365,9 @@ void check_plan_time_lengths(const fs::path& cache_dir) {
   DeviceRunner<T> runner;
   int plan_time_axes = 0;
   for (std::size_t n : {std::size_t{54}, std::size_t{90}, std::size_t{98}, std::size_t{143}, std::size_t{300},
-                        std::size_t{343}, std::size_t{1000}}) {
+                        std::size_t{343}, std::size_t{1000}, std::size_t{2268}}) {
     for (bool z : {false, true}) {
+      if (z && n > 1024) continue;  // strided transform schedules stop at 1024 (the general kernel beyond)
       // Two whole tiles and one lane more, as the schedule suite does.
       const kc::ScheduleShape tile = kc::schedule_shape<T>(static_cast<int>(n), z);
       ASSERT_TRUE(tile.valid) << "n=" << n;
@@ -424,9 +427,10 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
   check_smooth_four_step<double>();
 }
 
-// Whole lines longer than 4096 (6000; 10000, past the general kernel's
-// two-buffer tile in complex<double>; 16807 = 7^5, past it in both, and in
-// complex<double> past a compiled tile too), and Bluestein convolutions of
+// Whole lines longer than 4096 (6000; 4725 = 9 15 5 7, in complex<float> a
+// crowded tile of 21 values at 96 registers; 10000, past the general
+// kernel's two-buffer tile in complex<double>; 16807 = 7^5, past it in both,
+// and in complex<double> past a compiled tile too), and Bluestein convolutions of
 // smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in one tile
 // compiled at plan time: the plan's outcome for that key says it loaded,
 // and the axis runs it, against fftwl. complex<double> convolutions that
@@ -446,6 +450,7 @@ void check_one_tile_plan_time() {
   };
   const ElementType type = single ? ElementType::complex_float : ElementType::complex_double;
   for (const Case& c : {Case{6000, 6000, ScheduleUse::transform, true},
+                        Case{4725, 4725, ScheduleUse::transform, true},
                         Case{10000, 10000, ScheduleUse::transform, true},
                         Case{16807, 16807, ScheduleUse::transform, true},
                         Case{1087, 2187, ScheduleUse::bluestein, single},

@@ -75,6 +75,14 @@ struct ScheduleTile {
   int values = 0;
 };
 
+// Blocks of `threads` threads at `registers` each that an SM holds at once
+// (its 2048 threads and 65536 registers; at most 32 blocks).
+constexpr int resident_blocks(int threads, int registers) {
+  const int by_threads = 2048 / threads, by_registers = 65536 / (threads * registers);
+  const int blocks = by_threads < by_registers ? by_threads : by_registers;
+  return blocks < 32 ? blocks : 32;
+}
+
 constexpr ScheduleTile choose_schedule_tile(int n, const RadixSchedule& s, int max_lanes, int min_lanes,
                                             int max_values, int registers) {
   ScheduleTile best;
@@ -91,9 +99,7 @@ constexpr ScheduleTile choose_schedule_tile(int n, const RadixSchedule& s, int m
         values = values > per_thread * s.radices[p] ? values : static_cast<int>(per_thread * s.radices[p]);
       }
       if (values > max_values) continue;
-      const int by_threads = 2048 / t, by_registers = 65536 / (t * registers);
-      int blocks = by_threads < by_registers ? by_threads : by_registers;
-      blocks = blocks < 32 ? blocks : 32;  // resident blocks per SM, at most
+      const int blocks = resident_blocks(t, registers);
       if (blocks == 0) continue;  // a block this large could not launch at `registers` each
       const double occupancy = static_cast<double>(blocks * t) / 2048;
       // One resident block per SM runs its load, passes and store one after
@@ -154,7 +160,7 @@ constexpr int skewed_words(int points, int shift) { return points + (points >> s
 template <class T>
 constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   ScheduleShape g;
-  g.schedule = radix_schedule(static_cast<std::size_t>(n > 0 ? n : 1), composite_radices_for<T>());
+  g.schedule = radix_schedule(static_cast<std::size_t>(n > 0 ? n : 1), device_composite_radices<T>());
   g.passes = g.schedule.count;
   if (g.passes == 0) return g;
   // Contiguous lines: tiles of at most about 4096 complex<float> or 2048
@@ -176,12 +182,12 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   // schedules with odd radices: 96 (the --smooth sweep, with the 12-value
   // budget and the one-block rule of choose_schedule_tile: 43 lengths faster
   // than at 128 with 10 values, 24 slower, median 0.96 -> 0.98x cuFFT; a few
-  // spill 16-48 bytes). Beside the composites 14 and 15 some spill 144-236
-  // bytes (1050 = 15 5 14 at 0.54x); 128 there removed the spills, but over
-  // the 69 lengths with those composites it was slower for 20 and faster for
-  // 10 in the same run (less occupancy), so 96 stays. complex<float> ones
-  // needed 96 only while the kernels looped over tiles (this_tile() in
-  // tile_kernels.cuh).
+  // spill 16-48 bytes). The composites 14 and 15 spilled 144-236 bytes there
+  // (1050 = 15 5 14 at 0.54x), and 128 registers for them was slower for 20
+  // of 69 lengths and faster for 10, so complex<double> schedules leave them
+  // out (CompositeRadices in radix_schedule.hpp: 1050 now 0.89x). Crowded
+  // tiles take more (below). complex<float> ones needed 96 only while the
+  // kernels looped over tiles (this_tile() in tile_kernels.cuh).
   g.register_target = sizeof(T) == 4 ? 64 : (only_powers_of_two(g.schedule) ? 128 : 96);
   // Large strided tiles of several odd radices (945 = 9 5 3 7 with 8 lanes)
   // leave no block size within the value budget: the budget then grows.
@@ -196,24 +202,36 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
     return t;
   };
   ScheduleTile tile = choose_tile(schedule_max_values<T>(g.schedule), g.register_target);
-  // Contiguous complex<float> lines up to 4096 with odd radices: where the
-  // 64-register tile needs blocks so large that at most two fit an SM (more
-  // than 341 threads), its warps wait at the barriers between passes (ncu,
-  // 3024 = 16 9 3 7: 512 threads, barrier the largest stall); fewer threads
-  // holding up to 24 values at 96 registers run those faster. In one
-  // --smooth session on the H100, 96 registers and 24 values for every
-  // complex64 length made 57 faster and 18 slower; this rule keeps the 64-
-  // register tile for all but one of the 15 most slowed (three or more
-  // blocks per SM) and takes the other for all of the 15 most sped up (at
-  // most two). Strided tiles and longer lines were not measured so and
-  // keep the 64-register tile (bench/RESULTS.md, issue 10).
-  constexpr int crowded_threads = 65536 / (3 * 64);
-  if (sizeof(T) == 4 && !lanes_fast && n <= 4096 && !only_powers_of_two(g.schedule) &&
-      tile.threads > crowded_threads) {
-    const ScheduleTile fewer = choose_tile(24, 96);
-    if (fewer.threads > 0) {
-      tile = fewer;
-      g.register_target = 96;
+  // Crowded tiles: contiguous lines with odd radices whose tile needs blocks
+  // so large that few fit an SM wait at the barriers between passes (ncu,
+  // 3024 = 16 9 3 7 complex<float>: 512 threads, barrier the largest stall;
+  // cuFFT runs fewer threads holding more values). Such tiles take fewer
+  // threads holding more values at more registers, where that leaves a tile
+  // and as many resident blocks per SM:
+  // - complex<float>, 64-register tiles of more than 341 threads (two blocks
+  //   per SM or fewer): up to 24 values at 96 registers. Lines up to 4096 in
+  //   one --smooth session on the H100, 96 registers and 24 values for every
+  //   length: 57 faster, 18 slower, the slowed ones those with three or more
+  //   blocks per SM. Lines past 4096: 16 faster by 5-52% (4725 0.56 -> 0.85x
+  //   cuFFT, 6561 0.63 -> 0.88x), where the tile went from one block per SM
+  //   to two or stayed at one; where it went from two to one, 10 of 14 were
+  //   slower by 23-32% (5376 0.93 -> 0.63x), hence the blocks condition.
+  // - complex<double> up to 4096, 96-register tiles of more than 341 threads
+  //   (one block per SM): up to 16 values at 128 registers (2268, 2592,
+  //   3072, 3136, 3200, 3500: 0.68-0.76 -> 0.95-1.04x cuFFT; 2 of 240 lengths
+  //   slower, by 3-4%). Longer complex<double> lines were not measured so.
+  // Strided tiles keep theirs (not measured) (bench/RESULTS.md, issue 10).
+  if (!lanes_fast && !only_powers_of_two(g.schedule)) {
+    const bool single = sizeof(T) == 4;
+    const int crowded_threads = single ? 65536 / (3 * 64) : 65536 / (2 * 96);
+    if (tile.threads > crowded_threads && (single || n <= 4096)) {
+      const int registers = single ? 96 : 128;
+      const ScheduleTile fewer = choose_tile(single ? 24 : 16, registers);
+      if (fewer.threads > 0 && resident_blocks(fewer.threads, registers) >=
+                                   resident_blocks(tile.threads, g.register_target)) {
+        tile = fewer;
+        g.register_target = registers;
+      }
     }
   }
   if (tile.threads == 0) return g;
