@@ -23,16 +23,23 @@ inline constexpr int max_schedule_passes = 24;
 // to 4096 that had them ran faster (1050 = 15 5 14 -> 3 10 5 7: 0.54 ->
 // 0.89x cuFFT, 490 0.58 -> 1.04x, 75 0.69 -> 1.01x) and 14 slower (2625 =
 // 15 5 5 7 -> 3 5 5 5 7: 0.98 -> 0.69x, most of it won back by the crowded-
-// tile rule of schedule_geometry.hpp), so complex<double> device schedules
-// stop at 10.
-enum class CompositeRadices { up_to_fifteen, up_to_ten };
+// tile rule of schedule_geometry.hpp). Past 4096 (one-tile lines to 10240,
+// four-step lines beyond) the split was slower for 32 of 150 lengths and
+// faster for 17 (4802 0.82 -> 0.68x, 7938 0.67 -> 0.56x). So complex<double>
+// device schedules stop at 10 for lengths up to 4096 and keep 15 beyond.
+// The length is the one radix_schedule is given (after stockham_radices has
+// taken out the direct primes; lines with those run the general kernel).
+enum class CompositeRadices { up_to_fifteen, up_to_ten_through_4096 };
+
+// The longest length that up_to_ten_through_4096 keeps from 14 and 15.
+inline constexpr std::size_t narrow_composites_limit = 4096;
 
 // The composites of a device transform of elements of the real type T: one
 // rule for the device's line plans (DeviceLinePlan) and its compiled
 // schedules, whose passes must match.
 template <class T>
 constexpr CompositeRadices device_composite_radices() {
-  return sizeof(T) == 8 ? CompositeRadices::up_to_ten : CompositeRadices::up_to_fifteen;
+  return sizeof(T) == 8 ? CompositeRadices::up_to_ten_through_4096 : CompositeRadices::up_to_fifteen;
 }
 
 // The host executor keeps 14 and 15 in both precisions: there the split ran
@@ -61,6 +68,7 @@ struct RadixSchedule {
 // only where `composites` allows them). Empty (count 0) when n == 1 or a
 // prime factor above 13 remains.
 constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composites) {
+  const std::size_t length = n;
   RadixSchedule s;
   if (n <= 1) return s;
   int twos = 0;
@@ -87,7 +95,7 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   // 1470 = 2 3 5 7 7 runs as 15 14 7, 3750 = 2 3 5^4 as 15 10 5 5 (on the
   // H100, 50 of the 240 complex<float> lengths up to 4096 ran faster).
   const bool lone_two = twos == 1 && odd_factors;
-  const bool wide = composites == CompositeRadices::up_to_fifteen;
+  const bool wide = composites == CompositeRadices::up_to_fifteen || length > narrow_composites_limit;
   const bool fourteen = wide && lone_two && sevens > 0;
   const bool fifteen = wide && threes % 2 == 1 && fives > 0;
   const bool ten = lone_two && !fourteen && fives > (fifteen ? 1 : 0);

@@ -65,17 +65,19 @@ bool is_7_smooth(std::size_t n) {
 
 // The radix schedule: a lone 2 or 3 joins an odd neighbour in a composite
 // pass (radix_schedule.hpp), up to 15 on the host and for complex<float> on
-// the device, up to 10 for complex<double> on the device, and every 13-smooth
-// length's radices multiply back to it.
+// the device, up to 10 for complex<double> lengths up to 4096 on the device,
+// and every 13-smooth length's radices multiply back to it.
 // The composites' accuracy is the suites below (all lengths up to 256,
 // 7-smooth lengths up to 2^20, both precisions).
 TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
   using kernels::CompositeRadices;
   ASSERT_EQ(kernels::device_composite_radices<float>(), CompositeRadices::up_to_fifteen);
-  ASSERT_EQ(kernels::device_composite_radices<double>(), CompositeRadices::up_to_ten);
+  ASSERT_EQ(kernels::device_composite_radices<double>(), CompositeRadices::up_to_ten_through_4096);
   ASSERT_EQ(kernels::host_composite_radices, CompositeRadices::up_to_fifteen);
   const auto radices = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::up_to_fifteen); };
-  const auto narrow = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::up_to_ten); };
+  const auto narrow = [](std::size_t n) {
+    return kernels::stockham_radices(n, CompositeRadices::up_to_ten_through_4096);
+  };
   EXPECT_EQ(radices(54), (std::vector<int>{9, 6}));
   EXPECT_EQ(radices(90), (std::vector<int>{9, 10}));
   EXPECT_EQ(radices(98), (std::vector<int>{14, 7}));
@@ -94,6 +96,7 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
   EXPECT_EQ(narrow(294), (std::vector<int>{6, 7, 7}));
   EXPECT_EQ(narrow(3750), (std::vector<int>{3, 10, 5, 5, 5}));
   EXPECT_EQ(narrow(30), (std::vector<int>{3, 10}));
+  EXPECT_EQ(narrow(4410), (std::vector<int>{9, 5, 14, 7}));  // past 4096: as wide
   // Primes 17..largest_direct_prime are direct passes, first; larger ones
   // leave no schedule (Bluestein).
   EXPECT_EQ(radices(17), (std::vector<int>{17}));
@@ -111,10 +114,14 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
     if (r.empty()) continue;
     std::size_t product = 1, product_narrow = 1;
     for (int radix : r) product *= static_cast<std::size_t>(radix);
+    // Up to 4096, no 14 or 15; past it, the wide schedule (lengths with a
+    // direct prime apply the limit to what is left after it).
     for (int radix : r_narrow) {
-      ASSERT_TRUE(radix != 14 && radix != 15) << "n=" << n << " radix " << radix;
+      if (n <= kernels::narrow_composites_limit)
+        ASSERT_TRUE(radix != 14 && radix != 15) << "n=" << n << " radix " << radix;
       product_narrow *= static_cast<std::size_t>(radix);
     }
+    if (r.front() <= 16 && n > kernels::narrow_composites_limit) ASSERT_EQ(r_narrow, r) << "n=" << n;
     ASSERT_EQ(product, n) << "n=" << n;
     ASSERT_EQ(product_narrow, n) << "n=" << n;
   }
@@ -125,7 +132,7 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
 // host's, a batch of 3 lines, forward against a naive long-double DFT.
 TEST(LineAccuracy, DeviceCompositeSetAgainstNaiveDft) {
   for (std::size_t n : {15, 30, 75, 98, 294, 490, 1050, 1470, 2625}) {
-    const auto plan = kernels::make_line_plan<double>(n, kernels::CompositeRadices::up_to_ten);
+    const auto plan = kernels::make_line_plan<double>(n, kernels::CompositeRadices::up_to_ten_through_4096);
     ASSERT_NE(plan->factorization.radices,
               kernels::stockham_radices(n, kernels::host_composite_radices))
         << "n=" << n;

@@ -184,10 +184,10 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   // than at 128 with 10 values, 24 slower, median 0.96 -> 0.98x cuFFT; a few
   // spill 16-48 bytes). The composites 14 and 15 spilled 144-236 bytes there
   // (1050 = 15 5 14 at 0.54x), and 128 registers for them was slower for 20
-  // of 69 lengths and faster for 10, so complex<double> schedules leave them
-  // out (CompositeRadices in radix_schedule.hpp: 1050 now 0.89x). Crowded
-  // tiles take more (below). complex<float> ones needed 96 only while the
-  // kernels looped over tiles (this_tile() in tile_kernels.cuh).
+  // of 69 lengths and faster for 10, so complex<double> schedules up to
+  // 4096 leave them out (CompositeRadices in radix_schedule.hpp: 1050 now
+  // 0.89x). Crowded tiles take more (below). complex<float> ones needed 96
+  // only while the kernels looped over tiles (this_tile() in tile_kernels.cuh).
   g.register_target = sizeof(T) == 4 ? 64 : (only_powers_of_two(g.schedule) ? 128 : 96);
   // Large strided tiles of several odd radices (945 = 9 5 3 7 with 8 lanes)
   // leave no block size within the value budget: the budget then grows.
