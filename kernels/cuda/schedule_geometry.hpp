@@ -219,7 +219,8 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   // - complex<double> up to 4096, 96-register tiles of more than 341 threads
   //   (one block per SM): up to 16 values at 128 registers (2268, 2592,
   //   3072, 3136, 3200, 3500: 0.68-0.76 -> 0.95-1.04x cuFFT; 2 of 240 lengths
-  //   slower, by 3-4%). Longer complex<double> lines were not measured so.
+  //   slower, by 3-4%). Longer complex<double> lines (one block per SM
+  //   either way) gained nothing: 3 of 150 faster, 6 slower.
   // Strided tiles keep theirs (not measured) (bench/RESULTS.md, issue 10).
   if (!lanes_fast && !only_powers_of_two(g.schedule)) {
     const bool single = sizeof(T) == 4;
