@@ -26,7 +26,10 @@ inline constexpr int max_schedule_passes = 24;
 // tile rule of schedule_geometry.hpp). Past 4096 (one-tile lines to 10240,
 // four-step lines beyond) the split was slower for 32 of 150 lengths and
 // faster for 17 (4802 0.82 -> 0.68x, 7938 0.67 -> 0.56x). So complex<double>
-// device schedules stop at 10 for lengths up to 4096 and keep 15 beyond.
+// device schedules stop at 10 for lengths up to 4096 and keep 14 and 15
+// beyond.
+// (Keeping 15 from 1051 on was tried: 9 of 24 lengths faster, 3 slower,
+// 1200 = 16 15 5 0.98 -> 0.62x; as many at target.)
 // The length is the one radix_schedule is given (after stockham_radices has
 // taken out the direct primes; lines with those run the general kernel).
 enum class CompositeRadices { up_to_fifteen, up_to_ten_through_4096 };
