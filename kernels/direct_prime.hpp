@@ -3,10 +3,10 @@
 // On the device the smallest (in_register_prime) run the in-register
 // odd-prime butterfly (butterfly.hpp); the others, too large for registers,
 // and all of them on the host, are computed a few output pairs at a time
-// from the pass's input in memory (direct_prime_pairs). A prime line of P points is one such pass; without
-// it, P would take Bluestein's two transforms of M >= 2P - 1, which carry
-// about twice the rounding of one transform of P (bench/RESULTS.md,
-// issue 10).
+// from the pass's input in memory (direct_prime_pairs). A prime line of P
+// points is one such pass; without it, P would take Bluestein's two
+// transforms of M >= 2P - 1, which carry about twice the rounding of one
+// transform of P (bench/RESULTS.md, issue 10).
 // __host__ __device__: the host executor and the general tile kernel share
 // the arithmetic of the passes from memory.
 #include "kernels/complex.hpp"

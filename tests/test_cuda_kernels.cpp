@@ -134,8 +134,7 @@ TEST(CudaKernels, PowersOfTwoInWholeTiles) {
 // 17..largest_direct_prime as batches of whole tiles and a partial one;
 // lengths where a direct pass precedes other passes, or follows one and is
 // twiddled (17 19 9 in registers; 29 31 and 17 89, from memory in
-// complex<double>); lines past
-// one tile (four steps with a prime factor);
+// complex<double>); lines past one tile (four steps with a prime factor);
 // and strided y and z axes of volumes (points major in the tile).
 TEST(CudaKernels, DirectPrimePassesAgainstFftwLongDouble) {
   SKIP_WITHOUT_CUDA();

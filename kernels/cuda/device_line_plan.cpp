@@ -232,11 +232,11 @@ struct FourStep {
 // fit one tile, so each step's tiles can hold several lanes.
 template <class T>
 FourStep<T> make_four_step(std::size_t n, const DeviceLimits& limits, TileKernels kernels) {
+  constexpr CompositeRadices composites = device_composite_radices<T>();
   std::size_t best1 = 0, best2 = 0;
   for (std::size_t d = 2; d * d <= n; ++d) {
     if (n % d != 0) continue;
     for (const auto& [n1, n2] : {std::pair{n / d, d}, std::pair{d, n / d}}) {
-      constexpr CompositeRadices composites = device_composite_radices<T>();
       const LineFactorization f1 = choose_line_algorithm(n1, composites), f2 = choose_line_algorithm(n2, composites);
       if (f1.algorithm != LineAlgorithm::stockham || f2.algorithm != LineAlgorithm::stockham) continue;
       if (!tile_fits<T>(n1, f1.radices, 1, limits) || !tile_fits<T>(n2, f2.radices, 1, limits)) continue;
@@ -253,8 +253,8 @@ FourStep<T> make_four_step(std::size_t n, const DeviceLimits& limits, TileKernel
   f.n = n;
   f.n1 = best1;
   f.n2 = best2;
-  f.b.emplace(make_line_plan<T>(best1, device_composite_radices<T>()), limits, kernels);
-  f.a.emplace(make_line_plan<T>(best2, device_composite_radices<T>()), limits, kernels);
+  f.b.emplace(make_line_plan<T>(best1, composites), limits, kernels);
+  f.a.emplace(make_line_plan<T>(best2, composites), limits, kernels);
   // w_n^e = low[e mod B] * high[e div B] with B = 2^k >= sqrt(n): two tables
   // of exact long-double roots, one rounding each, one product in T.
   f.log_block = 0;

@@ -222,14 +222,13 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   //   slower, by 3-4%). Longer complex<double> lines (one block per SM
   //   either way) gained nothing: 3 of 150 faster, 6 slower.
   // Strided tiles keep theirs (not measured) (bench/RESULTS.md, issue 10).
-  if (!lanes_fast && !only_powers_of_two(g.schedule)) {
+  if (!lanes_fast && !only_powers_of_two(g.schedule) && tile.threads > 0) {
     const bool single = sizeof(T) == 4;
-    const int crowded_threads = single ? 65536 / (3 * 64) : 65536 / (2 * 96);
-    if (tile.threads > crowded_threads && (single || n <= 4096)) {
+    const int blocks = resident_blocks(tile.threads, g.register_target);
+    if (blocks <= (single ? 2 : 1) && (single || n <= 4096)) {
       const int registers = single ? 96 : 128;
       const ScheduleTile fewer = choose_tile(single ? 24 : 16, registers);
-      if (fewer.threads > 0 && resident_blocks(fewer.threads, registers) >=
-                                   resident_blocks(tile.threads, g.register_target)) {
+      if (fewer.threads > 0 && resident_blocks(fewer.threads, registers) >= blocks) {
         tile = fewer;
         g.register_target = registers;
       }
