@@ -228,18 +228,55 @@ TEST(CudaSchedules, CrowdedTilesTakeFewerThreads) {
   EXPECT_EQ(kc::schedule_shape<double>(300, true).register_target, 96);
   EXPECT_EQ(kc::schedule_shape<double>(6561, false).register_target, 96);
   EXPECT_EQ(kc::schedule_shape<double>(2048, false).register_target, 128);
-  // Every contiguous tile stays within the register file and its value
-  // budget (24 values for complex<float>, 16 for complex<double>).
+}
+
+// Contiguous odd-radix tiles that would hold one block per SM by registers
+// take the two-block tile where the shared memory of two fits; complex<double>
+// tiles at two blocks get the register cap of three where their values fit
+// (values_within); every contiguous tile stays within the register file,
+// its register cap and 32 values (host arithmetic: no device needed).
+TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
+  // complex<float> 8748 = 4 9 9 9 3: one block of 608 threads at 96
+  // registers before; two of 352 holding 28 values at 88.
+  const kc::ScheduleShape single = kc::schedule_shape<float>(8748, false);
+  ASSERT_TRUE(single.valid);
+  EXPECT_EQ(single.threads, 352);
+  EXPECT_EQ(single.values, 28);
+  EXPECT_EQ(single.register_target, 88);
+  EXPECT_EQ(single.min_blocks, 2);
+  // complex<double> 2520 = 8 9 5 7: one block of 512 at 128 before; two of
+  // 384 holding 10 values at 80.
+  const kc::ScheduleShape two = kc::schedule_shape<double>(2520, false);
+  EXPECT_EQ(two.threads, 384);
+  EXPECT_EQ(two.register_target, 80);
+  EXPECT_EQ(kc::resident_blocks(two.threads, two.register_target), 2);
+  // complex<double> 1750 = 10 5 5 7: two blocks of 256 at 96 before; the
+  // cap of three (80) holds its 10 values.
+  const kc::ScheduleShape three = kc::schedule_shape<double>(1750, false);
+  EXPECT_EQ(three.threads, 256);
+  EXPECT_EQ(three.register_target, 80);
+  EXPECT_EQ(three.min_blocks, 3);
+  // Kept: 2268's 14 values do not fit the cap of three (80 registers);
+  // complex<double> 6561's shared memory (109 KB) leaves no two-block tile
+  // within 32 values; 15625 complex<float> (126 KB) holds one block by
+  // shared memory either way; powers of two and strided tiles.
+  EXPECT_EQ(kc::schedule_shape<double>(2268, false).register_target, 128);
+  EXPECT_EQ(kc::schedule_shape<double>(6561, false).threads, 384);
+  EXPECT_EQ(kc::schedule_shape<float>(15625, false).threads, 800);
+  EXPECT_EQ(kc::schedule_shape<float>(8192, false).register_target, 64);
+  EXPECT_EQ(kc::schedule_shape<double>(2520, true).threads, 672);  // one block of 4 strided lanes
   for (int n = 9; n <= 16384; ++n) {
     const kc::ScheduleShape g = kc::schedule_shape<float>(n, false);
     if (g.valid) {
       EXPECT_LE(g.threads * g.register_target * g.min_blocks, 65536) << n;
-      EXPECT_LE(g.values, 24) << n;
+      EXPECT_LE(g.values, 32) << n;
+      EXPECT_LE(g.register_target, 248) << n;
     }
     const kc::ScheduleShape d = kc::schedule_shape<double>(n, false);
     if (d.valid) {
       EXPECT_LE(d.threads * d.register_target * d.min_blocks, 65536) << n;
-      EXPECT_LE(d.values, 24) << n;
+      EXPECT_LE(d.values, 32) << n;
+      EXPECT_LE(d.register_target, 248) << n;
     }
   }
 }

@@ -83,6 +83,84 @@ constexpr int resident_blocks(int threads, int registers) {
   return blocks < 32 ? blocks : 32;
 }
 
+// The work of a tile of `points` points with `threads` threads: butterfly
+// slots (a thread of pass p does ceil(points / R_p / threads) butterflies;
+// idle threads count) and the most values a thread holds in one pass.
+struct TileWork {
+  long slots = 0;
+  int values = 0;
+};
+
+constexpr TileWork tile_work(long points, const RadixSchedule& s, int threads) {
+  TileWork w;
+  for (int p = 0; p < s.count; ++p) {
+    const long per_thread = (points / s.radices[p] + threads - 1) / threads;
+    w.slots += per_thread * threads * s.radices[p];
+    w.values = w.values > per_thread * s.radices[p] ? w.values : static_cast<int>(per_thread * s.radices[p]);
+  }
+  return w;
+}
+
+// The registers per thread a tile of `blocks` resident blocks of `threads`
+// threads is planned with (its value budget, values_within, and its
+// __launch_bounds__ through min_blocks), in the allocation unit of 8, at
+// most 248 (a thread addresses 255).
+// - complex<double>: the cap ptxas gives such a kernel. Each of the SM's
+//   four register files of 16384 holds a quarter of the warps, rounded up:
+//   two blocks of 224 threads get 128 registers (14 warps, 4 per quarter),
+//   not the 144 that 65536 / 448 would leave; two of 352, 80 (not 88).
+//   Planned with the even split instead, tiles of 26-28 values spilled up
+//   to 704 bytes (5292 0.66 -> 0.42x cuFFT, 4802 0.82 -> 0.69x); with the
+//   cap, 24 of the 58 lengths whose tile differs were faster, 6 slower.
+// - complex<float>: the even split 65536 / (blocks threads), which ptxas may
+//   cap lower; its values fit in fewer spare registers. With ptxas's cap
+//   (fewer values, hence more threads or one block), 15 of the 34 lengths
+//   whose tile differs were slower (8748 0.68 -> 0.56x), 4 faster (7776
+//   0.53 -> 0.77x). Both measured on the H100 (bench/RESULTS.md, issue 10).
+template <class T>
+constexpr int planned_registers(int threads, int blocks) {
+  int registers = 65536 / (blocks * threads);
+  if (sizeof(T) == 8) {
+    const int warps = blocks * ((threads + 31) / 32);
+    registers = 16384 / (32 * ((warps + 3) / 4));
+  }
+  const int whole = registers - registers % 8;
+  return whole < 248 ? whole : 248;
+}
+
+// Values a thread may hold at `registers` registers for the two-block and
+// three-block tiles below: each value takes 2 (complex<float>) or 4
+// (complex<double>) registers, and indices, twiddles and addresses about 32
+// more; at most 32.
+template <class T>
+constexpr int values_within(int registers) {
+  const int values = (registers - 32) / (static_cast<int>(sizeof(T)) / 2);
+  return values < 32 ? values : 32;
+}
+
+// The tile of one contiguous line with two resident blocks per SM: each
+// block size t takes its planned registers for two blocks and the values
+// those hold; the fewest butterfly slots per point win, weighted as
+// choose_schedule_tile weighs occupancy below half of the SM's threads.
+template <class T>
+constexpr ScheduleTile choose_two_block_tile(int n, const RadixSchedule& s, int& registers) {
+  ScheduleTile best;
+  double best_cost = 0;
+  for (int t = 32; t <= 1024; t += 32) {
+    const int r = planned_registers<T>(t, 2);
+    const TileWork work = tile_work(n, s, t);
+    if (work.values > values_within<T>(r) || resident_blocks(t, r) < 2) continue;
+    const double occupancy = static_cast<double>(2 * t) / 2048;
+    const double cost = static_cast<double>(work.slots) / n * (occupancy < 0.5 ? 0.5 / occupancy : 1.0);
+    if (best.threads == 0 || cost < best_cost - 1e-9) {
+      best = {1, t, work.values};
+      best_cost = cost;
+      registers = r;
+    }
+  }
+  return best;
+}
+
 constexpr ScheduleTile choose_schedule_tile(int n, const RadixSchedule& s, int max_lanes, int min_lanes,
                                             int max_values, int registers) {
   ScheduleTile best;
@@ -90,14 +168,9 @@ constexpr ScheduleTile choose_schedule_tile(int n, const RadixSchedule& s, int m
   for (int lanes = max_lanes; lanes >= min_lanes && lanes >= 1; lanes /= 2) {
     const long points = static_cast<long>(n) * lanes;
     for (int t = 32; t <= 1024; t += 32) {
-      long slots = 0;
-      int values = 0;
-      for (int p = 0; p < s.count; ++p) {
-        const long butterflies = points / s.radices[p];
-        const long per_thread = (butterflies + t - 1) / t;
-        slots += per_thread * t * s.radices[p];
-        values = values > per_thread * s.radices[p] ? values : static_cast<int>(per_thread * s.radices[p]);
-      }
+      const TileWork work = tile_work(points, s, t);
+      const long slots = work.slots;
+      const int values = work.values;
       if (values > max_values) continue;
       const int blocks = resident_blocks(t, registers);
       if (blocks == 0) continue;  // a block this large could not launch at `registers` each
@@ -234,6 +307,50 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
       }
     }
   }
+  // Two and three blocks per SM. A contiguous odd-radix tile that still
+  // holds one block per SM (by registers; its shared memory would hold two)
+  // takes the two-block tile of choose_two_block_tile: fewer threads holding
+  // more values. A complex<double> tile at two blocks gets the registers of
+  // three where its values fit them (values_within). With one block per SM
+  // a tile's load, passes and store run one after another; with two, one
+  // block's global accesses overlap the other's passes. Against the tiles
+  // before, on the H100 (sessions stitched by tile, bench/RESULTS.md, issue
+  // 10):
+  // - complex<double> up to 4096: 221 -> 236 of 240 lengths at 0.85x cuFFT
+  //   or more, min 0.65 -> 0.80x (2520 0.66 -> 0.95x, 3780 0.69 -> 0.96x;
+  //   the third block: 1750 0.80 -> 0.94x, 2187 0.84 -> 0.95x); a fourth
+  //   or fifth block (tried for tiles at three or four) was slower for 243,
+  //   250, 450 and 1215, whose values spilled 36-116 bytes at 72 registers.
+  // - complex<double> 4097..16384: 107 -> 115 of 150 at 0.8x or more,
+  //   median 0.96 -> 1.00x (4200 0.72 -> 0.94x).
+  // - complex<float> 4097..16384: 84 -> 103 of 150 at 0.8x or more, median
+  //   0.83 -> 0.85x (4860 0.55 -> 0.80x, 8000 0.59 -> 0.82x); 7776 slower
+  //   (0.59 -> 0.53x: its 27 values spill 616 bytes).
+  // On an H200, the committed rule against the tiles before in one session:
+  // 35 of 240 complex<double> lengths up to 4096 faster, none slower; past
+  // 4096, 37 (complex<float>) and 34 (complex<double>) of 150 faster, 7776
+  // complex<float> and two complex<double> lengths (by 3-4%) slower.
+  g.shift = sizeof(T) == 4 ? 5 : 4;
+  if (!lanes_fast && !only_powers_of_two(g.schedule) && tile.threads > 0) {
+    // The SM's 228 KB of shared memory, 1 KB of it reserved per block.
+    auto blocks_fit = [&](int blocks, int lanes) {
+      const std::size_t bytes = 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(n * lanes, g.shift));
+      return static_cast<std::size_t>(blocks) * (bytes + 1024) <= 228 * 1024;
+    };
+    if (blocks_fit(2, 1) && resident_blocks(tile.threads, g.register_target) < 2) {
+      int registers = 0;
+      const ScheduleTile two = choose_two_block_tile<T>(n, g.schedule, registers);
+      if (two.threads > 0) {
+        tile = two;
+        g.register_target = registers;
+      }
+    }
+    const int third = planned_registers<T>(tile.threads, 3);
+    if (sizeof(T) == 8 && resident_blocks(tile.threads, g.register_target) == 2 &&
+        tile.values <= values_within<T>(third) && blocks_fit(3, tile.lanes) && resident_blocks(tile.threads, third) >= 3) {
+      g.register_target = third;
+    }
+  }
   if (tile.threads == 0) return g;
   g.lanes = tile.lanes;
   g.log_lanes = schedule_log2(g.lanes);
@@ -250,8 +367,8 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   g.staged_load = !lanes_fast && n / g.schedule.radices[0] < 4;
   g.staged_store = !lanes_fast && n / g.schedule.radices[g.passes - 1] < 4;
   // One skewed buffer of real parts and one of imaginary parts (skew() in
-  // tile_kernels.cuh); none when one pass does everything in registers.
-  g.shift = sizeof(T) == 4 ? 5 : 4;
+  // tile_kernels.cuh, g.shift above); none when one pass does everything in
+  // registers.
   g.uses_shared = g.passes > 1 || g.staged_load || g.staged_store;
   g.shared_words = g.uses_shared ? skewed_words(g.points, g.shift) : 0;
   g.shared_bytes = 2 * sizeof(T) * static_cast<std::size_t>(g.shared_words);
