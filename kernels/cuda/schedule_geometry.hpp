@@ -101,6 +101,14 @@ constexpr TileWork tile_work(long points, const RadixSchedule& s, int threads) {
   return w;
 }
 
+// Butterfly slots per point, weighted up where `blocks` resident blocks of
+// `threads` hold fewer than half of the SM's 2048 threads (the cost model
+// of choose_schedule_tile below says why).
+constexpr double weighted_slots(const TileWork& w, long points, int blocks, int threads) {
+  const double occupancy = static_cast<double>(blocks * threads) / 2048;
+  return static_cast<double>(w.slots) / static_cast<double>(points) * (occupancy < 0.5 ? 0.5 / occupancy : 1.0);
+}
+
 // The registers per thread a tile of `blocks` resident blocks of `threads`
 // threads is planned with (its value budget, values_within, and its
 // __launch_bounds__ through min_blocks), in the allocation unit of 8, at
@@ -140,8 +148,8 @@ constexpr int values_within(int registers) {
 
 // The tile of one contiguous line with two resident blocks per SM: each
 // block size t takes its planned registers for two blocks and the values
-// those hold; the fewest butterfly slots per point win, weighted as
-// choose_schedule_tile weighs occupancy below half of the SM's threads.
+// those hold (two blocks of up to 1024 threads always fit the SM's 2048);
+// the fewest weighted butterfly slots per point win.
 template <class T>
 constexpr ScheduleTile choose_two_block_tile(int n, const RadixSchedule& s, int& registers) {
   ScheduleTile best;
@@ -149,9 +157,8 @@ constexpr ScheduleTile choose_two_block_tile(int n, const RadixSchedule& s, int&
   for (int t = 32; t <= 1024; t += 32) {
     const int r = planned_registers<T>(t, 2);
     const TileWork work = tile_work(n, s, t);
-    if (work.values > values_within<T>(r) || resident_blocks(t, r) < 2) continue;
-    const double occupancy = static_cast<double>(2 * t) / 2048;
-    const double cost = static_cast<double>(work.slots) / n * (occupancy < 0.5 ? 0.5 / occupancy : 1.0);
+    if (work.values > values_within<T>(r)) continue;
+    const double cost = weighted_slots(work, n, 2, t);
     if (best.threads == 0 || cost < best_cost - 1e-9) {
       best = {1, t, work.values};
       best_cost = cost;
@@ -169,20 +176,17 @@ constexpr ScheduleTile choose_schedule_tile(int n, const RadixSchedule& s, int m
     const long points = static_cast<long>(n) * lanes;
     for (int t = 32; t <= 1024; t += 32) {
       const TileWork work = tile_work(points, s, t);
-      const long slots = work.slots;
       const int values = work.values;
       if (values > max_values) continue;
       const int blocks = resident_blocks(t, registers);
       if (blocks == 0) continue;  // a block this large could not launch at `registers` each
-      const double occupancy = static_cast<double>(blocks * t) / 2048;
       // One resident block per SM runs its load, passes and store one after
       // another with nothing to overlap them; a single warp per block idles
       // at every exchange. Both measured 1.3-2x slower (complex<double> 2400,
       // 2560: 0.55-0.66x cuFFT with one block of 480-512 threads, 0.85-0.98x
       // with two of 320; 270 with 32-thread blocks 0.48x).
       const double lone = blocks < 2 || t < 64 ? 1.5 : 1.0;
-      const double cost = static_cast<double>(slots) / static_cast<double>(points) *
-                          (occupancy < 0.5 ? 0.5 / occupancy : 1.0) * lone;
+      const double cost = weighted_slots(work, points, blocks, t) * lone;
       const int distance = values > 16 ? values - 16 : 16 - values;
       const int best_distance = best.values > 16 ? best.values - 16 : 16 - best.values;
       if (best.threads == 0 || cost < best_cost - 1e-9 ||
@@ -275,6 +279,7 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
     return t;
   };
   ScheduleTile tile = choose_tile(schedule_max_values<T>(g.schedule), g.register_target);
+  g.shift = sizeof(T) == 4 ? 5 : 4;
   // Crowded tiles: contiguous lines with odd radices whose tile needs blocks
   // so large that few fit an SM wait at the barriers between passes (ncu,
   // 3024 = 16 9 3 7 complex<float>: 512 threads, barrier the largest stall;
@@ -306,36 +311,35 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
         g.register_target = registers;
       }
     }
-  }
-  // Two and three blocks per SM. A contiguous odd-radix tile that still
-  // holds one block per SM (by registers; its shared memory would hold two)
-  // takes the two-block tile of choose_two_block_tile: fewer threads holding
-  // more values. A complex<double> tile at two blocks gets the registers of
-  // three where its values fit them (values_within). With one block per SM
-  // a tile's load, passes and store run one after another; with two, one
-  // block's global accesses overlap the other's passes. Against the tiles
-  // before, on the H100 (sessions stitched by tile, bench/RESULTS.md, issue
-  // 10):
-  // - complex<double> up to 4096: 221 -> 236 of 240 lengths at 0.85x cuFFT
-  //   or more, min 0.65 -> 0.80x (2520 0.66 -> 0.95x, 3780 0.69 -> 0.96x;
-  //   the third block: 1750 0.80 -> 0.94x, 2187 0.84 -> 0.95x); a fourth
-  //   or fifth block (tried for tiles at three or four) was slower for 243,
-  //   250, 450 and 1215, whose values spilled 36-116 bytes at 72 registers.
-  // - complex<double> 4097..16384: 107 -> 115 of 150 at 0.8x or more,
-  //   median 0.96 -> 1.00x (4200 0.72 -> 0.94x).
-  // - complex<float> 4097..16384: 84 -> 103 of 150 at 0.8x or more, median
-  //   0.83 -> 0.85x (4860 0.55 -> 0.80x, 8000 0.59 -> 0.82x); 7776 slower
-  //   (0.59 -> 0.53x: its 27 values spill 616 bytes).
-  // On an H200, the committed rule against the tiles before in one session:
-  // 35 of 240 complex<double> lengths up to 4096 faster, none slower; past
-  // 4096, 37 (complex<float>) and 34 (complex<double>) of 150 faster, 7776
-  // complex<float> and two complex<double> lengths (by 3-4%) slower.
-  g.shift = sizeof(T) == 4 ? 5 : 4;
-  if (!lanes_fast && !only_powers_of_two(g.schedule) && tile.threads > 0) {
-    // The SM's 228 KB of shared memory, 1 KB of it reserved per block.
-    auto blocks_fit = [&](int blocks, int lanes) {
+    // Two and three blocks per SM. A contiguous odd-radix tile that still
+    // holds one block per SM (by registers; its shared memory would hold two)
+    // takes the two-block tile of choose_two_block_tile: fewer threads holding
+    // more values. A complex<double> tile at two blocks gets the registers of
+    // three where its values fit them (values_within). With one block per SM
+    // a tile's load, passes and store run one after another; with two, one
+    // block's global accesses overlap the other's passes. Against the tiles
+    // before, on the H100 (sessions stitched by tile, bench/RESULTS.md, issue
+    // 10):
+    // - complex<double> up to 4096: 221 -> 236 of 240 lengths at 0.85x cuFFT
+    //   or more, min 0.65 -> 0.80x (2520 0.66 -> 0.95x, 3780 0.69 -> 0.96x;
+    //   the third block: 1750 0.80 -> 0.94x, 2187 0.84 -> 0.95x); a fourth
+    //   or fifth block (tried for tiles at three or four) was slower for 243,
+    //   250, 450 and 1215, whose values spilled 36-116 bytes at 72 registers.
+    // - complex<double> 4097..16384: 107 -> 115 of 150 at 0.8x or more,
+    //   median 0.96 -> 1.00x (4200 0.72 -> 0.94x).
+    // - complex<float> 4097..16384: 84 -> 103 of 150 at 0.8x or more, median
+    //   0.83 -> 0.85x (4860 0.55 -> 0.80x, 8000 0.59 -> 0.82x); 7776 slower
+    //   (0.59 -> 0.53x: its 27 values spill 616 bytes).
+    // On an H200, the committed rule against the tiles before in one session:
+    // 35 of 240 complex<double> lengths up to 4096 faster, none slower; past
+    // 4096, 37 (complex<float>) and 34 (complex<double>) of 150 faster, 7776
+    // complex<float> and two complex<double> lengths (by 3-4%) slower.
+    //
+    // Whether `count` tiles of `lanes` lines fit the SM's 228 KB of shared
+    // memory, 1 KB of it reserved per block.
+    auto blocks_fit = [&](int count, int lanes) {
       const std::size_t bytes = 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(n * lanes, g.shift));
-      return static_cast<std::size_t>(blocks) * (bytes + 1024) <= 228 * 1024;
+      return static_cast<std::size_t>(count) * (bytes + 1024) <= 228 * 1024;
     };
     if (blocks_fit(2, 1) && resident_blocks(tile.threads, g.register_target) < 2) {
       int registers = 0;
@@ -347,7 +351,8 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
     }
     const int third = planned_registers<T>(tile.threads, 3);
     if (sizeof(T) == 8 && resident_blocks(tile.threads, g.register_target) == 2 &&
-        tile.values <= values_within<T>(third) && blocks_fit(3, tile.lanes) && resident_blocks(tile.threads, third) >= 3) {
+        tile.values <= values_within<T>(third) && blocks_fit(3, tile.lanes) &&
+        resident_blocks(tile.threads, third) >= 3) {
       g.register_target = third;
     }
   }
