@@ -192,41 +192,43 @@ TEST(CudaSchedules, TileGridTakesEveryTileOnce) {
 // be one block per SM, up to 16 values at 128 registers; elsewhere, and for
 // strided tiles, the tiles as before (host arithmetic: no device needed).
 TEST(CudaSchedules, CrowdedTilesTakeFewerThreads) {
-  // 3024 = 16 9 3 7: 512 threads of at most 16 values at 64 registers
-  // before; now 224 threads of 18.
-  const kc::ScheduleShape crowded = kc::schedule_shape<float>(3024, false);
+  // 2016 = 8 4 9 7: 512 threads of at most 14 values at 64 registers (two
+  // blocks per SM) without the rule; with it 224 threads of 24 at 96 (three).
+  const kc::ScheduleShape crowded = kc::schedule_shape<float>(2016, false);
   ASSERT_TRUE(crowded.valid);
   EXPECT_EQ(crowded.register_target, 96);
   EXPECT_EQ(crowded.threads, 224);
-  EXPECT_EQ(crowded.values, 18);
-  EXPECT_GE(crowded.min_blocks, 3);
+  EXPECT_EQ(crowded.values, 24);
+  EXPECT_EQ(crowded.min_blocks, 3);
   // 2100 = 4 15 5 7: 160 threads, six blocks per SM at 64 registers: kept.
   const kc::ScheduleShape roomy = kc::schedule_shape<float>(2100, false);
   EXPECT_EQ(roomy.register_target, 64);
   EXPECT_EQ(roomy.threads, 160);
-  // Lines past 4096: 4725 = 9 15 5 7 went from one block of 960 threads to
-  // two of 320; 5376 = 16 16 3 7 keeps two blocks of 448 at 64 registers,
-  // which the fewer-threads tile would make one.
-  const kc::ScheduleShape long_crowded = kc::schedule_shape<float>(4725, false);
+  // Lines past 4096: 6125 = 5 5 5 7 7, two blocks of 448 threads at 64
+  // registers without the rule, two of 320 holding 21 values at 96 with it;
+  // 6000 = 16 15 5 5 keeps two blocks of 416 at 64 registers.
+  const kc::ScheduleShape long_crowded = kc::schedule_shape<float>(6125, false);
   EXPECT_EQ(long_crowded.register_target, 96);
   EXPECT_EQ(long_crowded.threads, 320);
+  EXPECT_EQ(long_crowded.values, 21);
   EXPECT_EQ(kc::resident_blocks(long_crowded.threads, long_crowded.register_target), 2);
-  const kc::ScheduleShape long_kept = kc::schedule_shape<float>(5376, false);
+  const kc::ScheduleShape long_kept = kc::schedule_shape<float>(6000, false);
   EXPECT_EQ(long_kept.register_target, 64);
-  EXPECT_EQ(long_kept.threads, 448);
-  // complex<double> up to 4096: 2268 = 4 9 9 7, one block of 576 threads at
-  // 96 registers before; now two of 256 holding 14 values at 128.
-  const kc::ScheduleShape double_crowded = kc::schedule_shape<double>(2268, false);
+  EXPECT_EQ(long_kept.threads, 416);
+  // complex<double> up to 4096: 2744 = 8 7 7 7, two blocks of 416 threads
+  // holding 8 values at 72 registers without the rule (the two-block rule
+  // below), two of 224 holding 16 at 128 with it.
+  const kc::ScheduleShape double_crowded = kc::schedule_shape<double>(2744, false);
   EXPECT_EQ(double_crowded.register_target, 128);
-  EXPECT_EQ(double_crowded.threads, 256);
-  EXPECT_EQ(double_crowded.values, 14);
+  EXPECT_EQ(double_crowded.threads, 224);
+  EXPECT_EQ(double_crowded.values, 16);
   // Powers of two and strided tiles keep theirs, as do complex<double> tiles
   // of two or more blocks and lines past 4096.
   EXPECT_EQ(kc::schedule_shape<float>(4096, false).register_target, 64);
   EXPECT_EQ(kc::schedule_shape<float>(3024, true).register_target, 64);
-  EXPECT_EQ(kc::schedule_shape<double>(2100, false).register_target, 96);  // two blocks of 320
+  EXPECT_EQ(kc::schedule_shape<double>(1875, false).register_target, 96);  // three blocks of 224
   EXPECT_EQ(kc::schedule_shape<double>(300, true).register_target, 96);
-  EXPECT_EQ(kc::schedule_shape<double>(6561, false).register_target, 96);
+  EXPECT_EQ(kc::schedule_shape<double>(5625, false).register_target, 96);
   EXPECT_EQ(kc::schedule_shape<double>(2048, false).register_target, 128);
 }
 
@@ -244,11 +246,12 @@ TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
   EXPECT_EQ(single.values, 28);
   EXPECT_EQ(single.register_target, 88);
   EXPECT_EQ(single.min_blocks, 2);
-  // complex<double> 2520 = 8 9 5 7: one block of 512 at 128 before; two of
-  // 384 holding 10 values at 80.
-  const kc::ScheduleShape two = kc::schedule_shape<double>(2520, false);
-  EXPECT_EQ(two.threads, 384);
-  EXPECT_EQ(two.register_target, 80);
+  // complex<double> 3780 = 4 9 3 5 7: one block of 544 at 96 before; two of
+  // 256 holding 21 values at 128.
+  const kc::ScheduleShape two = kc::schedule_shape<double>(3780, false);
+  EXPECT_EQ(two.threads, 256);
+  EXPECT_EQ(two.values, 21);
+  EXPECT_EQ(two.register_target, 128);
   EXPECT_EQ(kc::resident_blocks(two.threads, two.register_target), 2);
   // complex<double> 1750 = 10 5 5 7: two blocks of 256 at 96 before; the
   // cap of three (80) holds its 10 values.
@@ -256,12 +259,10 @@ TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
   EXPECT_EQ(three.threads, 256);
   EXPECT_EQ(three.register_target, 80);
   EXPECT_EQ(three.min_blocks, 3);
-  // Kept: 2268's 14 values do not fit the cap of three (80 registers);
-  // complex<double> 6561's shared memory (109 KB) leaves no two-block tile
-  // within 32 values; 15625 complex<float> (126 KB) holds one block by
-  // shared memory either way; powers of two and strided tiles.
-  EXPECT_EQ(kc::schedule_shape<double>(2268, false).register_target, 128);
-  EXPECT_EQ(kc::schedule_shape<double>(6561, false).threads, 384);
+  // Kept: 3780's 21 values do not fit the cap of three (80 registers);
+  // 15625 complex<float> (126 KB) holds one block by shared memory either
+  // way; powers of two and strided tiles.
+  EXPECT_EQ(kc::schedule_shape<double>(3780, false).min_blocks, 2);
   EXPECT_EQ(kc::schedule_shape<float>(15625, false).threads, 800);
   EXPECT_EQ(kc::schedule_shape<float>(8192, false).register_target, 64);
   EXPECT_EQ(kc::schedule_shape<double>(2520, true).threads, 672);  // one block of 4 strided lanes
@@ -285,6 +286,46 @@ TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
 // 8 lanes (128 bytes per point), other strided tiles at least 64 bytes:
 // odd radices and longer lines keep 4 complex<double> lanes, complex<float>
 // keeps 8 (host arithmetic: no device needed).
+TEST(CudaSchedules, TilesTakeTheResidentBlocksMeasuredBest) {
+  // Four blocks for lines up to 4096: complex<float> 3150 = 9 5 5 14, two
+  // blocks of 320 threads at 96 registers before, four of 160 holding 28
+  // values; 2520 = 8 9 5 7, three blocks of 320 before, four of 192 holding
+  // 18 at 80 (ptxas's cap for 24 warps); complex<double> 2100 = 4 3 5 5 7,
+  // two blocks of 320 before, four of 160 holding 16 at 96.
+  const kc::ScheduleShape four = kc::schedule_shape<float>(3150, false);
+  EXPECT_EQ(four.threads, 160);
+  EXPECT_EQ(four.values, 28);
+  EXPECT_EQ(four.register_target, 96);
+  EXPECT_EQ(four.min_blocks, 4);
+  EXPECT_EQ(kc::schedule_shape<float>(2520, false).threads, 192);
+  EXPECT_EQ(kc::schedule_shape<float>(2520, false).register_target, 80);
+  EXPECT_EQ(kc::schedule_shape<double>(2100, false).threads, 160);
+  EXPECT_EQ(kc::schedule_shape<double>(2100, false).min_blocks, 4);
+  // Three blocks for complex<float> past 4096: 4900 = 4 5 5 7 7, two blocks
+  // of 320 at 96 before, three of 256 holding 21 at 80.
+  const kc::ScheduleShape three = kc::schedule_shape<float>(4900, false);
+  EXPECT_EQ(three.threads, 256);
+  EXPECT_EQ(three.values, 21);
+  EXPECT_EQ(three.register_target, 80);
+  EXPECT_EQ(three.min_blocks, 3);
+  // One block with fewer threads for complex<double>: 7776 = 8 4 9 9 3,
+  // 672 threads at 96 registers before, 512 at 128; 9072, 352 holding 32
+  // values at 168.
+  const kc::ScheduleShape lone = kc::schedule_shape<double>(7776, false);
+  EXPECT_EQ(lone.threads, 512);
+  EXPECT_EQ(lone.register_target, 128);
+  EXPECT_EQ(lone.min_blocks, 1);
+  EXPECT_EQ(kc::schedule_shape<double>(9072, false).threads, 352);
+  EXPECT_EQ(kc::schedule_shape<double>(9072, false).register_target, 168);
+  // Kept: four blocks past 4096 (complex<float> 4116 stays at three blocks
+  // of 320), complex<double> at three blocks (1750), complex<float> at one
+  // block (9072, 672 threads), powers of two.
+  EXPECT_EQ(kc::schedule_shape<float>(4116, false).threads, 320);
+  EXPECT_EQ(kc::schedule_shape<double>(1750, false).min_blocks, 3);
+  EXPECT_EQ(kc::schedule_shape<float>(9072, false).threads, 672);
+  EXPECT_EQ(kc::schedule_shape<double>(4096, false).register_target, 128);
+}
+
 TEST(CudaSchedules, StridedComplexDoublePowersOfTwoTakeWholeSegments) {
   for (int n = 16; n <= 1024; n *= 2) EXPECT_GE(kc::schedule_shape<double>(n, true).lanes, 8) << n;
   EXPECT_EQ(kc::schedule_shape<double>(2048, true).lanes, 4);

@@ -358,8 +358,10 @@ void check_against_fftwl(DeviceRunner<T>& runner, const kc::DeviceBrickPlan<T>& 
 // composite passes (complex<double>: 98 = 2 7 7, 300 = 4 3 5 5, no 14 or 15);
 // 2268 = 4 9 9 7 (x lines only) is a crowded complex<double> tile (16
 // values at 128 registers, schedule_geometry.hpp); in complex<double>,
-// 1750 = 10 5 5 7 holds three blocks per SM at 80 registers and 2520 =
-// 8 9 5 7 two at 80 (x lines only). Each axis runs the kernel compiled ahead
+// 1750 = 10 5 5 7 holds three blocks per SM at 80 registers, and 2520 =
+// 8 9 5 7 four of 96 threads holding 32 values at 168, and 2100 = 4 3 5 5
+// 7 four of 160; in complex<float>, 3150 = 9 5 5 14 holds four blocks of 160
+// threads holding 28 values at 96 registers (x lines only). Each axis runs the kernel compiled ahead
 // of time where the build has it, the plan-time one otherwise: never the
 // general kernel.
 template <class T>
@@ -368,8 +370,8 @@ void check_plan_time_lengths(const fs::path& cache_dir) {
   DeviceRunner<T> runner;
   int plan_time_axes = 0;
   for (std::size_t n : {std::size_t{54}, std::size_t{90}, std::size_t{98}, std::size_t{143}, std::size_t{300},
-                        std::size_t{343}, std::size_t{1000}, std::size_t{1750}, std::size_t{2268},
-                        std::size_t{2520}}) {
+                        std::size_t{343}, std::size_t{1000}, std::size_t{1750}, std::size_t{2100},
+                        std::size_t{2268}, std::size_t{2520}, std::size_t{3150}}) {
     for (bool z : {false, true}) {
       if (z && n > 1024) continue;  // strided transform schedules stop at 1024 (the general kernel beyond)
       // Two whole tiles and one lane more, as the schedule suite does.
@@ -434,7 +436,10 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
 // Whole lines longer than 4096 (6000; 4725 = 9 15 5 7, in complex<float> a
 // crowded tile of 21 values at 96 registers, in complex<double> two blocks
 // per SM; 8748 = 4 9 9 9 3, in complex<float> two blocks of 28 values at 88
-// registers; 10000, past the general
+// registers; 4900 = 4 5 5 7 7, in complex<float> three blocks of 21 values
+// at 80; 7776 = 8 4 9 9 3 and 9072 = 16 9 9 7, in complex<double> one block
+// of 512 threads at 128 registers and of 352 holding 32 values at 168;
+// 10000, past the general
 // kernel's two-buffer tile in complex<double>; 16807 = 7^5, past it in both,
 // and in complex<double> past a compiled tile too), and Bluestein convolutions of
 // smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in one tile
@@ -458,6 +463,9 @@ void check_one_tile_plan_time() {
   for (const Case& c : {Case{6000, 6000, ScheduleUse::transform, true},
                         Case{4725, 4725, ScheduleUse::transform, true},
                         Case{8748, 8748, ScheduleUse::transform, true},
+                        Case{4900, 4900, ScheduleUse::transform, true},
+                        Case{7776, 7776, ScheduleUse::transform, true},
+                        Case{9072, 9072, ScheduleUse::transform, true},
                         Case{10000, 10000, ScheduleUse::transform, true},
                         Case{16807, 16807, ScheduleUse::transform, true},
                         Case{1087, 2187, ScheduleUse::bluestein, single},

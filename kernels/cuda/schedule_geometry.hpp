@@ -109,31 +109,41 @@ constexpr double weighted_slots(const TileWork& w, long points, int blocks, int 
   return static_cast<double>(w.slots) / static_cast<double>(points) * (occupancy < 0.5 ? 0.5 / occupancy : 1.0);
 }
 
-// The registers per thread a tile of `blocks` resident blocks of `threads`
-// threads is planned with (its value budget, values_within, and its
+// How the registers per thread of `blocks` resident blocks of `threads`
+// threads are planned (the value budget of values_within and the
 // __launch_bounds__ through min_blocks), in the allocation unit of 8, at
-// most 248 (a thread addresses 255).
-// - complex<double>: the cap ptxas gives such a kernel. Each of the SM's
-//   four register files of 16384 holds a quarter of the warps, rounded up:
-//   two blocks of 224 threads get 128 registers (14 warps, 4 per quarter),
-//   not the 144 that 65536 / 448 would leave; two of 352, 80 (not 88).
-//   Planned with the even split instead, tiles of 26-28 values spilled up
-//   to 704 bytes (5292 0.66 -> 0.42x cuFFT, 4802 0.82 -> 0.69x); with the
-//   cap, 24 of the 58 lengths whose tile differs were faster, 6 slower.
-// - complex<float>: the even split 65536 / (blocks threads), which ptxas may
-//   cap lower; its values fit in fewer spare registers. With ptxas's cap
-//   (fewer values, hence more threads or one block), 15 of the 34 lengths
-//   whose tile differs were slower (8748 0.68 -> 0.56x), 4 faster (7776
-//   0.53 -> 0.77x). Both measured on the H100 (bench/RESULTS.md, issue 10).
-template <class T>
-constexpr int planned_registers(int threads, int blocks) {
+// most 248 (a thread addresses 255):
+// - ptxas_quarters: the cap ptxas gives such a kernel. Each of the SM's four
+//   register files of 16384 holds a quarter of the warps, rounded up: two
+//   blocks of 224 threads get 128 registers (14 warps, 4 per quarter), not
+//   the 144 that 65536 / 448 would leave; two of 352, 80 (not 88); three of
+//   224, 80 (not 96).
+// - even_split: 65536 / (blocks threads), which ptxas may cap lower; values
+//   that fit the split but not the cap spill.
+enum class RegisterPlan { even_split, ptxas_quarters };
+
+constexpr int planned_registers(int threads, int blocks, RegisterPlan plan) {
   int registers = 65536 / (blocks * threads);
-  if (sizeof(T) == 8) {
+  if (plan == RegisterPlan::ptxas_quarters) {
     const int warps = blocks * ((threads + 31) / 32);
     registers = 16384 / (32 * ((warps + 3) / 4));
   }
   const int whole = registers - registers % 8;
   return whole < 248 ? whole : 248;
+}
+
+// The plan of the two-block and three-block rules of schedule_shape:
+// complex<double> with ptxas's cap (planned with the even split, tiles of
+// 26-28 values spilled up to 704 bytes: 5292 0.66 -> 0.42x cuFFT, 4802 0.82
+// -> 0.69x; with the cap, 24 of the 58 lengths whose tile differs were
+// faster, 6 slower); complex<float> with the even split, its values fitting
+// in fewer spare registers (with the cap, fewer values, hence more threads
+// or one block: 15 of the 34 lengths whose tile differs were slower, 8748
+// 0.68 -> 0.56x, 4 faster, 7776 0.53 -> 0.77x). Both measured on the H100
+// (bench/RESULTS.md, issue 10).
+template <class T>
+constexpr RegisterPlan two_block_register_plan() {
+  return sizeof(T) == 8 ? RegisterPlan::ptxas_quarters : RegisterPlan::even_split;
 }
 
 // Values a thread may hold at `registers` registers for the two-block and
@@ -146,19 +156,20 @@ constexpr int values_within(int registers) {
   return values < 32 ? values : 32;
 }
 
-// The tile of one contiguous line with two resident blocks per SM: each
-// block size t takes its planned registers for two blocks and the values
-// those hold (two blocks of up to 1024 threads always fit the SM's 2048);
-// the fewest weighted butterfly slots per point win.
+// The tile of one contiguous line with `blocks` resident blocks per SM:
+// each block size t (up to 2048 / blocks threads) takes the registers `plan`
+// gives that many blocks and the values those hold; the fewest weighted
+// butterfly slots per point win. `registers` receives the winner's.
 template <class T>
-constexpr ScheduleTile choose_two_block_tile(int n, const RadixSchedule& s, int& registers) {
+constexpr ScheduleTile choose_resident_tile(int n, const RadixSchedule& s, int blocks, RegisterPlan plan,
+                                            int& registers) {
   ScheduleTile best;
   double best_cost = 0;
-  for (int t = 32; t <= 1024; t += 32) {
-    const int r = planned_registers<T>(t, 2);
+  for (int t = 32; t * blocks <= 2048 && t <= 1024; t += 32) {
+    const int r = planned_registers(t, blocks, plan);
     const TileWork work = tile_work(n, s, t);
     if (work.values > values_within<T>(r)) continue;
-    const double cost = weighted_slots(work, n, 2, t);
+    const double cost = weighted_slots(work, n, blocks, t);
     if (best.threads == 0 || cost < best_cost - 1e-9) {
       best = {1, t, work.values};
       best_cost = cost;
@@ -313,7 +324,7 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
     }
     // Two and three blocks per SM. A contiguous odd-radix tile that still
     // holds one block per SM (by registers; its shared memory would hold two)
-    // takes the two-block tile of choose_two_block_tile: fewer threads holding
+    // takes the two-block tile of choose_resident_tile: fewer threads holding
     // more values. A complex<double> tile at two blocks gets the registers of
     // three where its values fit them (values_within). With one block per SM
     // a tile's load, passes and store run one after another; with two, one
@@ -343,17 +354,56 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
     };
     if (blocks_fit(2, 1) && resident_blocks(tile.threads, g.register_target) < 2) {
       int registers = 0;
-      const ScheduleTile two = choose_two_block_tile<T>(n, g.schedule, registers);
+      const ScheduleTile two = choose_resident_tile<T>(n, g.schedule, 2, two_block_register_plan<T>(), registers);
       if (two.threads > 0) {
         tile = two;
         g.register_target = registers;
       }
     }
-    const int third = planned_registers<T>(tile.threads, 3);
+    const int third = planned_registers(tile.threads, 3, two_block_register_plan<T>());
     if (sizeof(T) == 8 && resident_blocks(tile.threads, g.register_target) == 2 &&
         tile.values <= values_within<T>(third) && blocks_fit(3, tile.lanes) &&
         resident_blocks(tile.threads, third) >= 3) {
       g.register_target = third;
+    }
+    // Resident blocks by measurement. After the rules above, a one-line tile
+    // takes the tile of choose_resident_tile for `wanted` blocks per SM
+    // (registers as ptxas caps them) where its shared memory fits that many:
+    // - four blocks, lines up to 4096 at two blocks (either precision) or
+    //   three (complex<float>): fewer threads, more values each (3150
+    //   complex<float>: two blocks of 320 threads at 0.78x cuFFT, four of 160
+    //   holding 28 values 0.91x; 2100 complex<double> 0.84 -> 0.94x). Past
+    //   4096, four blocks were slower (4116 complex<float> 0.85 -> 0.69x,
+    //   spilling 120 bytes; 4200 and 4800 by 5%).
+    // - three blocks, complex<float> lines past 4096 at two (4900 0.75 ->
+    //   0.88x, 5000 0.77 -> 0.89x). complex<double> at three blocks instead
+    //   of two was as often slower as faster.
+    // - one block, complex<double> at one (mostly lines whose shared memory
+    //   holds one tile): fewer threads at up to 248 registers instead of 96,
+    //   the single block's passes with more independent values per thread
+    //   (7776 0.47 -> 0.88x, 9072 0.66 -> 1.03x, 6804 0.56 -> 0.87x).
+    // Chosen from four variants (one, two, three and four blocks for every
+    // such tile) run on the H100 over the 7-smooth lengths to 16384 they
+    // change; the rules as committed, against the tiles before, two runs
+    // each in one session (bench/RESULTS.md, issue 10): complex<float> 21 of
+    // the 49 lengths they change faster by more than 5%, none slower (no
+    // complex<float> line up to 4096 below 0.9x cuFFT among them, 9 before);
+    // complex<double> 28 of 69 faster, 4 slower (3072 1.04 -> 0.90x, whose
+    // values spill 8 bytes; 8820 2.6 -> 1.9x and 10080 1.84 -> 1.63x, which
+    // spill 184 and 632; 7290 2.23 -> 2.11x).
+    const int resident = resident_blocks(tile.threads, g.register_target);
+    int wanted = 0;
+    if (n <= 4096 && (resident == 2 || (single && resident == 3))) wanted = 4;
+    if (n > 4096 && single && resident == 2) wanted = 3;
+    if (!single && resident == 1) wanted = 1;
+    if (wanted > 0 && tile.lanes == 1 && blocks_fit(wanted, 1)) {
+      int registers = 0;
+      const ScheduleTile other =
+          choose_resident_tile<T>(n, g.schedule, wanted, RegisterPlan::ptxas_quarters, registers);
+      if (other.threads > 0) {
+        tile = other;
+        g.register_target = registers;
+      }
     }
   }
   if (tile.threads == 0) return g;
