@@ -386,8 +386,9 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
     // such tile) run on the H100 over the 7-smooth lengths to 16384 they
     // change; the rules as committed, against the tiles before, two runs
     // each in one session (bench/RESULTS.md, issue 10): complex<float> 21 of
-    // the 49 lengths they change faster by more than 5%, none slower (no
-    // complex<float> line up to 4096 below 0.9x cuFFT among them, 9 before);
+    // the 49 lengths they change faster by more than 5%, none slower (of
+    // those up to 4096, 9 were below 0.9x cuFFT, now 3375 and 3402 at
+    // 0.897-0.899x);
     // complex<double> 28 of 69 faster, 4 slower (3072 1.04 -> 0.90x, whose
     // values spill 8 bytes; 8820 2.6 -> 1.9x and 10080 1.84 -> 1.63x, which
     // spill 184 and 632; 7290 2.23 -> 2.11x).
