@@ -282,10 +282,11 @@ TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
   }
 }
 
-// Strided complex<double> tiles of powers of two up to 1024 hold at least
-// 8 lanes (128 bytes per point), other strided tiles at least 64 bytes:
-// odd radices and longer lines keep 4 complex<double> lanes, complex<float>
-// keeps 8 (host arithmetic: no device needed).
+// One-line odd-radix tiles after the rules above take the block count
+// measured best for them (schedule_geometry.hpp): four blocks per SM up to
+// 4096 from two (and complex<float> from three), three for complex<float>
+// past 4096 from two, one block with fewer threads at more registers for
+// complex<double> at one (host arithmetic: no device needed).
 TEST(CudaSchedules, TilesTakeTheResidentBlocksMeasuredBest) {
   // Four blocks for lines up to 4096: complex<float> 3150 = 9 5 5 14, two
   // blocks of 320 threads at 96 registers before, four of 160 holding 28
@@ -326,6 +327,10 @@ TEST(CudaSchedules, TilesTakeTheResidentBlocksMeasuredBest) {
   EXPECT_EQ(kc::schedule_shape<double>(4096, false).register_target, 128);
 }
 
+// Strided complex<double> tiles of powers of two up to 1024 hold at least
+// 8 lanes (128 bytes per point), other strided tiles at least 64 bytes:
+// odd radices and longer lines keep 4 complex<double> lanes, complex<float>
+// keeps 8 (host arithmetic: no device needed).
 TEST(CudaSchedules, StridedComplexDoublePowersOfTwoTakeWholeSegments) {
   for (int n = 16; n <= 1024; n *= 2) EXPECT_GE(kc::schedule_shape<double>(n, true).lanes, 8) << n;
   EXPECT_EQ(kc::schedule_shape<double>(2048, true).lanes, 4);

@@ -356,14 +356,14 @@ void check_against_fftwl(DeviceRunner<T>& runner, const kc::DeviceBrickPlan<T>& 
 // 143 = 11 x 13 is in no kernel set; 300, 343 and 1000 are in ci and full,
 // not in pow2; 54 (9 6), 90 (9 10), 98 (14 7) and 300 (4 15 5) cover the
 // composite passes (complex<double>: 98 = 2 7 7, 300 = 4 3 5 5, no 14 or 15);
-// 2268 = 4 9 9 7 (x lines only) is a crowded complex<double> tile (16
-// values at 128 registers, schedule_geometry.hpp); in complex<double>,
-// 1750 = 10 5 5 7 holds three blocks per SM at 80 registers, and 2520 =
-// 8 9 5 7 four of 96 threads holding 32 values at 168, and 2100 = 4 3 5 5
-// 7 four of 160; in complex<float>, 3150 = 9 5 5 14 holds four blocks of 160
-// threads holding 28 values at 96 registers (x lines only). Each axis runs the kernel compiled ahead
-// of time where the build has it, the plan-time one otherwise: never the
-// general kernel.
+// the tiles of the block-count rules of schedule_geometry.hpp (x lines
+// only): in complex<double>, 1750 = 10 5 5 7 holds three blocks per SM at
+// 80 registers, 2268 = 4 9 9 7 four of 128 threads holding 21 values at
+// 128, 2520 = 8 9 5 7 four of 96 holding 32 at 168, and 2100 = 4 3 5 5 7
+// four of 160; in complex<float>, 3150 = 9 5 5 14 holds four blocks of 160
+// threads holding 28 values at 96 registers. Each axis runs the kernel
+// compiled ahead of time where the build has it, the plan-time one
+// otherwise: never the general kernel.
 template <class T>
 void check_plan_time_lengths(const fs::path& cache_dir) {
   auto plan_time = std::make_shared<kc::PlanTimeSchedules>(CubinCache(cache_dir));
@@ -433,13 +433,13 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
   check_smooth_four_step<double>();
 }
 
-// Whole lines longer than 4096 (6000; 4725 = 9 15 5 7, in complex<float> a
-// crowded tile of 21 values at 96 registers, in complex<double> two blocks
-// per SM; 8748 = 4 9 9 9 3, in complex<float> two blocks of 28 values at 88
-// registers; 4900 = 4 5 5 7 7, in complex<float> three blocks of 21 values
-// at 80; 7776 = 8 4 9 9 3 and 9072 = 16 9 9 7, in complex<double> one block
-// of 512 threads at 128 registers and of 352 holding 32 values at 168;
-// 10000, past the general
+// Whole lines longer than 4096 (6000; 4725 = 9 15 5 7, in complex<float>
+// three blocks of 192 threads holding 30 values at 96 registers, in
+// complex<double> two blocks; 8748 = 4 9 9 9 3, in complex<float> two blocks
+// of 28 values at 88 registers; 4900 = 4 5 5 7 7, in complex<float> three
+// blocks of 21 values at 80; 7776 = 8 4 9 9 3 and 9072 = 16 9 9 7, in
+// complex<double> one block of 512 threads at 128 registers and of 352
+// holding 32 values at 168; 10000, past the general
 // kernel's two-buffer tile in complex<double>; 16807 = 7^5, past it in both,
 // and in complex<double> past a compiled tile too), and Bluestein convolutions of
 // smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in one tile

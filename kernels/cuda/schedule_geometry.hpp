@@ -146,10 +146,10 @@ constexpr RegisterPlan two_block_register_plan() {
   return sizeof(T) == 8 ? RegisterPlan::ptxas_quarters : RegisterPlan::even_split;
 }
 
-// Values a thread may hold at `registers` registers for the two-block and
-// three-block tiles below: each value takes 2 (complex<float>) or 4
-// (complex<double>) registers, and indices, twiddles and addresses about 32
-// more; at most 32.
+// Values a thread may hold at `registers` registers in the tiles of
+// choose_resident_tile and the third-block rule of schedule_shape: each
+// value takes 2 (complex<float>) or 4 (complex<double>) registers, and
+// indices, twiddles and addresses about 32 more; at most 32.
 template <class T>
 constexpr int values_within(int registers) {
   const int values = (registers - 32) / (static_cast<int>(sizeof(T)) / 2);
@@ -388,10 +388,9 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
     // each in one session (bench/RESULTS.md, issue 10): complex<float> 21 of
     // the 49 lengths they change faster by more than 5%, none slower (of
     // those up to 4096, 9 were below 0.9x cuFFT, now 3375 and 3402 at
-    // 0.897-0.899x);
-    // complex<double> 28 of 69 faster, 4 slower (3072 1.04 -> 0.90x, whose
-    // values spill 8 bytes; 8820 2.6 -> 1.9x and 10080 1.84 -> 1.63x, which
-    // spill 184 and 632; 7290 2.23 -> 2.11x).
+    // 0.897-0.899x); complex<double> 28 of 69 faster, 4 slower (3072 1.04 ->
+    // 0.90x, whose values spill 8 bytes; 8820 2.6 -> 1.9x and 10080 1.84 ->
+    // 1.63x, which spill 184 and 632; 7290 2.23 -> 2.11x).
     const int resident = resident_blocks(tile.threads, g.register_target);
     int wanted = 0;
     if (n <= 4096 && (resident == 2 || (single && resident == 3))) wanted = 4;
