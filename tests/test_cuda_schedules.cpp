@@ -286,7 +286,8 @@ TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
 // measured best for them (schedule_geometry.hpp): four blocks per SM up to
 // 4096 from two (and complex<float> from three), three for complex<float>
 // past 4096 from two, one block with fewer threads at more registers for
-// complex<double> at one (host arithmetic: no device needed).
+// complex<double> at one; 7-smooth lengths only (host arithmetic: no device
+// needed).
 TEST(CudaSchedules, TilesTakeTheResidentBlocksMeasuredBest) {
   // Four blocks for lines up to 4096: complex<float> 3150 = 9 5 5 14, two
   // blocks of 320 threads at 96 registers before, four of 160 holding 28
@@ -320,8 +321,11 @@ TEST(CudaSchedules, TilesTakeTheResidentBlocksMeasuredBest) {
   EXPECT_EQ(kc::schedule_shape<double>(9072, false).register_target, 168);
   // Kept: four blocks past 4096 (complex<float> 4116 stays at three blocks
   // of 320), complex<double> at three blocks (1750), complex<float> at one
-  // block (9072, 672 threads), powers of two.
+  // block (9072, 672 threads), lengths with a factor 11 or 13 (2310 = 2 3 5
+  // 7 11 complex<double> stays at two blocks of 256), powers of two.
   EXPECT_EQ(kc::schedule_shape<float>(4116, false).threads, 320);
+  EXPECT_EQ(kc::schedule_shape<double>(2310, false).threads, 256);
+  EXPECT_EQ(kc::schedule_shape<double>(2310, false).min_blocks, 2);
   EXPECT_EQ(kc::schedule_shape<double>(1750, false).min_blocks, 3);
   EXPECT_EQ(kc::schedule_shape<float>(9072, false).threads, 672);
   EXPECT_EQ(kc::schedule_shape<double>(4096, false).register_target, 128);

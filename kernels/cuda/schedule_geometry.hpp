@@ -50,6 +50,13 @@ constexpr int largest_radix(const RadixSchedule& s) {
   return largest;
 }
 
+// Whether no pass of a schedule has radix 11 or 13 (the length is 7-smooth).
+constexpr bool seven_smooth_radices(const RadixSchedule& s) {
+  for (int p = 0; p < s.count; ++p)
+    if (s.radices[p] == 11 || s.radices[p] == 13) return false;
+  return true;
+}
+
 template <class T>
 constexpr int schedule_max_values(const RadixSchedule& s) {
   const int largest = largest_radix(s);
@@ -390,13 +397,17 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
     // those up to 4096, 9 were below 0.9x cuFFT, now 3375 and 3402 at
     // 0.897-0.899x); complex<double> 28 of 69 faster, 4 slower (3072 1.04 ->
     // 0.90x, whose values spill 8 bytes; 8820 2.6 -> 1.9x and 10080 1.84 ->
-    // 1.63x, which spill 184 and 632; 7290 2.23 -> 2.11x).
+    // 1.63x, which spill 184 and 632; 7290 2.23 -> 2.11x). Lengths with a
+    // factor 11 or 13 keep the tiles of the rules above: the variants were
+    // measured on 7-smooth lengths only, and 7 of the 152 such tiles up to
+    // 16384 the rules would change spilled 8-308 bytes (ptxas, sm_90:
+    // 2310, 2366 complex<double> at four blocks), none of them before.
     const int resident = resident_blocks(tile.threads, g.register_target);
     int wanted = 0;
     if (n <= 4096 && (resident == 2 || (single && resident == 3))) wanted = 4;
     if (n > 4096 && single && resident == 2) wanted = 3;
     if (!single && resident == 1) wanted = 1;
-    if (wanted > 0 && tile.lanes == 1 && blocks_fit(wanted, 1)) {
+    if (wanted > 0 && tile.lanes == 1 && seven_smooth_radices(g.schedule) && blocks_fit(wanted, 1)) {
       int registers = 0;
       const ScheduleTile other =
           choose_resident_tile<T>(n, g.schedule, wanted, RegisterPlan::ptxas_quarters, registers);
