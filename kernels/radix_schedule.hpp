@@ -32,7 +32,37 @@ inline constexpr int max_schedule_passes = 24;
 // 1200 = 16 15 5 0.98 -> 0.62x; as many at target.)
 // The length is the one radix_schedule is given (after stockham_radices has
 // taken out the direct primes; lines with those run the general kernel).
-enum class CompositeRadices { up_to_fifteen, up_to_ten_through_4096 };
+//
+// The device schedules also pair factors 5 into radix 25 (dft_composite,
+// 5 x 5) where that was measured faster on the H100 (bench/RESULTS.md,
+// issue 10). A variant pairing them in every 7-smooth length to 16384 ran
+// against the schedules without 25 in one session; the rules keep it where
+// it won, and ran against the schedules before, twice each:
+// - device_complex64: up_to_fifteen, and 25 for 7-smooth lengths 4097..11999:
+//   13 of 29 lengths faster by more than 5% (6125 = 25 5 7 7 0.74 -> 0.86x
+//   cuFFT, 8750 = 25 25 14 0.74 -> 0.87x, 10000 = 16 25 25 0.70 -> 0.76x), 3
+//   slower (11250 0.89 -> 0.80x; 5250 and 9375, 1.29 -> 1.18x and 2.6 ->
+//   2.2x). Up to 4096 the variant gained nothing (every length was at 0.9x
+//   or more) and lost where tiles spilled (1250 = 10 25 5 1.00 -> 0.46x);
+//   from 12000 on, most 25-schedules leave no one-tile shape (13500 0.72 ->
+//   0.25x as four steps).
+// - device_complex128: up_to_ten_through_4096, and 25 for 7-smooth lengths
+//   up to 8192 whose fives make two radix-25 passes: 4 of 8 faster (1875 =
+//   3 25 25 0.80 -> 0.87x, 3125 = 25 25 5 0.80 -> 0.93x, 4375 0.88 -> 1.01x,
+//   6250 0.86 -> 0.94x), none slower by more than 5% (625 0.99 -> 0.96x).
+//   With one 25 pass the variant's tiles spilled 324-776 bytes at ptxas's
+//   cap of 128 registers (1250 = 10 25 5 0.97 -> 0.28x, 3750 0.89 ->
+//   0.46x); past 8192 no one-tile shape holds two (12500 0.55 -> 0.46x).
+enum class CompositeRadices { up_to_fifteen, up_to_ten_through_4096, device_complex64, device_complex128 };
+
+// The set without radix 25: for lines with a direct prime (stockham_radices
+// in line_factorization.cpp), which run the general kernel, where 25 was
+// not measured.
+constexpr CompositeRadices without_twenty_five(CompositeRadices composites) {
+  if (composites == CompositeRadices::device_complex64) return CompositeRadices::up_to_fifteen;
+  if (composites == CompositeRadices::device_complex128) return CompositeRadices::up_to_ten_through_4096;
+  return composites;
+}
 
 // The longest length that up_to_ten_through_4096 keeps from 14 and 15.
 inline constexpr std::size_t narrow_composites_limit = 4096;
@@ -42,7 +72,7 @@ inline constexpr std::size_t narrow_composites_limit = 4096;
 // schedules, whose passes must match.
 template <class T>
 constexpr CompositeRadices device_composite_radices() {
-  return sizeof(T) == 8 ? CompositeRadices::up_to_ten_through_4096 : CompositeRadices::up_to_fifteen;
+  return sizeof(T) == 8 ? CompositeRadices::device_complex128 : CompositeRadices::device_complex64;
 }
 
 // The host executor keeps 14 and 15 in both precisions: there the split ran
@@ -65,11 +95,12 @@ struct RadixSchedule {
 // factors, unless 16s cover the power exactly); a leftover single factor 2
 // is merged into 8 x 4 (or 4 x 4), since a radix-2 pass costs a full trip
 // through memory for little arithmetic. Then the odd primes 3, 5, 7, 11, 13:
-// pairs of 3s as radix 9, the rest one pass each. A lone 2 (n = 2 x odd)
-// and a lone 3 join an odd neighbour in one composite pass where they can:
-// 2 x 7 = 14, 3 x 5 = 15, 2 x 5 = 10, 2 x 3 = 6, in that order (14 and 15
-// only where `composites` allows them). Empty (count 0) when n == 1 or a
-// prime factor above 13 remains.
+// pairs of 3s as radix 9 (and of 5s as radix 25 where `composites` allows
+// it), the rest one pass each. A lone 2 (n = 2 x odd) and a lone 3 join an
+// odd neighbour in one composite pass where they can: 2 x 7 = 14, 3 x 5 =
+// 15, 2 x 5 = 10, 2 x 3 = 6, in that order (14 and 15 only where
+// `composites` allows them). Empty (count 0) when n == 1 or a prime factor
+// above 13 remains.
 constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composites) {
   const std::size_t length = n;
   RadixSchedule s;
@@ -98,7 +129,9 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   // 1470 = 2 3 5 7 7 runs as 15 14 7, 3750 = 2 3 5^4 as 15 10 5 5 (on the
   // H100, 50 of the 240 complex<float> lengths up to 4096 ran faster).
   const bool lone_two = twos == 1 && odd_factors;
-  const bool wide = composites == CompositeRadices::up_to_fifteen || length > narrow_composites_limit;
+  const bool narrow =
+      composites == CompositeRadices::up_to_ten_through_4096 || composites == CompositeRadices::device_complex128;
+  const bool wide = !narrow || length > narrow_composites_limit;
   const bool fourteen = wide && lone_two && sevens > 0;
   const bool fifteen = wide && threes % 2 == 1 && fives > 0;
   const bool ten = lone_two && !fourteen && fives > (fifteen ? 1 : 0);
@@ -108,6 +141,12 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   if (ten) --fives;
   if (six) --threes;
   if (fourteen || ten || six) twos = 0;
+  // Pairs of 5s as radix 25 (CompositeRadices says where): 7-smooth lengths
+  // only, the ones measured.
+  const bool seven_smooth = elevens == 0 && thirteens == 0;
+  const bool twenty_five =
+      seven_smooth && ((composites == CompositeRadices::device_complex64 && length > 4096 && length < 12000) ||
+                       (composites == CompositeRadices::device_complex128 && length <= 8192 && fives >= 4));
   // Beside odd radices, 8s rather than 16s unless the power of two is a
   // power of 16: a radix-16 pass needs 16 values per thread, and with the
   // odd butterflies' temporaries ptxas spilled 300-700 bytes per thread
@@ -128,12 +167,13 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   }
   // 3 x 3 goes in one composite pass (dft_composite): a pass is a trip
   // through memory, and two radix-3 passes do little arithmetic per trip.
-  // (5 x 5 was tried: its 25 values per thread spilled registers.)
   for (; threes >= 2; threes -= 2) push(9);
   if (six) push(6);
   if (threes == 1) push(3);
   if (fifteen) push(15);
   if (ten) push(10);
+  if (twenty_five)
+    for (; fives >= 2; fives -= 2) push(25);
   for (; fives > 0; --fives) push(5);
   if (fourteen) push(14);
   for (; sevens > 0; --sevens) push(7);

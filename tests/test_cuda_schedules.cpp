@@ -204,17 +204,17 @@ TEST(CudaSchedules, CrowdedTilesTakeFewerThreads) {
   const kc::ScheduleShape roomy = kc::schedule_shape<float>(2100, false);
   EXPECT_EQ(roomy.register_target, 64);
   EXPECT_EQ(roomy.threads, 160);
-  // Lines past 4096: 6125 = 5 5 5 7 7, two blocks of 448 threads at 64
+  // Lines past 4096: 5292 = 4 9 3 7 7, one block of 896 threads at 64
   // registers without the rule, two of 320 holding 21 values at 96 with it;
-  // 6000 = 16 15 5 5 keeps two blocks of 416 at 64 registers.
-  const kc::ScheduleShape long_crowded = kc::schedule_shape<float>(6125, false);
+  // 5880 = 8 15 7 7 keeps two blocks of 448 at 64 registers.
+  const kc::ScheduleShape long_crowded = kc::schedule_shape<float>(5292, false);
   EXPECT_EQ(long_crowded.register_target, 96);
   EXPECT_EQ(long_crowded.threads, 320);
   EXPECT_EQ(long_crowded.values, 21);
   EXPECT_EQ(kc::resident_blocks(long_crowded.threads, long_crowded.register_target), 2);
-  const kc::ScheduleShape long_kept = kc::schedule_shape<float>(6000, false);
+  const kc::ScheduleShape long_kept = kc::schedule_shape<float>(5880, false);
   EXPECT_EQ(long_kept.register_target, 64);
-  EXPECT_EQ(long_kept.threads, 416);
+  EXPECT_EQ(long_kept.threads, 448);
   // complex<double> up to 4096: 2744 = 8 7 7 7, two blocks of 416 threads
   // holding 8 values at 72 registers without the rule (the two-block rule
   // below), two of 224 holding 16 at 128 with it.
@@ -226,9 +226,9 @@ TEST(CudaSchedules, CrowdedTilesTakeFewerThreads) {
   // of two or more blocks and lines past 4096.
   EXPECT_EQ(kc::schedule_shape<float>(4096, false).register_target, 64);
   EXPECT_EQ(kc::schedule_shape<float>(3024, true).register_target, 64);
-  EXPECT_EQ(kc::schedule_shape<double>(1875, false).register_target, 96);  // three blocks of 224
+  EXPECT_EQ(kc::schedule_shape<double>(1400, false).register_target, 96);  // three blocks of 224
   EXPECT_EQ(kc::schedule_shape<double>(300, true).register_target, 96);
-  EXPECT_EQ(kc::schedule_shape<double>(5625, false).register_target, 96);
+  EXPECT_EQ(kc::schedule_shape<double>(5400, false).register_target, 96);
   EXPECT_EQ(kc::schedule_shape<double>(2048, false).register_target, 128);
 }
 
@@ -303,11 +303,11 @@ TEST(CudaSchedules, TilesTakeTheResidentBlocksMeasuredBest) {
   EXPECT_EQ(kc::schedule_shape<float>(2520, false).register_target, 80);
   EXPECT_EQ(kc::schedule_shape<double>(2100, false).threads, 160);
   EXPECT_EQ(kc::schedule_shape<double>(2100, false).min_blocks, 4);
-  // Three blocks for complex<float> past 4096: 4900 = 4 5 5 7 7, two blocks
-  // of 320 at 96 before, three of 256 holding 21 at 80.
-  const kc::ScheduleShape three = kc::schedule_shape<float>(4900, false);
+  // Three blocks for complex<float> past 4096: 4536 = 8 9 9 7, three of 256
+  // threads holding 24 values at 80 registers (ptxas's cap for 24 warps).
+  const kc::ScheduleShape three = kc::schedule_shape<float>(4536, false);
   EXPECT_EQ(three.threads, 256);
-  EXPECT_EQ(three.values, 21);
+  EXPECT_EQ(three.values, 24);
   EXPECT_EQ(three.register_target, 80);
   EXPECT_EQ(three.min_blocks, 3);
   // One block with fewer threads for complex<double>: 7776 = 8 4 9 9 3,

@@ -4,6 +4,9 @@
 // error on seeded random inputs must stay under C * eps * sqrt(log2 N).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <utility>
+
 #include <oocfft/oocfft.hpp>
 
 #include "kernels/host_executor.hpp"
@@ -71,8 +74,8 @@ bool is_7_smooth(std::size_t n) {
 // 7-smooth lengths up to 2^20, both precisions).
 TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
   using kernels::CompositeRadices;
-  ASSERT_EQ(kernels::device_composite_radices<float>(), CompositeRadices::up_to_fifteen);
-  ASSERT_EQ(kernels::device_composite_radices<double>(), CompositeRadices::up_to_ten_through_4096);
+  ASSERT_EQ(kernels::device_composite_radices<float>(), CompositeRadices::device_complex64);
+  ASSERT_EQ(kernels::device_composite_radices<double>(), CompositeRadices::device_complex128);
   ASSERT_EQ(kernels::host_composite_radices, CompositeRadices::up_to_fifteen);
   const auto radices = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::up_to_fifteen); };
   const auto narrow = [](std::size_t n) {
@@ -112,6 +115,17 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
     const std::vector<int> r_narrow = narrow(n);
     ASSERT_EQ(r.empty(), r_narrow.empty()) << "n=" << n;
     if (r.empty()) continue;
+    // The device sets: as up_to_fifteen (complex64) and up_to_ten_through_4096
+    // (complex128) but for pairs of 5s as radix 25, only where their rules
+    // say (DeviceSchedulesPairFivesWhereMeasured below).
+    for (const auto& [set, base] : {std::pair{CompositeRadices::device_complex64, r},
+                                    std::pair{CompositeRadices::device_complex128, r_narrow}}) {
+      const std::vector<int> device = kernels::stockham_radices(n, set);
+      std::size_t product = 1;
+      for (int radix : device) product *= static_cast<std::size_t>(radix);
+      ASSERT_EQ(product, n) << "n=" << n;
+      if (std::find(device.begin(), device.end(), 25) == device.end()) ASSERT_EQ(device, base) << "n=" << n;
+    }
     std::size_t product = 1, product_narrow = 1;
     for (int radix : r) product *= static_cast<std::size_t>(radix);
     // Up to 4096, no 14 or 15; past it, the wide schedule (lengths with a
@@ -127,27 +141,57 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
   }
 }
 
-// The device's complex<double> schedules (no 14 or 15) on the host executor,
-// which runs the same butterflies: lengths whose schedule differs from the
-// host's, a batch of 3 lines, forward against a naive long-double DFT.
-TEST(LineAccuracy, DeviceCompositeSetAgainstNaiveDft) {
-  for (std::size_t n : {15, 30, 75, 98, 294, 490, 1050, 1470, 2625}) {
-    const auto plan = kernels::make_line_plan<double>(n, kernels::CompositeRadices::up_to_ten_through_4096);
+// Where the device schedules pair 5s as radix 25: complex64 7-smooth lengths
+// 4097..11999, complex128 7-smooth lengths up to 8192 whose fives make two
+// radix-25 passes (radix_schedule.hpp says why).
+TEST(LineAccuracy, DeviceSchedulesPairFivesWhereMeasured) {
+  using kernels::CompositeRadices;
+  const auto single = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::device_complex64); };
+  const auto twin = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::device_complex128); };
+  EXPECT_EQ(single(6125), (std::vector<int>{25, 5, 7, 7}));
+  EXPECT_EQ(single(8750), (std::vector<int>{25, 25, 14}));
+  EXPECT_EQ(single(10000), (std::vector<int>{16, 25, 25}));
+  EXPECT_EQ(single(3125), (std::vector<int>{5, 5, 5, 5, 5}));        // up to 4096: none
+  EXPECT_EQ(single(12500), (std::vector<int>{4, 5, 5, 5, 5, 5}));    // from 12000: none
+  EXPECT_EQ(single(25 * 11 * 16), (std::vector<int>{16, 5, 5, 11}));  // 11- and 13-smooth: none
+  EXPECT_EQ(twin(3125), (std::vector<int>{25, 25, 5}));
+  EXPECT_EQ(twin(1875), (std::vector<int>{3, 25, 25}));
+  EXPECT_EQ(twin(6250), (std::vector<int>{10, 25, 25}));
+  EXPECT_EQ(twin(1250), (std::vector<int>{10, 5, 5, 5}));    // one 25 pass: none
+  EXPECT_EQ(twin(7500), (std::vector<int>{4, 15, 5, 5, 5}));  // the 15 leaves three 5s
+  EXPECT_EQ(twin(12500), (std::vector<int>{4, 5, 5, 5, 5, 5}));  // past 8192: none
+  EXPECT_EQ(kernels::stockham_radices(3125, kernels::host_composite_radices), (std::vector<int>{5, 5, 5, 5, 5}));
+  EXPECT_EQ(twin(17 * 625), (std::vector<int>{17, 5, 5, 5, 5}));  // a direct prime: the general kernel, none
+}
+
+// The device's schedules on the host executor, which runs the same
+// butterflies: complex<double> lengths whose schedule differs from the
+// host's (no 14 or 15 up to 4096; radix 25), a batch of 3 lines, forward
+// against a naive long-double DFT; and complex<float> lengths with radix 25.
+template <class T>
+void check_device_schedules_against_naive_dft(std::initializer_list<std::size_t> lengths) {
+  for (std::size_t n : lengths) {
+    const auto plan = kernels::make_line_plan<T>(n, kernels::device_composite_radices<T>());
     ASSERT_NE(plan->factorization.radices,
               kernels::stockham_radices(n, kernels::host_composite_radices))
         << "n=" << n;
     constexpr std::size_t lines = 3;
     const auto x = random_signal(n * lines, 4000 + n);
-    auto y = to_precision<double>(x);
+    auto y = to_precision<T>(x);
     const kernels::LineBatch batch{n, 1, lines, static_cast<std::ptrdiff_t>(n), 1, 0};
-    kernels::execute_lines_host(*plan, reinterpret_cast<kernels::Complex<double>*>(y.data()), batch, false, 1.0);
+    kernels::execute_lines_host(*plan, reinterpret_cast<kernels::Complex<T>*>(y.data()), batch, false, T(1));
     for (std::size_t l = 0; l < lines; ++l) {
       const std::vector<LongComplex> line(x.begin() + l * n, x.begin() + (l + 1) * n);
-      const std::vector<std::complex<double>> out(y.begin() + l * n, y.begin() + (l + 1) * n);
-      EXPECT_LE(relative_l2_error(out, naive_dft(line, -1)), tolerance<double>(c_stockham, n))
+      const std::vector<std::complex<T>> out(y.begin() + l * n, y.begin() + (l + 1) * n);
+      EXPECT_LE(relative_l2_error(out, naive_dft(line, -1)), tolerance<T>(c_stockham, n))
           << "n=" << n << " line " << l << " (" << plan->summary() << ")";
     }
   }
+}
+
+TEST(LineAccuracy, DeviceCompositeSetAgainstNaiveDft) {
+  check_device_schedules_against_naive_dft<double>({15, 30, 75, 98, 294, 490, 1050, 1470, 2625, 625, 1875, 3125});
+  check_device_schedules_against_naive_dft<float>({4375, 6125});
 }
 
 TEST(LineAccuracy, EveryLengthUpTo256AgainstNaiveDft) {

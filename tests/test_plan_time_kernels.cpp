@@ -361,7 +361,9 @@ void check_against_fftwl(DeviceRunner<T>& runner, const kc::DeviceBrickPlan<T>& 
 // 80 registers, 2268 = 4 9 9 7 four of 128 threads holding 21 values at
 // 128, 2520 = 8 9 5 7 four of 96 holding 32 at 168, and 2100 = 4 3 5 5 7
 // four of 160; in complex<float>, 3150 = 9 5 5 14 holds four blocks of 160
-// threads holding 28 values at 96 registers. Each axis runs the kernel
+// threads holding 28 values at 96 registers; radix 25 in complex<double>:
+// 625 = 25 25 (x lines, and z lines in strided tiles of 4 lanes) and 3125 =
+// 25 25 5 (three blocks of 160 threads at 136 registers). Each axis runs the kernel
 // compiled ahead of time where the build has it, the plan-time one
 // otherwise: never the general kernel.
 template <class T>
@@ -370,8 +372,8 @@ void check_plan_time_lengths(const fs::path& cache_dir) {
   DeviceRunner<T> runner;
   int plan_time_axes = 0;
   for (std::size_t n : {std::size_t{54}, std::size_t{90}, std::size_t{98}, std::size_t{143}, std::size_t{300},
-                        std::size_t{343}, std::size_t{1000}, std::size_t{1750}, std::size_t{2100},
-                        std::size_t{2268}, std::size_t{2520}, std::size_t{3150}}) {
+                        std::size_t{343}, std::size_t{625}, std::size_t{1000}, std::size_t{1750}, std::size_t{2100},
+                        std::size_t{2268}, std::size_t{2520}, std::size_t{3125}, std::size_t{3150}}) {
     for (bool z : {false, true}) {
       if (z && n > 1024) continue;  // strided transform schedules stop at 1024 (the general kernel beyond)
       // Two whole tiles and one lane more, as the schedule suite does.
@@ -433,14 +435,15 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
   check_smooth_four_step<double>();
 }
 
-// Whole lines longer than 4096 (6000; 4725 = 9 15 5 7, in complex<float>
-// three blocks of 192 threads holding 30 values at 96 registers, in
-// complex<double> two blocks; 8748 = 4 9 9 9 3, in complex<float> two blocks
-// of 28 values at 88 registers; 4900 = 4 5 5 7 7, in complex<float> three
-// blocks of 21 values at 80; 7776 = 8 4 9 9 3 and 9072 = 16 9 9 7, in
-// complex<double> one block of 512 threads at 128 registers and of 352
-// holding 32 values at 168; 10000, past the general
-// kernel's two-buffer tile in complex<double>; 16807 = 7^5, past it in both,
+// Whole lines longer than 4096 (6000, in complex<float> 16 15 25; 4725 =
+// 9 15 5 7, in complex<float> three blocks of 192 threads holding 30 values
+// at 96 registers, in complex<double> two blocks; 8748 = 4 9 9 9 3, in
+// complex<float> two blocks of 28 values at 88 registers; 4900, in
+// complex<float> 4 25 7 7, two blocks of 352 threads holding 25 values at 88
+// registers; 7776 = 8 4 9 9 3 and 9072 = 16 9 9 7, in complex<double> one
+// block of 512 threads at 128 registers and of 352 holding 32 values at
+// 168; 10000, in complex<float> 16 25 25, past the general kernel's
+// two-buffer tile in complex<double>; 16807 = 7^5, past it in both,
 // and in complex<double> past a compiled tile too), and Bluestein convolutions of
 // smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in one tile
 // compiled at plan time: the plan's outcome for that key says it loaded,

@@ -284,6 +284,12 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   // 0.89x). Crowded tiles take more (below). complex<float> ones needed 96
   // only while the kernels looped over tiles (this_tile() in tile_kernels.cuh).
   g.register_target = sizeof(T) == 4 ? 64 : (only_powers_of_two(g.schedule) ? 128 : 96);
+  // A radix-25 pass (radix_schedule.hpp) holds 25 values per thread: at
+  // least the registers values_within gives them (88 for complex<float>,
+  // 136 for complex<double>). At 64, ptxas spilled 16-672 bytes per thread
+  // (3125 complex<float>).
+  const int butterfly_registers = 32 + largest_radix(g.schedule) * static_cast<int>(sizeof(T)) / 2;
+  if (butterfly_registers > g.register_target) g.register_target = (butterfly_registers + 7) / 8 * 8;
   // Large strided tiles of several odd radices (945 = 9 5 3 7 with 8 lanes)
   // leave no block size within the value budget: the budget then grows.
   auto choose_tile = [&](int first_budget, int registers) {
