@@ -45,7 +45,14 @@ inline constexpr int max_schedule_passes = 24;
 //   2.2x). Up to 4096 the variant gained nothing (every length was at 0.9x
 //   or more) and lost where tiles spilled (1250 = 10 25 5 1.00 -> 0.46x);
 //   from 12000 on, most 25-schedules leave no one-tile shape (13500 0.72 ->
-//   0.25x as four steps).
+//   0.25x as four steps). And pairs of a 3 and a 5 as 15 ahead of pairs of
+//   3s as 9 where that saves a pass, for lengths 2049..15360 outside the
+//   25 range: a variant over the 13 complex64 lengths where it saves one
+//   had 3375 = 15 15 15 0.898 -> 0.967x, 3600 0.98 -> 1.05x, 12600 0.76 ->
+//   0.84x, 14175 0.83 -> 0.94x (13500 and 14400 +2-3%), nothing gained up
+//   to 2048 (1125 1.00 -> 0.93x, the others within 3%), and 16200 lost its
+//   one-tile shape. In complex128 the same variant (with 15 up to 4096)
+//   was slower for 15 of 57 lengths and faster for 2 (3375 0.83 -> 0.82x).
 // - device_complex128: up_to_ten_through_4096, and 25 for 7-smooth lengths
 //   up to 8192 whose fives make two radix-25 passes: 4 of 8 faster (1875 =
 //   3 25 25 0.80 -> 0.87x, 3125 = 25 25 5 0.80 -> 0.93x, 4375 0.88 -> 1.01x,
@@ -136,16 +143,34 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   const bool fifteen = wide && threes % 2 == 1 && fives > 0;
   const bool ten = lone_two && !fourteen && fives > (fifteen ? 1 : 0);
   const bool six = lone_two && !fourteen && !ten && !fifteen && threes % 2 == 1;
+  // Pairs of a 3 and a 5 as radix 15, ahead of pairs of 3s as 9, where
+  // that takes fewer passes (3375 = 9 15 5 5 -> 15 15 15): complex64
+  // 7-smooth lengths 2049..15360 outside the radix-25 range (CompositeRadices
+  // says why), without a lone 2. Up to 15360 = 1024 x 15 a thread holds one
+  // radix-15 butterfly; past it two exceed the value budget and no one-tile
+  // shape remains (16200 = 8 9 15 15 ran four steps, 0.84 -> 0.55x cuFFT).
+  const bool seven_smooth = elevens == 0 && thirteens == 0;
+  const bool twenty_five_range = length > 4096 && length < 12000;
+  int fifteens = 0;
+  if (composites == CompositeRadices::device_complex64 && seven_smooth && length > 2048 && length <= 15360 &&
+      !twenty_five_range && !fourteen && !ten && !six) {
+    const int pairs = threes < fives ? threes : fives;
+    const int passes_now = fifteen ? (threes - 1) / 2 + fives : threes / 2 + threes % 2 + fives;
+    const int passes_paired = pairs + (threes - pairs) / 2 + (threes - pairs) % 2 + (fives - pairs);
+    if (passes_paired < passes_now) fifteens = pairs;
+  }
+  threes -= fifteens;
+  fives -= fifteens;
+  const bool lone_fifteen = fifteen && fifteens == 0;
   if (fourteen) --sevens;
-  if (fifteen) --threes, --fives;
+  if (lone_fifteen) --threes, --fives;
   if (ten) --fives;
   if (six) --threes;
   if (fourteen || ten || six) twos = 0;
   // Pairs of 5s as radix 25 (CompositeRadices says where): 7-smooth lengths
   // only, the ones measured.
-  const bool seven_smooth = elevens == 0 && thirteens == 0;
   const bool twenty_five =
-      seven_smooth && ((composites == CompositeRadices::device_complex64 && length > 4096 && length < 12000) ||
+      seven_smooth && ((composites == CompositeRadices::device_complex64 && twenty_five_range) ||
                        (composites == CompositeRadices::device_complex128 && length <= 8192 && fives >= 4));
   // Beside odd radices, 8s rather than 16s unless the power of two is a
   // power of 16: a radix-16 pass needs 16 values per thread, and with the
@@ -170,7 +195,8 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   for (; threes >= 2; threes -= 2) push(9);
   if (six) push(6);
   if (threes == 1) push(3);
-  if (fifteen) push(15);
+  if (lone_fifteen) push(15);
+  for (int i = 0; i < fifteens; ++i) push(15);
   if (ten) push(10);
   if (twenty_five)
     for (; fives >= 2; fives -= 2) push(25);

@@ -116,15 +116,18 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
     ASSERT_EQ(r.empty(), r_narrow.empty()) << "n=" << n;
     if (r.empty()) continue;
     // The device sets: as up_to_fifteen (complex64) and up_to_ten_through_4096
-    // (complex128) but for pairs of 5s as radix 25, only where their rules
-    // say (DeviceSchedulesPairFivesWhereMeasured below).
+    // (complex128) but for pairs of 5s as radix 25 and pairs of a 3 and a 5
+    // as radix 15, only where their rules say
+    // (DeviceSchedulesMergePairsWhereMeasured below).
     for (const auto& [set, base] : {std::pair{CompositeRadices::device_complex64, r},
                                     std::pair{CompositeRadices::device_complex128, r_narrow}}) {
       const std::vector<int> device = kernels::stockham_radices(n, set);
       std::size_t product = 1;
       for (int radix : device) product *= static_cast<std::size_t>(radix);
       ASSERT_EQ(product, n) << "n=" << n;
-      if (std::find(device.begin(), device.end(), 25) == device.end()) ASSERT_EQ(device, base) << "n=" << n;
+      const bool twenty_five = std::find(device.begin(), device.end(), 25) != device.end();
+      const bool fifteen_pairs = std::count(device.begin(), device.end(), 15) >= 2;
+      if (!twenty_five && !fifteen_pairs) ASSERT_EQ(device, base) << "n=" << n;
     }
     std::size_t product = 1, product_narrow = 1;
     for (int radix : r) product *= static_cast<std::size_t>(radix);
@@ -143,8 +146,10 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
 
 // Where the device schedules pair 5s as radix 25: complex64 7-smooth lengths
 // 4097..11999, complex128 7-smooth lengths up to 8192 whose fives make two
-// radix-25 passes (radix_schedule.hpp says why).
-TEST(LineAccuracy, DeviceSchedulesPairFivesWhereMeasured) {
+// radix-25 passes; and a 3 with a 5 as radix 15 ahead of 3s as 9: complex64
+// 7-smooth lengths 2049..15360 outside that range, where it saves a pass
+// (radix_schedule.hpp says why).
+TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
   using kernels::CompositeRadices;
   const auto single = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::device_complex64); };
   const auto twin = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::device_complex128); };
@@ -161,13 +166,21 @@ TEST(LineAccuracy, DeviceSchedulesPairFivesWhereMeasured) {
   EXPECT_EQ(twin(7500), (std::vector<int>{4, 15, 5, 5, 5}));  // the 15 leaves three 5s
   EXPECT_EQ(twin(12500), (std::vector<int>{4, 5, 5, 5, 5, 5}));  // past 8192: none
   EXPECT_EQ(kernels::stockham_radices(3125, kernels::host_composite_radices), (std::vector<int>{5, 5, 5, 5, 5}));
+  EXPECT_EQ(single(3375), (std::vector<int>{15, 15, 15}));
+  EXPECT_EQ(single(14175), (std::vector<int>{9, 15, 15, 7}));
+  EXPECT_EQ(single(2025), (std::vector<int>{9, 9, 5, 5}));      // up to 2048: none
+  EXPECT_EQ(single(16200), (std::vector<int>{8, 9, 9, 5, 5}));  // past 15360: none
+  EXPECT_EQ(single(4050), (std::vector<int>{9, 9, 10, 5}));     // a lone 2: none
+  EXPECT_EQ(twin(3375), (std::vector<int>{9, 3, 5, 5, 5}));
+  EXPECT_EQ(kernels::stockham_radices(3375, kernels::host_composite_radices), (std::vector<int>{9, 15, 5, 5}));
   EXPECT_EQ(twin(17 * 625), (std::vector<int>{17, 5, 5, 5, 5}));  // a direct prime: the general kernel, none
 }
 
 // The device's schedules on the host executor, which runs the same
 // butterflies: complex<double> lengths whose schedule differs from the
 // host's (no 14 or 15 up to 4096; radix 25), a batch of 3 lines, forward
-// against a naive long-double DFT; and complex<float> lengths with radix 25.
+// against a naive long-double DFT; and complex<float> lengths with radix 25
+// or pairs of 15s.
 template <class T>
 void check_device_schedules_against_naive_dft(std::initializer_list<std::size_t> lengths) {
   for (std::size_t n : lengths) {
@@ -191,7 +204,7 @@ void check_device_schedules_against_naive_dft(std::initializer_list<std::size_t>
 
 TEST(LineAccuracy, DeviceCompositeSetAgainstNaiveDft) {
   check_device_schedules_against_naive_dft<double>({15, 30, 75, 98, 294, 490, 1050, 1470, 2625, 625, 1875, 3125});
-  check_device_schedules_against_naive_dft<float>({4375, 6125});
+  check_device_schedules_against_naive_dft<float>({4375, 6125, 3375});
 }
 
 TEST(LineAccuracy, EveryLengthUpTo256AgainstNaiveDft) {
