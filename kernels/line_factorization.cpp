@@ -26,7 +26,7 @@ std::vector<int> stockham_radices(std::size_t n, CompositeRadices composites) {
     for (; n % static_cast<std::size_t>(p) == 0; n /= static_cast<std::size_t>(p)) radices.push_back(p);
   }
   if (n == 1) return radices;
-  const RadixSchedule s = radix_schedule(n, radices.empty() ? composites : without_twenty_five(composites));
+  const RadixSchedule s = radix_schedule(n, radices.empty() ? composites : without_pairings(composites));
   if (s.count == 0) return {};
   radices.insert(radices.end(), s.radices, s.radices + s.count);
   return radices;

@@ -33,11 +33,12 @@ inline constexpr int max_schedule_passes = 24;
 // The length is the one radix_schedule is given (after stockham_radices has
 // taken out the direct primes; lines with those run the general kernel).
 //
-// The device schedules also pair factors 5 into radix 25 (dft_composite,
-// 5 x 5) where that was measured faster on the H100 (bench/RESULTS.md,
-// issue 10). A variant pairing them in every 7-smooth length to 16384 ran
-// against the schedules without 25 in one session; the rules keep it where
-// it won, and ran against the schedules before, twice each:
+// The device schedules also pair factors where that was measured faster on
+// the H100 (bench/RESULTS.md, issue 10): two 5s as radix 25 (dft_composite,
+// 5 x 5), and in complex64 a 3 and a 5 as 15 ahead of two 3s as 9. A
+// variant pairing them in every 7-smooth length to 16384 ran against the
+// schedules without in one session; the rules keep them where they won, and
+// ran against the schedules before, two or three times each:
 // - device_complex64: up_to_fifteen, and 25 for 7-smooth lengths 4097..11999:
 //   13 of 29 lengths faster by more than 5% (6125 = 25 5 7 7 0.74 -> 0.86x
 //   cuFFT, 8750 = 25 25 14 0.74 -> 0.87x, 10000 = 16 25 25 0.70 -> 0.76x), 3
@@ -62,10 +63,10 @@ inline constexpr int max_schedule_passes = 24;
 //   0.46x); past 8192 no one-tile shape holds two (12500 0.55 -> 0.46x).
 enum class CompositeRadices { up_to_fifteen, up_to_ten_through_4096, device_complex64, device_complex128 };
 
-// The set without radix 25: for lines with a direct prime (stockham_radices
-// in line_factorization.cpp), which run the general kernel, where 25 was
-// not measured.
-constexpr CompositeRadices without_twenty_five(CompositeRadices composites) {
+// The set without those pairings: for lines with a direct prime
+// (stockham_radices in line_factorization.cpp), which run the general
+// kernel, where they were not measured.
+constexpr CompositeRadices without_pairings(CompositeRadices composites) {
   if (composites == CompositeRadices::device_complex64) return CompositeRadices::up_to_fifteen;
   if (composites == CompositeRadices::device_complex128) return CompositeRadices::up_to_ten_through_4096;
   return composites;
