@@ -152,7 +152,7 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   // shape remains (16200 = 8 9 15 15 ran four steps, 0.84 -> 0.55x cuFFT).
   const bool seven_smooth = elevens == 0 && thirteens == 0;
   const bool twenty_five_range = length > 4096 && length < 12000;
-  int fifteens = 0;
+  int fifteens = fifteen ? 1 : 0;  // the lone 3's, or the pairs
   if (composites == CompositeRadices::device_complex64 && seven_smooth && length > 2048 && length <= 15360 &&
       !twenty_five_range && !fourteen && !ten && !six) {
     const int pairs = threes < fives ? threes : fives;
@@ -162,9 +162,7 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   }
   threes -= fifteens;
   fives -= fifteens;
-  const bool lone_fifteen = fifteen && fifteens == 0;
   if (fourteen) --sevens;
-  if (lone_fifteen) --threes, --fives;
   if (ten) --fives;
   if (six) --threes;
   if (fourteen || ten || six) twos = 0;
@@ -196,7 +194,6 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   for (; threes >= 2; threes -= 2) push(9);
   if (six) push(6);
   if (threes == 1) push(3);
-  if (lone_fifteen) push(15);
   for (int i = 0; i < fifteens; ++i) push(15);
   if (ten) push(10);
   if (twenty_five)

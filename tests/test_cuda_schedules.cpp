@@ -185,6 +185,18 @@ TEST(CudaSchedules, TileGridTakesEveryTileOnce) {
   EXPECT_EQ(kc::tile_grid(kc::max_grid_x + 1, 0, 1).y, 2u);
 }
 
+// A contiguous one-line tile as the geometry rules below give it: block
+// size, the most values a thread holds, registers and the blocks of
+// __launch_bounds__. `what` names the length and precision in a failure.
+void expect_tile(const char* what, const kc::ScheduleShape& g, int threads, int values, int registers,
+                 int min_blocks) {
+  EXPECT_TRUE(g.valid) << what;
+  EXPECT_EQ(g.threads, threads) << what;
+  EXPECT_EQ(g.values, values) << what;
+  EXPECT_EQ(g.register_target, registers) << what;
+  EXPECT_EQ(g.min_blocks, min_blocks) << what;
+}
+
 // The tile of contiguous lines with odd radices: where the complex<float>
 // 64-register tile would need more than 341 threads (two blocks per SM or
 // fewer), fewer threads with more values at 96 registers, if as many blocks
@@ -194,12 +206,7 @@ TEST(CudaSchedules, TileGridTakesEveryTileOnce) {
 TEST(CudaSchedules, CrowdedTilesTakeFewerThreads) {
   // 2016 = 8 4 9 7: 512 threads of at most 14 values at 64 registers (two
   // blocks per SM) without the rule; with it 224 threads of 24 at 96 (three).
-  const kc::ScheduleShape crowded = kc::schedule_shape<float>(2016, false);
-  ASSERT_TRUE(crowded.valid);
-  EXPECT_EQ(crowded.register_target, 96);
-  EXPECT_EQ(crowded.threads, 224);
-  EXPECT_EQ(crowded.values, 24);
-  EXPECT_EQ(crowded.min_blocks, 3);
+  expect_tile("2016 complex<float>", kc::schedule_shape<float>(2016, false), 224, 24, 96, 3);
   // 2100 = 4 15 5 7: 160 threads, six blocks per SM at 64 registers: kept.
   const kc::ScheduleShape roomy = kc::schedule_shape<float>(2100, false);
   EXPECT_EQ(roomy.register_target, 64);
@@ -240,12 +247,7 @@ TEST(CudaSchedules, CrowdedTilesTakeFewerThreads) {
 TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
   // complex<float> 8748 = 4 9 9 9 3: one block of 608 threads at 96
   // registers before; two of 352 holding 28 values at 88.
-  const kc::ScheduleShape single = kc::schedule_shape<float>(8748, false);
-  ASSERT_TRUE(single.valid);
-  EXPECT_EQ(single.threads, 352);
-  EXPECT_EQ(single.values, 28);
-  EXPECT_EQ(single.register_target, 88);
-  EXPECT_EQ(single.min_blocks, 2);
+  expect_tile("8748 complex<float>", kc::schedule_shape<float>(8748, false), 352, 28, 88, 2);
   // complex<double> 3780 = 4 9 3 5 7: one block of 544 at 96 before; two of
   // 256 holding 21 values at 128.
   const kc::ScheduleShape two = kc::schedule_shape<double>(3780, false);
@@ -294,22 +296,14 @@ TEST(CudaSchedules, TilesTakeTheResidentBlocksMeasuredBest) {
   // values; 2520 = 8 9 5 7, three blocks of 320 before, four of 192 holding
   // 18 at 80 (ptxas's cap for 24 warps); complex<double> 2100 = 4 3 5 5 7,
   // two blocks of 320 before, four of 160 holding 16 at 96.
-  const kc::ScheduleShape four = kc::schedule_shape<float>(3150, false);
-  EXPECT_EQ(four.threads, 160);
-  EXPECT_EQ(four.values, 28);
-  EXPECT_EQ(four.register_target, 96);
-  EXPECT_EQ(four.min_blocks, 4);
+  expect_tile("3150 complex<float>", kc::schedule_shape<float>(3150, false), 160, 28, 96, 4);
   EXPECT_EQ(kc::schedule_shape<float>(2520, false).threads, 192);
   EXPECT_EQ(kc::schedule_shape<float>(2520, false).register_target, 80);
   EXPECT_EQ(kc::schedule_shape<double>(2100, false).threads, 160);
   EXPECT_EQ(kc::schedule_shape<double>(2100, false).min_blocks, 4);
   // Three blocks for complex<float> past 4096: 4536 = 8 9 9 7, three of 256
   // threads holding 24 values at 80 registers (ptxas's cap for 24 warps).
-  const kc::ScheduleShape three = kc::schedule_shape<float>(4536, false);
-  EXPECT_EQ(three.threads, 256);
-  EXPECT_EQ(three.values, 24);
-  EXPECT_EQ(three.register_target, 80);
-  EXPECT_EQ(three.min_blocks, 3);
+  expect_tile("4536 complex<float>", kc::schedule_shape<float>(4536, false), 256, 24, 80, 3);
   // One block with fewer threads for complex<double>: 7776 = 8 4 9 9 3,
   // 672 threads at 96 registers before, 512 at 128; 9072, 352 holding 32
   // values at 168.
