@@ -2,9 +2,9 @@
 // Radix butterflies: an in-register DFT of R values, v[k] <- sum_j v[j]
 // exp(-+2 pi i j k / R), for R in {2, 4, 8, 16}, the odd primes
 // {3, 5, 7, 11, 13}, the composites 9 = 3 x 3, 6 = 2 x 3, 10 = 2 x 5,
-// 14 = 2 x 7, 15 = 3 x 5 and 25 = 5 x 5 (device schedules only), and on the
-// device the direct primes 17..31 where in_register_prime (direct_prime.hpp)
-// takes them in registers.
+// 14 = 2 x 7, 15 = 3 x 5, and 25 = 5 x 5 and 27 = 3 x 9 (device schedules
+// only), and on the device the direct primes 17..31 where in_register_prime
+// (direct_prime.hpp) takes them in registers.
 // Forward (Inverse = false) uses the minus sign.
 // __host__ __device__: the host executor and the CUDA kernels share them.
 #include "kernels/complex.hpp"
@@ -14,7 +14,7 @@ namespace oocfft::kernels {
 
 // The radices of radix_schedule (radix_schedule.hpp). Keep in step with
 // radix_butterfly. The direct primes (direct_prime.hpp) come on top.
-inline constexpr int supported_radices[] = {16, 8, 4, 2, 9, 3, 5, 7, 11, 13, 6, 10, 14, 15, 25};
+inline constexpr int supported_radices[] = {16, 8, 4, 2, 9, 3, 5, 7, 11, 13, 6, 10, 14, 15, 25, 27};
 
 template <bool Inverse, class T>
 OOCFFT_HD void dft2(Complex<T>& a, Complex<T>& b) {
@@ -149,11 +149,11 @@ template <int R, bool Inverse, class T>
 OOCFFT_HD void radix_butterfly(Complex<T>* v);
 
 // The first factor A of a composite radix R = A x B (dft_composite below):
-// 3 for 9 and 15, 2 for 6, 10 and 14, 5 for 25; 0 where R is not a
+// 3 for 9, 15 and 27, 2 for 6, 10 and 14, 5 for 25; 0 where R is not a
 // composite. One place for the factors, read by the butterfly and by the
 // cost model (line_factorization.cpp).
 constexpr int composite_factor(int r) {
-  return r == 9 || r == 15 ? 3 : r == 6 || r == 10 || r == 14 ? 2 : r == 25 ? 5 : 0;
+  return r == 9 || r == 15 || r == 27 ? 3 : r == 6 || r == 10 || r == 14 ? 2 : r == 25 ? 5 : 0;
 }
 
 // R = A B by one Cooley-Tukey step (decimation in time): with n = B n1 + n2

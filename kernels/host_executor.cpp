@@ -149,6 +149,7 @@ void dispatch_pass(int radix, const T* in_re, const T* in_im, T* out_re, T* out_
     case 14: return radix_pass<T, 14, Inverse>(in_re, in_im, out_re, out_im, n, width, pass, tw);
     case 15: return radix_pass<T, 15, Inverse>(in_re, in_im, out_re, out_im, n, width, pass, tw);
     case 25: return radix_pass<T, 25, Inverse>(in_re, in_im, out_re, out_im, n, width, pass, tw);
+    case 27: return radix_pass<T, 27, Inverse>(in_re, in_im, out_re, out_im, n, width, pass, tw);
     case 11: return radix_pass<T, 11, Inverse>(in_re, in_im, out_re, out_im, n, width, pass, tw);
     case 13: return radix_pass<T, 13, Inverse>(in_re, in_im, out_re, out_im, n, width, pass, tw);
     case 16: return radix_pass<T, 16, Inverse>(in_re, in_im, out_re, out_im, n, width, pass, tw);

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "kernels/butterfly.hpp"
+#include "kernels/cuda/schedule_geometry.hpp"
 #include "kernels/direct_prime.hpp"
 #include "kernels/radix_schedule.hpp"
 
@@ -17,6 +18,21 @@ const char* to_string(LineAlgorithm a) noexcept {
   return "?";
 }
 
+namespace {
+// The schedule of a line without direct primes: the device's sets ask the
+// tile that runs it (device_radix_schedule), so that a line plan's passes
+// are the ones its compiled kernel runs.
+RadixSchedule schedule_of(std::size_t n, CompositeRadices composites) {
+  switch (composites) {
+    case CompositeRadices::device_complex64: return cuda::device_radix_schedule<float>(n);
+    case CompositeRadices::device_complex128: return cuda::device_radix_schedule<double>(n);
+    case CompositeRadices::up_to_fifteen:
+    case CompositeRadices::up_to_ten_through_4096: break;
+  }
+  return radix_schedule(n, composites);
+}
+}  // namespace
+
 std::vector<int> stockham_radices(std::size_t n, CompositeRadices composites) {
   // Direct primes first: their pass then has span 1 and needs no twiddles,
   // and a prime line is that one pass.
@@ -26,7 +42,8 @@ std::vector<int> stockham_radices(std::size_t n, CompositeRadices composites) {
     for (; n % static_cast<std::size_t>(p) == 0; n /= static_cast<std::size_t>(p)) radices.push_back(p);
   }
   if (n == 1) return radices;
-  const RadixSchedule s = radix_schedule(n, radices.empty() ? composites : without_pairings(composites));
+  const RadixSchedule s =
+      radices.empty() ? schedule_of(n, composites) : radix_schedule(n, without_pairings(composites));
   if (s.count == 0) return {};
   radices.insert(radices.end(), s.radices, s.radices + s.count);
   return radices;

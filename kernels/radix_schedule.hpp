@@ -88,6 +88,12 @@ constexpr CompositeRadices device_composite_radices() {
 // ms, 1050 39-42 -> 44-51 ms, 2625 46 -> 51-63 ms).
 inline constexpr CompositeRadices host_composite_radices = CompositeRadices::up_to_fifteen;
 
+// Whether a lone 3 left beside pairs of 3s gets a pass of its own or joins
+// one of the 9s as radix 27 (dft_composite, 3 x 9). The device decides per
+// length from the tile that would run it (device_radix_schedule in
+// cuda/schedule_geometry.hpp says why); the host keeps its own pass.
+enum class LoneThree { own_pass, joined_as_27 };
+
 struct RadixSchedule {
   int count = 0;  // 0: n is 1, or has a prime factor above 13
   int radices[max_schedule_passes] = {};
@@ -107,9 +113,11 @@ struct RadixSchedule {
 // it), the rest one pass each. A lone 2 (n = 2 x odd) and a lone 3 join an
 // odd neighbour in one composite pass where they can: 2 x 7 = 14, 3 x 5 =
 // 15, 2 x 5 = 10, 2 x 3 = 6, in that order (14 and 15 only where
-// `composites` allows them). Empty (count 0) when n == 1 or a prime factor
-// above 13 remains.
-constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composites) {
+// `composites` allows them), and the 3 that is then still alone beside a 9
+// as 27 where `lone_three` says so. Empty (count 0) when n == 1 or a prime
+// factor above 13 remains.
+constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composites,
+                                       LoneThree lone_three = LoneThree::own_pass) {
   const std::size_t length = n;
   RadixSchedule s;
   if (n <= 1) return s;
@@ -191,6 +199,10 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   }
   // 3 x 3 goes in one composite pass (dft_composite): a pass is a trip
   // through memory, and two radix-3 passes do little arithmetic per trip.
+  if (lone_three == LoneThree::joined_as_27 && threes >= 3 && threes % 2 == 1) {
+    push(27);
+    threes -= 3;
+  }
   for (; threes >= 2; threes -= 2) push(9);
   if (six) push(6);
   if (threes == 1) push(3);

@@ -9,6 +9,8 @@
 // where no GPU is present.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "kernels/cuda/device_limits.hpp"
 #include "kernels/cuda/device_line_plan.hpp"
 #include "kernels/cuda/schedule_registry.hpp"
@@ -232,7 +234,7 @@ TEST(CudaSchedules, CrowdedTilesTakeFewerThreads) {
   // Powers of two and strided tiles keep theirs, as do complex<double> tiles
   // of two or more blocks and lines past 4096.
   EXPECT_EQ(kc::schedule_shape<float>(4096, false).register_target, 64);
-  EXPECT_EQ(kc::schedule_shape<float>(3024, true).register_target, 64);
+  EXPECT_EQ(kc::schedule_shape<float>(2016, true).register_target, 64);
   EXPECT_EQ(kc::schedule_shape<double>(1400, false).register_target, 96);  // three blocks of 224
   EXPECT_EQ(kc::schedule_shape<double>(300, true).register_target, 96);
   EXPECT_EQ(kc::schedule_shape<double>(5400, false).register_target, 96);
@@ -323,6 +325,45 @@ TEST(CudaSchedules, TilesTakeTheResidentBlocksMeasuredBest) {
   EXPECT_EQ(kc::schedule_shape<double>(1750, false).min_blocks, 3);
   EXPECT_EQ(kc::schedule_shape<float>(9072, false).threads, 672);
   EXPECT_EQ(kc::schedule_shape<double>(4096, false).register_target, 128);
+}
+
+// A lone 3 joins a 9 as radix 27 only where the length is one measured
+// (twenty_seven_measured), the tiles of the length hold the 27 values
+// within the registers ptxas leaves them, and the strided tile exists where
+// it did without (device_radix_schedule; host arithmetic: no device needed).
+template <class T>
+void expect_twenty_seven_where_the_tiles_hold_it(int& joined) {
+  for (int n = 27; n <= 16384; ++n) {
+    const kernels::RadixSchedule s = kc::device_radix_schedule<T>(static_cast<std::size_t>(n));
+    if (std::find(s.radices, s.radices + s.count, 27) == s.radices + s.count) continue;
+    ++joined;
+    EXPECT_TRUE(kc::twenty_seven_measured<T>(static_cast<std::size_t>(n))) << n;
+    const kc::ScheduleShape contiguous = kc::schedule_shape<T>(n, false);
+    ASSERT_TRUE(contiguous.valid) << n;
+    EXPECT_LE(contiguous.values, kc::values_within<T>(kc::capped_registers(contiguous))) << n;
+    const kc::ScheduleShape strided = kc::schedule_shape<T>(n, true);
+    const kernels::RadixSchedule own =
+        kernels::radix_schedule(static_cast<std::size_t>(n), kernels::device_composite_radices<T>());
+    if (kc::shape_of_schedule<T>(n, own, true).valid) {
+      ASSERT_TRUE(strided.valid) << n;
+      EXPECT_LE(strided.values, kc::values_within<T>(kc::capped_registers(strided))) << n;
+    }
+  }
+}
+
+TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {
+  int joined = 0;
+  expect_twenty_seven_where_the_tiles_hold_it<float>(joined);
+  expect_twenty_seven_where_the_tiles_hold_it<double>(joined);
+  EXPECT_EQ(joined, 14);  // 11 complex64 lengths up to 16384, 3 complex128 (945, 3375, 9261)
+  // 3402 = 27 9 14 complex<float>: four blocks of 128 threads holding 28
+  // values at 128 registers (9 9 3 14 was four of 160 at 96).
+  expect_tile("3402 complex<float>", kc::schedule_shape<float>(3402, false), 128, 28, 128, 4);
+  // 2187 = 9 9 9 3 complex<float>: as 27 9 9 seven blocks of 96 threads,
+  // ptxas's cap 80 registers for 27 values: it keeps the lone 3.
+  EXPECT_EQ(kc::schedule_shape<float>(2187, false).schedule.radices[3], 3);
+  // 3375 = 27 5 5 5 complex<double>: two blocks of 192 threads at 144.
+  expect_tile("3375 complex<double>", kc::schedule_shape<double>(3375, false), 192, 27, 144, 2);
 }
 
 // Strided complex<double> tiles of powers of two up to 1024 hold at least

@@ -116,8 +116,8 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
     ASSERT_EQ(r.empty(), r_narrow.empty()) << "n=" << n;
     if (r.empty()) continue;
     // The device sets: as up_to_fifteen (complex64) and up_to_ten_through_4096
-    // (complex128) but for pairs of 5s as radix 25 and pairs of a 3 and a 5
-    // as radix 15, only where their rules say
+    // (complex128) but for pairs of 5s as radix 25, pairs of a 3 and a 5 as
+    // radix 15 and a lone 3 joined to a 9 as 27, only where their rules say
     // (DeviceSchedulesMergePairsWhereMeasured below).
     for (const auto& [set, base] : {std::pair{CompositeRadices::device_complex64, r},
                                     std::pair{CompositeRadices::device_complex128, r_narrow}}) {
@@ -127,7 +127,20 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
       ASSERT_EQ(product, n) << "n=" << n;
       const bool twenty_five = std::find(device.begin(), device.end(), 25) != device.end();
       const bool fifteen_pairs = std::count(device.begin(), device.end(), 15) >= 2;
-      if (!twenty_five && !fifteen_pairs) ASSERT_EQ(device, base) << "n=" << n;
+      if (twenty_five || fifteen_pairs) continue;
+      const auto twenty_seven = std::find(device.begin(), device.end(), 27);
+      if (twenty_seven == device.end()) {
+        ASSERT_EQ(device, base) << "n=" << n;
+        continue;
+      }
+      // A 27 is the 9 and the 3 of the base schedule.
+      std::vector<int> split(device.begin(), twenty_seven);
+      split.insert(split.end(), {9, 3});
+      split.insert(split.end(), twenty_seven + 1, device.end());
+      std::vector<int> sorted_base = base;
+      std::sort(split.begin(), split.end());
+      std::sort(sorted_base.begin(), sorted_base.end());
+      ASSERT_EQ(split, sorted_base) << "n=" << n;
     }
     std::size_t product = 1, product_narrow = 1;
     for (int radix : r) product *= static_cast<std::size_t>(radix);
@@ -171,16 +184,38 @@ TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
   EXPECT_EQ(single(2025), (std::vector<int>{9, 9, 5, 5}));      // up to 2048: none
   EXPECT_EQ(single(16200), (std::vector<int>{8, 9, 9, 5, 5}));  // past 15360: none
   EXPECT_EQ(single(4050), (std::vector<int>{9, 9, 10, 5}));     // a lone 2: none
-  EXPECT_EQ(twin(3375), (std::vector<int>{9, 3, 5, 5, 5}));
   EXPECT_EQ(kernels::stockham_radices(3375, kernels::host_composite_radices), (std::vector<int>{9, 15, 5, 5}));
   EXPECT_EQ(twin(17 * 625), (std::vector<int>{17, 5, 5, 5, 5}));  // a direct prime: the general kernel, none
 }
 
+// Where the device schedules join a lone 3 to a 9 as radix 27: complex64
+// lines past 1024, complex128 odd lines with exactly three 3s, where every
+// tile that runs the length holds the 27 values within the registers ptxas
+// leaves it (device_radix_schedule in cuda/schedule_geometry.hpp; the tests
+// in test_cuda_schedules.cpp check the tiles themselves).
+TEST(LineAccuracy, DeviceSchedulesJoinALoneThreeWhereMeasured) {
+  using kernels::CompositeRadices;
+  const auto single = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::device_complex64); };
+  const auto twin = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::device_complex128); };
+  EXPECT_EQ(single(3402), (std::vector<int>{27, 9, 14}));
+  EXPECT_EQ(single(3888), (std::vector<int>{16, 27, 9}));
+  EXPECT_EQ(single(1728), (std::vector<int>{8, 8, 27}));
+  EXPECT_EQ(single(2187), (std::vector<int>{9, 9, 9, 3}));  // seven blocks of 96 threads: 80 registers
+  EXPECT_EQ(single(864), (std::vector<int>{8, 4, 9, 3}));   // up to 1024: none
+  EXPECT_EQ(single(27 * 11 * 16), (std::vector<int>{16, 9, 3, 11}));  // 11- and 13-smooth: none
+  EXPECT_EQ(twin(3375), (std::vector<int>{27, 5, 5, 5}));
+  EXPECT_EQ(twin(945), (std::vector<int>{27, 5, 7}));
+  EXPECT_EQ(twin(3780), (std::vector<int>{4, 9, 3, 5, 7}));  // even: none
+  EXPECT_EQ(twin(2187), (std::vector<int>{9, 9, 9, 3}));    // seven 3s: none
+  EXPECT_EQ(kernels::stockham_radices(3402, kernels::host_composite_radices), (std::vector<int>{9, 9, 3, 14}));
+  EXPECT_EQ(single(17 * 27), (std::vector<int>{17, 9, 3}));  // a direct prime: the general kernel, none
+}
+
 // The device's schedules on the host executor, which runs the same
 // butterflies: complex<double> lengths whose schedule differs from the
-// host's (no 14 or 15 up to 4096; radix 25), a batch of 3 lines, forward
-// against a naive long-double DFT; and complex<float> lengths with radix 25
-// or pairs of 15s.
+// host's (no 14 or 15 up to 4096; radices 25 and 27), a batch of 3 lines, forward
+// against a naive long-double DFT; and complex<float> lengths with radix
+// 25, pairs of 15s or radix 27.
 template <class T>
 void check_device_schedules_against_naive_dft(std::initializer_list<std::size_t> lengths) {
   for (std::size_t n : lengths) {
@@ -203,8 +238,9 @@ void check_device_schedules_against_naive_dft(std::initializer_list<std::size_t>
 }
 
 TEST(LineAccuracy, DeviceCompositeSetAgainstNaiveDft) {
-  check_device_schedules_against_naive_dft<double>({15, 30, 75, 98, 294, 490, 1050, 1470, 2625, 625, 1875, 3125});
-  check_device_schedules_against_naive_dft<float>({4375, 6125, 3375});
+  check_device_schedules_against_naive_dft<double>(
+      {15, 30, 75, 98, 294, 490, 1050, 1470, 2625, 625, 1875, 3125, 945, 3375});
+  check_device_schedules_against_naive_dft<float>({4375, 6125, 3375, 3402, 1728});
 }
 
 TEST(LineAccuracy, EveryLengthUpTo256AgainstNaiveDft) {

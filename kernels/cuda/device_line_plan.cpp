@@ -44,8 +44,8 @@ constexpr std::size_t chunk_budget_bytes = std::size_t{256} << 20;
 // item per few output pairs (direct_prime_items in tile_kernels.cuh) and
 // loops over them whatever the block size; its blocks are sized for four
 // points per thread (the size measured), not for the other radices' values.
-// An in-register prime butterfly, and radix 25, take their R values in one
-// thread (more than values_per_thread).
+// An in-register prime butterfly, and radices 25 and 27, take their R values
+// in one thread (more than values_per_thread).
 template <class T>
 int capacity_of(const std::vector<int>& radices) {
   int capacity = values_per_thread;

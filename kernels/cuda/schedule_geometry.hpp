@@ -252,10 +252,11 @@ inline constexpr std::size_t max_schedule_shared_bytes = 227 * 1024;
 // tile_kernels.cuh).
 constexpr int skewed_words(int points, int shift) { return points + (points >> shift) + 1; }
 
+// The shape of the tile that runs `schedule` (a schedule of length n).
 template <class T>
-constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
+constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, bool lanes_fast) {
   ScheduleShape g;
-  g.schedule = radix_schedule(static_cast<std::size_t>(n > 0 ? n : 1), device_composite_radices<T>());
+  g.schedule = schedule;
   g.passes = g.schedule.count;
   if (g.passes == 0) return g;
   // Contiguous lines: tiles of at most about 4096 complex<float> or 2048
@@ -446,6 +447,64 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   g.shared_bytes = 2 * sizeof(T) * static_cast<std::size_t>(g.shared_words);
   g.valid = g.shared_bytes <= max_schedule_shared_bytes;
   return g;
+}
+
+// The registers per thread ptxas leaves a tile's kernel: its launch bounds
+// ask for `min_blocks` blocks of `threads` (RegisterPlan says how ptxas
+// caps them).
+constexpr int capped_registers(const ScheduleShape& g) {
+  return planned_registers(g.threads, g.min_blocks, RegisterPlan::ptxas_quarters);
+}
+
+// Where a lone 3 may join a 9 as radix 27 (device_radix_schedule below):
+// complex64 lines past 1024, complex128 odd lines with exactly three 3s, as
+// measured on the H100 (bench/RESULTS.md, issue 10). Against the schedules
+// without 27, two rounds each, over the lengths the tile check alone admits:
+// - complex64, 16 lengths: past 1024 1728 0.91 -> 0.99x cuFFT, 13824 0.71 ->
+//   0.79x, 3402 = 9 9 3 14 0.90 -> 0.925x, 3888 0.90 -> 0.93x, 12096 0.78 ->
+//   0.80x; 1512, 2646, 3024 and 6912 slower by 1.5-4%. Up to 1024 nothing
+//   was gained (those lines run at copy speed) and 243 lost 4% (59049 =
+//   243 x 243 in four steps 1.11 -> 0.93x).
+// - complex128, 16 lengths: 945 = 27 5 7 0.88 -> 0.99x, 3375 = 27 5 5 5
+//   0.83 -> 0.87x, 9261 0.81 -> 0.91x; 2187, 3780, 3888, 7776 and 8748
+//   slower by 8-33%, their tiles spilling 172-344 bytes (ptxas, sm_90) at
+//   168 registers where the three faster ones spill none; the register
+//   model cannot tell those tiles apart, the lengths can.
+template <class T>
+constexpr bool twenty_seven_measured(std::size_t n) {
+  if (sizeof(T) == 4) return n > 1024;
+  int threes = 0;
+  for (std::size_t m = n; m % 3 == 0; m /= 3) ++threes;
+  return n % 2 == 1 && threes == 3;
+}
+
+// The schedule of the device's transforms of length n (7-smooth lines of
+// compiled schedules and their line plans alike; n without direct primes):
+// radix_schedule with the device's composites, and a lone 3 beside a 9
+// joined as radix 27 where twenty_seven_measured admits the length and the
+// tiles of that schedule (contiguous, and strided where the schedule
+// without it has one) exist and keep their values within the registers
+// ptxas leaves them. 27 for every complex64 lone 3 (an earlier variant on
+// the H100) was slower wherever that cap fell short of 27 values (2187's
+// seven blocks of 96 threads: 80 registers, 0.90 -> 0.56x cuFFT; 8748 0.68
+// -> 0.56x): the pass saved is worth less than the spills. So the tiles
+// decide, and the line plan (stockham_radices) asks the same function.
+template <class T>
+constexpr RadixSchedule device_radix_schedule(std::size_t n) {
+  const RadixSchedule own = radix_schedule(n, device_composite_radices<T>());
+  if (!twenty_seven_measured<T>(n) || n > (std::size_t{1} << 24)) return own;
+  const RadixSchedule joined = radix_schedule(n, device_composite_radices<T>(), LoneThree::joined_as_27);
+  if (joined.count == own.count || !seven_smooth_radices(joined)) return own;
+  auto holds = [](const ScheduleShape& g) { return g.valid && g.values <= values_within<T>(capped_registers(g)); };
+  const int length = static_cast<int>(n);
+  const bool strided_holds =
+      holds(shape_of_schedule<T>(length, joined, true)) || !shape_of_schedule<T>(length, own, true).valid;
+  return holds(shape_of_schedule<T>(length, joined, false)) && strided_holds ? joined : own;
+}
+
+template <class T>
+constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
+  return shape_of_schedule<T>(n, device_radix_schedule<T>(static_cast<std::size_t>(n > 0 ? n : 1)), lanes_fast);
 }
 
 // Shared bytes of Bluestein's one-kernel convolution of length m: always

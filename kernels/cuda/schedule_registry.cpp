@@ -76,7 +76,7 @@ const ScheduleEntry<T>* find(int n, bool lanes_fast, ScheduleUse use) {
 
 template <class T>
 bool passes_match(const TileJob<T>& job) {
-  const RadixSchedule s = radix_schedule(static_cast<std::size_t>(job.n), device_composite_radices<T>());
+  const RadixSchedule s = device_radix_schedule<T>(static_cast<std::size_t>(job.n));
   if (job.pass_count != s.count) return false;
   for (int p = 0; p < s.count; ++p)
     if (job.passes[p].radix != s.radices[p] || job.passes[p].span != s.span(p)) return false;

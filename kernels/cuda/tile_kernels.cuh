@@ -275,6 +275,7 @@ __device__ int run_passes(T* re, T* im, int half, int start, const TileLayout& l
       case 14: stockham_pass<T, 14, Inverse>(sr, si, dr, di, layout, pass, tw); break;
       case 15: stockham_pass<T, 15, Inverse>(sr, si, dr, di, layout, pass, tw); break;
       case 25: stockham_pass<T, 25, Inverse>(sr, si, dr, di, layout, pass, tw); break;
+      case 27: stockham_pass<T, 27, Inverse>(sr, si, dr, di, layout, pass, tw); break;
       case 11: stockham_pass<T, 11, Inverse>(sr, si, dr, di, layout, pass, tw); break;
       case 13: stockham_pass<T, 13, Inverse>(sr, si, dr, di, layout, pass, tw); break;
       case 16: stockham_pass<T, 16, Inverse>(sr, si, dr, di, layout, pass, tw); break;
