@@ -17,13 +17,14 @@
 // transformed.
 //
 //   oocfft_cuda_bench [--quick] [--pow2] [--general-tiles | --ahead-of-time-only]
-//                     [--lengths N,...] [--smooth | --long] [--plan-time-costs]
+//                     [--lengths N,... [--z-lines]] [--smooth | --long] [--plan-time-costs]
 // --quick: a subset, fewer repetitions; --pow2: only powers of two up to
 // 4096, 256^3, 512^3; --general-tiles: the device plans use the general tile
 // kernel everywhere (TileKernels::general_only), for a before/after
 // comparison; --ahead-of-time-only: no plan-time (NVRTC) schedules, the
 // general kernel where the build has no schedule; --lengths: only the
-// batched 1D cases of those lengths (for a profiler); --smooth: every
+// batched 1D cases of those lengths (for a profiler), as z lines of a
+// [n][1][lanes] brick with --z-lines (the strided layout); --smooth: every
 // 7-smooth length 9..4096, batched, with a summary per type (the targets:
 // 0.9x cuFFT in complex64, 0.85x in complex128); --long: every 7-smooth
 // length 4097..16384 that is not a power of two, batched, with a summary
@@ -319,6 +320,28 @@ double batched_1d(std::size_t len, double copy_gbs, const Options& opt) {
               &s, false, copy_gbs, opt);
 }
 
+// Batched z lines of length `len`: a [len][1][lanes] brick of about 1 GiB,
+// the lanes contiguous (the layout of a volume's y and z axes).
+template <class T>
+void batched_z_lines(std::size_t len, double copy_gbs, const Options& opt) {
+  const std::size_t lanes = (std::size_t{1} << 30) / sizeof(Complex<T>) / len;
+  LineSample s;
+  s.length = len;
+  s.stride = lanes;
+  for (std::size_t l : {std::size_t{0}, lanes / 3 + 7, lanes - 1}) s.starts.push_back(l);
+  run_case<T>("z n=" + std::to_string(len), BrickShape{len, 1, lanes}, AxisSet::only_z(),
+              [&] {
+                cufftHandle h;
+                int n[1] = {static_cast<int>(len)};
+                int embed[1] = {static_cast<int>(len)};
+                check_cufft(cufftPlanMany(&h, 1, n, embed, static_cast<int>(lanes), 1, embed, static_cast<int>(lanes), 1,
+                                          c2c<T>(), static_cast<int>(lanes)),
+                            "cufftPlanMany");
+                return h;
+              },
+              &s, false, copy_gbs, opt);
+}
+
 template <class T>
 void strided_z(std::size_t edge, double copy_gbs, const Options& opt) {
   const std::size_t plane = edge * edge;
@@ -430,6 +453,9 @@ int main(int argc, char** argv) {
   app.add_flag("--pow2", opt.pow2, "only powers of two up to 4096, 256^3 and 512^3");
   app.add_flag("--general-tiles", general_tiles, "the general tile kernel everywhere (before/after comparisons)");
   app.add_option("--lengths", only_lengths, "only batched 1D cases of these lengths (for profiling)")->delimiter(',');
+  bool z_lines = false;
+  app.add_flag("--z-lines", z_lines, "with --lengths: the lines as z lines of a [n][1][lanes] brick (strided)")
+      ->needs("--lengths");
   bool smooth = false;
   app.add_flag("--smooth", smooth, "every 7-smooth length 9..4096 as batched 1D, then a summary per type");
   bool long_lines = false;
@@ -506,6 +532,11 @@ int main(int argc, char** argv) {
       return 0;
     }
     for (std::size_t len : lengths) {
+      if (z_lines) {
+        if (opt.single()) batched_z_lines<float>(len, copy_gbs, opt);
+        if (opt.twice()) batched_z_lines<double>(len, copy_gbs, opt);
+        continue;
+      }
       if (opt.single()) batched_1d<float>(len, copy_gbs, opt);
       if (opt.twice()) batched_1d<double>(len, copy_gbs, opt);
     }
