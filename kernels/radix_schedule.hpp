@@ -39,17 +39,20 @@ inline constexpr int max_schedule_passes = 24;
 // variant pairing them in every 7-smooth length to 16384 ran against the
 // schedules without in one session; the rules keep them where they won, and
 // ran against the schedules before, two or three times each:
-// - device_complex64: up_to_fifteen, and 25 for 7-smooth lengths 4097..11999:
+// - device_complex64: up_to_fifteen, and 25 for 7-smooth lengths 4097..11999
+//   and where the fives make three 25 passes:
 //   13 of 29 lengths faster by more than 5% (6125 = 25 5 7 7 0.74 -> 0.86x
 //   cuFFT, 8750 = 25 25 14 0.74 -> 0.87x, 10000 = 16 25 25 0.70 -> 0.76x), 3
 //   slower (11250 0.89 -> 0.80x; 5250 and 9375, 1.29 -> 1.18x and 2.6 ->
 //   2.2x). Up to 4096 the variant gained nothing (every length was at 0.9x
 //   or more) and lost where tiles spilled (1250 = 10 25 5 1.00 -> 0.46x);
 //   from 12000 on, most 25-schedules leave no one-tile shape (13500 0.72 ->
-//   0.25x as four steps). And pairs of a 3 and a 5 as 15 ahead of pairs of
-//   3s as 9 where that saves a pass, for lengths 2049..15360 outside the
-//   25 range: a variant over the 13 complex64 lengths where it saves one
-//   had 3375 = 15 15 15 0.898 -> 0.967x, 3600 0.98 -> 1.05x, 12600 0.76 ->
+//   0.25x as four steps), but for 15625 = 25 25 25 (one tile at 0.81x
+//   against 0.67x as six radix-5 passes, the only length to 16384 whose
+//   fives make three 25 passes). And pairs of a 3 and a 5 as 15 ahead of
+//   pairs of 3s as 9 where that saves a pass, for lengths 2049..15360
+//   outside the 25 range: a variant over the 13 complex64 lengths where it
+//   saves one had 3375 = 15 15 15 0.898 -> 0.967x, 3600 0.98 -> 1.05x, 12600 0.76 ->
 //   0.84x, 14175 0.83 -> 0.94x (13500 and 14400 +2-3%), nothing gained up
 //   to 2048 (1125 1.00 -> 0.93x, the others within 3%), and 16200 lost its
 //   one-tile shape. In complex128 the same variant (with 15 up to 4096)
@@ -175,9 +178,10 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   if (six) --threes;
   if (fourteen || ten || six) twos = 0;
   // Pairs of 5s as radix 25 (CompositeRadices says where): 7-smooth lengths
-  // only, the ones measured.
+  // only, the ones measured. In complex64 also where the fives make three
+  // 25 passes (15625 = 25 25 25 instead of six radix-5 passes).
   const bool twenty_five =
-      seven_smooth && ((composites == CompositeRadices::device_complex64 && twenty_five_range) ||
+      seven_smooth && ((composites == CompositeRadices::device_complex64 && (twenty_five_range || fives >= 6)) ||
                        (composites == CompositeRadices::device_complex128 && length <= 8192 && fives >= 4));
   // Beside odd radices, 8s rather than 16s unless the power of two is a
   // power of 16: a radix-16 pass needs 16 values per thread, and with the

@@ -264,10 +264,12 @@ TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
   EXPECT_EQ(three.register_target, 80);
   EXPECT_EQ(three.min_blocks, 3);
   // Kept: 3780's 21 values do not fit the cap of three (80 registers);
-  // 15625 complex<float> (126 KB) holds one block by shared memory either
-  // way; powers of two and strided tiles.
+  // 15625 = 25 25 25 complex<float> (126 KB) holds one block by shared
+  // memory either way (640 threads holding 25 values); powers of two and
+  // strided tiles.
   EXPECT_EQ(kc::schedule_shape<double>(3780, false).min_blocks, 2);
-  EXPECT_EQ(kc::schedule_shape<float>(15625, false).threads, 800);
+  EXPECT_EQ(kc::schedule_shape<float>(15625, false).threads, 640);
+  EXPECT_EQ(kc::schedule_shape<float>(15625, false).min_blocks, 1);
   EXPECT_EQ(kc::schedule_shape<float>(8192, false).register_target, 64);
   EXPECT_EQ(kc::schedule_shape<double>(2520, true).threads, 672);  // one block of 4 strided lanes
   for (int n = 9; n <= 16384; ++n) {

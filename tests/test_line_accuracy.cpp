@@ -158,8 +158,8 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
 }
 
 // Where the device schedules pair 5s as radix 25: complex64 7-smooth lengths
-// 4097..11999, complex128 7-smooth lengths up to 8192 whose fives make two
-// radix-25 passes; and a 3 with a 5 as radix 15 ahead of 3s as 9: complex64
+// 4097..11999 and where the fives make three 25 passes, complex128 7-smooth
+// lengths up to 8192 whose fives make two radix-25 passes; and a 3 with a 5 as radix 15 ahead of 3s as 9: complex64
 // 7-smooth lengths 2049..15360 outside that range, where it saves a pass
 // (radix_schedule.hpp says why).
 TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
@@ -170,7 +170,8 @@ TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
   EXPECT_EQ(single(8750), (std::vector<int>{25, 25, 14}));
   EXPECT_EQ(single(10000), (std::vector<int>{16, 25, 25}));
   EXPECT_EQ(single(3125), (std::vector<int>{5, 5, 5, 5, 5}));        // up to 4096: none
-  EXPECT_EQ(single(12500), (std::vector<int>{4, 5, 5, 5, 5, 5}));    // from 12000: none
+  EXPECT_EQ(single(12500), (std::vector<int>{4, 5, 5, 5, 5, 5}));    // from 12000: none,
+  EXPECT_EQ(single(15625), (std::vector<int>{25, 25, 25}));          // but for three 25 passes
   EXPECT_EQ(single(25 * 11 * 16), (std::vector<int>{16, 5, 5, 11}));  // 11- and 13-smooth: none
   EXPECT_EQ(twin(3125), (std::vector<int>{25, 25, 5}));
   EXPECT_EQ(twin(1875), (std::vector<int>{3, 25, 25}));
