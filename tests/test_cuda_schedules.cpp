@@ -368,6 +368,18 @@ TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {
   expect_tile("3375 complex<double>", kc::schedule_shape<double>(3375, false), 192, 27, 144, 2);
 }
 
+// complex<float> contiguous lines past the value budget of the other
+// tiles take one block per SM of up to 32 values per thread, at ptxas's cap
+// where a block size fits it, else with the registers split evenly;
+// complex<double> lines and strided tiles of such lengths have none (host
+// arithmetic: no device needed).
+TEST(CudaSchedules, LongLinesPastTheValueBudgetTakeOneBlock) {
+  expect_tile("14406 complex<float>", kc::schedule_shape<float>(14406, false), 608, 28, 96, 1);
+  expect_tile("19683 complex<float>", kc::schedule_shape<float>(19683, false), 736, 27, 88, 1);
+  EXPECT_FALSE(kc::schedule_shape<double>(10800, false).valid);  // four steps
+  EXPECT_FALSE(kc::schedule_shape<float>(19683, true).valid);
+}
+
 // Strided complex<double> tiles of powers of two up to 1024 hold at least
 // 8 lanes (128 bytes per point), other strided tiles at least 64 bytes:
 // odd radices and longer lines keep 4 complex<double> lanes, complex<float>

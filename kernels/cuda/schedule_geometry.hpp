@@ -304,6 +304,29 @@ constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, 
     return t;
   };
   ScheduleTile tile = choose_tile(schedule_max_values<T>(g.schedule), g.register_target);
+  // complex<float> contiguous lines that no tile holds within the value
+  // budget (14406 = 3 14 7 7 7, 15750, 19683 = 9 9 9 9 3; they ran four
+  // steps): one block per SM holding up to 32 values per thread, at ptxas's
+  // cap where a block size fits it, else with the registers split evenly
+  // (19683: 736 threads holding 27 values; ptxas caps them at 80 registers
+  // and spills none). On the H100 (bench/RESULTS.md, issue 10), the 14
+  // 7-smooth lengths it serves to 19683, two or three rounds each against
+  // four steps: 13 faster (14406 0.53 -> 0.81x cuFFT, 15750 0.59 -> 0.86x,
+  // 18750 0.54 -> 0.91x, 18000 0.50 -> 0.68x, 19683 0.47 -> 0.49x), 16800
+  // slower (2.00 -> 1.70x; 32 values spill 420 bytes). A plain even split
+  // for all 14 had 14406 at 0.66x and 16800 at 1.51x. complex<double> lines
+  // past 10240 measured faster in four steps (longest_plan_time_line in
+  // device_line_plan.cpp), and keep them.
+  if (tile.threads == 0 && sizeof(T) == 4 && !lanes_fast && seven_smooth_radices(g.schedule)) {
+    for (RegisterPlan plan : {RegisterPlan::ptxas_quarters, RegisterPlan::even_split}) {
+      int registers = 0;
+      tile = choose_resident_tile<T>(n, g.schedule, 1, plan, registers);
+      if (tile.threads > 0) {
+        g.register_target = registers;
+        break;
+      }
+    }
+  }
   g.shift = sizeof(T) == 4 ? 5 : 4;
   // Crowded tiles: contiguous lines with odd radices whose tile needs blocks
   // so large that few fit an SM wait at the barriers between passes (ncu,
