@@ -320,46 +320,39 @@ double batched_1d(std::size_t len, double copy_gbs, const Options& opt) {
               &s, false, copy_gbs, opt);
 }
 
-// Batched z lines of length `len`: a [len][1][lanes] brick of about 1 GiB,
-// the lanes contiguous (the layout of a volume's y and z axes).
+// The z lines of `shape` (strided: the x-y plane's points are the lanes,
+// contiguous), against cuFFT's strided batch over the same lanes.
 template <class T>
-void batched_z_lines(std::size_t len, double copy_gbs, const Options& opt) {
-  const std::size_t lanes = (std::size_t{1} << 30) / sizeof(Complex<T>) / len;
+void z_lines(const std::string& name, BrickShape shape, double copy_gbs, const Options& opt) {
+  const std::size_t plane = shape.ny * shape.nx;
   LineSample s;
-  s.length = len;
-  s.stride = lanes;
-  for (std::size_t l : {std::size_t{0}, lanes / 3 + 7, lanes - 1}) s.starts.push_back(l);
-  run_case<T>("z n=" + std::to_string(len), BrickShape{len, 1, lanes}, AxisSet::only_z(),
-              [&] {
-                cufftHandle h;
-                int n[1] = {static_cast<int>(len)};
-                int embed[1] = {static_cast<int>(len)};
-                check_cufft(cufftPlanMany(&h, 1, n, embed, static_cast<int>(lanes), 1, embed, static_cast<int>(lanes), 1,
-                                          c2c<T>(), static_cast<int>(lanes)),
-                            "cufftPlanMany");
-                return h;
-              },
-              &s, false, copy_gbs, opt);
-}
-
-template <class T>
-void strided_z(std::size_t edge, double copy_gbs, const Options& opt) {
-  const std::size_t plane = edge * edge;
-  LineSample s;
-  s.length = edge;
+  s.length = shape.nz;
   s.stride = plane;
   for (std::size_t p : {std::size_t{0}, plane / 3 + 7, plane - 1}) s.starts.push_back(p);
-  run_case<T>("z lines " + std::to_string(edge) + "^3", BrickShape{edge, edge, edge}, AxisSet::only_z(),
+  run_case<T>(name, shape, AxisSet::only_z(),
               [&] {
                 cufftHandle h;
-                int n[1] = {static_cast<int>(edge)};
-                int embed[1] = {static_cast<int>(edge)};
+                int n[1] = {static_cast<int>(shape.nz)};
+                int embed[1] = {static_cast<int>(shape.nz)};
                 check_cufft(cufftPlanMany(&h, 1, n, embed, static_cast<int>(plane), 1, embed, static_cast<int>(plane), 1,
                                           c2c<T>(), static_cast<int>(plane)),
                             "cufftPlanMany");
                 return h;
               },
               &s, false, copy_gbs, opt);
+}
+
+// Batched z lines of length `len`: a [len][1][lanes] brick of about 1 GiB
+// (the layout of a volume's y and z axes).
+template <class T>
+void batched_z_lines(std::size_t len, double copy_gbs, const Options& opt) {
+  const std::size_t lanes = (std::size_t{1} << 30) / sizeof(Complex<T>) / len;
+  z_lines<T>("z n=" + std::to_string(len), BrickShape{len, 1, lanes}, copy_gbs, opt);
+}
+
+template <class T>
+void strided_z(std::size_t edge, double copy_gbs, const Options& opt) {
+  z_lines<T>("z lines " + std::to_string(edge) + "^3", BrickShape{edge, edge, edge}, copy_gbs, opt);
 }
 
 template <class T>
