@@ -318,7 +318,8 @@ constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, 
   // past 10240 measured faster in four steps (longest_plan_time_line in
   // device_line_plan.cpp), and keep them.
   if (tile.threads == 0 && sizeof(T) == 4 && !lanes_fast && seven_smooth_radices(g.schedule)) {
-    for (RegisterPlan plan : {RegisterPlan::ptxas_quarters, RegisterPlan::even_split}) {
+    const RegisterPlan plans[] = {RegisterPlan::ptxas_quarters, RegisterPlan::even_split};
+    for (RegisterPlan plan : plans) {
       int registers = 0;
       tile = choose_resident_tile<T>(n, g.schedule, 1, plan, registers);
       if (tile.threads > 0) {
