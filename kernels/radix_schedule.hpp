@@ -47,14 +47,14 @@ inline constexpr int max_schedule_passes = 24;
 //   2.2x). Up to 4096 the variant gained nothing (every length was at 0.9x
 //   or more) and lost where tiles spilled (1250 = 10 25 5 1.00 -> 0.46x);
 //   from 12000 on, most 25-schedules leave no one-tile shape (13500 0.72 ->
-//   0.25x as four steps), but for 15625 = 25 25 25 (one tile at 0.81x
-//   against 0.67x as six radix-5 passes, the only length to 16384 whose
-//   fives make three 25 passes). And pairs of a 3 and a 5 as 15 ahead of
-//   pairs of 3s as 9 where that saves a pass, for lengths 2049..15360
-//   outside the 25 range: a variant over the 13 complex64 lengths where it
-//   saves one had 3375 = 15 15 15 0.898 -> 0.967x, 3600 0.98 -> 1.05x, 12600 0.76 ->
-//   0.84x, 14175 0.83 -> 0.94x (13500 and 14400 +2-3%), nothing gained up
-//   to 2048 (1125 1.00 -> 0.93x, the others within 3%), and 16200 lost its
+//   0.25x as four steps), but for 15625 = 25 25 25 (one tile, 0.67 ->
+//   0.77x in three rounds; the only length to 16384 whose fives make three
+//   25 passes). And pairs of a 3 and a 5 as 15 ahead of pairs of 3s as 9
+//   where that saves a pass, for lengths 2049..15360 outside the 25 range:
+//   a variant over the 13 complex64 lengths where it saves one had 3375 =
+//   15 15 15 0.898 -> 0.967x, 3600 0.98 -> 1.05x, 12600 0.76 -> 0.84x,
+//   14175 0.83 -> 0.94x (13500 and 14400 +2-3%), nothing gained up to 2048
+//   (1125 1.00 -> 0.93x, the others within 3%), and 16200 lost its
 //   one-tile shape. In complex128 the same variant (with 15 up to 4096)
 //   was slower for 15 of 57 lengths and faster for 2 (3375 0.83 -> 0.82x).
 // - device_complex128: up_to_ten_through_4096, and 25 for 7-smooth lengths
