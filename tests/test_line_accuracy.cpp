@@ -159,9 +159,9 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
 
 // Where the device schedules pair 5s as radix 25: complex64 7-smooth lengths
 // 4097..11999 and where the fives make three 25 passes, complex128 7-smooth
-// lengths up to 8192 whose fives make two radix-25 passes; and a 3 with a 5 as radix 15 ahead of 3s as 9: complex64
-// 7-smooth lengths 2049..15360 outside that range, where it saves a pass
-// (radix_schedule.hpp says why).
+// lengths up to 8192 whose fives make two radix-25 passes; and a 3 with a 5
+// as radix 15 ahead of 3s as 9: complex64 7-smooth lengths 2049..15360
+// outside that range, where it saves a pass (radix_schedule.hpp says why).
 TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
   using kernels::CompositeRadices;
   const auto single = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::device_complex64); };
@@ -214,9 +214,9 @@ TEST(LineAccuracy, DeviceSchedulesJoinALoneThreeWhereMeasured) {
 
 // The device's schedules on the host executor, which runs the same
 // butterflies: complex<double> lengths whose schedule differs from the
-// host's (no 14 or 15 up to 4096; radices 25 and 27), a batch of 3 lines, forward
-// against a naive long-double DFT; and complex<float> lengths with radix
-// 25, pairs of 15s or radix 27.
+// host's (no 14 or 15 up to 4096; radices 25 and 27), a batch of 3 lines,
+// forward against a naive long-double DFT; and complex<float> lengths with
+// radix 25, pairs of 15s or radix 27.
 template <class T>
 void check_device_schedules_against_naive_dft(std::initializer_list<std::size_t> lengths) {
   for (std::size_t n : lengths) {
