@@ -91,11 +91,15 @@ constexpr CompositeRadices device_composite_radices() {
 // ms, 1050 39-42 -> 44-51 ms, 2625 46 -> 51-63 ms).
 inline constexpr CompositeRadices host_composite_radices = CompositeRadices::up_to_fifteen;
 
-// Whether a lone 3 left beside pairs of 3s gets a pass of its own or joins
-// one of the 9s as radix 27 (dft_composite, 3 x 9). The device decides per
-// length from the tile that would run it (device_radix_schedule in
-// cuda/schedule_geometry.hpp says why); the host keeps its own pass.
-enum class LoneThree { own_pass, joined_as_27 };
+// Pairings the device admits per length from the tile that would run them
+// (device_radix_schedule in cuda/schedule_geometry.hpp says why and where):
+// a lone 3 left beside pairs of 3s joined to one of the 9s as radix 27
+// (dft_composite, 3 x 9), and pairs of 5s as radix 25 beyond where
+// `composites` takes them. The host takes neither.
+struct TileCheckedPairings {
+  bool lone_three_as_27 = false;
+  bool fives_as_25 = false;
+};
 
 struct RadixSchedule {
   int count = 0;  // 0: n is 1, or has a prime factor above 13
@@ -117,10 +121,10 @@ struct RadixSchedule {
 // odd neighbour in one composite pass where they can: 2 x 7 = 14, 3 x 5 =
 // 15, 2 x 5 = 10, 2 x 3 = 6, in that order (14 and 15 only where
 // `composites` allows them), and the 3 that is then still alone beside a 9
-// as 27 where `lone_three` says so. Empty (count 0) when n == 1 or a prime
+// as 27 where `pairings` says so. Empty (count 0) when n == 1 or a prime
 // factor above 13 remains.
 constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composites,
-                                       LoneThree lone_three = LoneThree::own_pass) {
+                                       TileCheckedPairings pairings = {}) {
   const std::size_t length = n;
   RadixSchedule s;
   if (n <= 1) return s;
@@ -181,7 +185,8 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   // only, the ones measured. In complex64 also where the fives make three
   // 25 passes (15625 = 25 25 25 instead of six radix-5 passes).
   const bool twenty_five =
-      seven_smooth && ((composites == CompositeRadices::device_complex64 && (twenty_five_range || fives >= 6)) ||
+      seven_smooth && (pairings.fives_as_25 ||
+                       (composites == CompositeRadices::device_complex64 && (twenty_five_range || fives >= 6)) ||
                        (composites == CompositeRadices::device_complex128 && length <= 8192 && fives >= 4));
   // Beside odd radices, 8s rather than 16s unless the power of two is a
   // power of 16: a radix-16 pass needs 16 values per thread, and with the
@@ -203,7 +208,7 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   }
   // 3 x 3 goes in one composite pass (dft_composite): a pass is a trip
   // through memory, and two radix-3 passes do little arithmetic per trip.
-  if (lone_three == LoneThree::joined_as_27 && threes >= 3 && threes % 2 == 1) {
+  if (pairings.lone_three_as_27 && threes >= 3 && threes % 2 == 1) {
     push(27);
     threes -= 3;
   }

@@ -353,6 +353,26 @@ void expect_twenty_seven_where_the_tiles_hold_it(int& joined) {
   }
 }
 
+// Pairs of 5s as radix 25 in complex128 lines 4097..10240 only where the
+// tiles hold the 25 values within ptxas's cap (twenty_five_measured).
+TEST(CudaSchedules, ComplexDoubleRadixTwentyFiveWhereTheTilesHoldIt) {
+  int paired = 0;
+  for (int n = 4097; n <= 10240; ++n) {
+    const kernels::RadixSchedule s = kc::device_radix_schedule<double>(static_cast<std::size_t>(n));
+    const kernels::RadixSchedule plain =
+        kernels::radix_schedule(static_cast<std::size_t>(n), kernels::device_composite_radices<double>());
+    const bool has_25 = std::find(s.radices, s.radices + s.count, 25) != s.radices + s.count;
+    if (!has_25 || std::find(plain.radices, plain.radices + plain.count, 25) != plain.radices + plain.count) continue;
+    ++paired;
+    const kc::ScheduleShape g = kc::schedule_shape<double>(n, false);
+    ASSERT_TRUE(g.valid) << n;
+    EXPECT_LE(g.values, kc::values_within<double>(kc::capped_registers(g))) << n;
+  }
+  EXPECT_EQ(paired, 14);  // 4500 .. 8575
+  // 4500 = 4 9 25 5: two blocks of 192 threads holding 27 values at 168.
+  expect_tile("4500 complex<double>", kc::schedule_shape<double>(4500, false), 192, 27, 168, 2);
+}
+
 TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {
   int joined = 0;
   expect_twenty_seven_where_the_tiles_hold_it<float>(joined);

@@ -159,7 +159,8 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
 
 // Where the device schedules pair 5s as radix 25: complex64 7-smooth lengths
 // 4097..11999 and where the fives make three 25 passes, complex128 7-smooth
-// lengths up to 8192 whose fives make two radix-25 passes; and a 3 with a 5
+// lengths up to 8192 whose fives make two radix-25 passes and 4097..10240
+// where the tile holds 25 values; and a 3 with a 5
 // as radix 15 ahead of 3s as 9: complex64 7-smooth lengths 2049..15360
 // outside that range, where it saves a pass (radix_schedule.hpp says why).
 TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
@@ -179,6 +180,11 @@ TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
   EXPECT_EQ(twin(1250), (std::vector<int>{10, 5, 5, 5}));    // one 25 pass: none
   EXPECT_EQ(twin(7500), (std::vector<int>{4, 15, 5, 5, 5}));  // the 15 leaves three 5s
   EXPECT_EQ(twin(12500), (std::vector<int>{4, 5, 5, 5, 5, 5}));  // past 8192: none
+  // complex128 4097..10240 where the tile holds 25 values (device_radix_schedule):
+  EXPECT_EQ(twin(4500), (std::vector<int>{4, 9, 25, 5}));
+  EXPECT_EQ(twin(8575), (std::vector<int>{25, 7, 7, 7}));
+  EXPECT_EQ(twin(9000), (std::vector<int>{8, 9, 5, 5, 5}));  // its 25-tile would not hold them
+  EXPECT_EQ(twin(3600), (std::vector<int>{16, 9, 5, 5}));    // up to 4096: none
   EXPECT_EQ(kernels::stockham_radices(3125, kernels::host_composite_radices), (std::vector<int>{5, 5, 5, 5, 5}));
   EXPECT_EQ(single(3375), (std::vector<int>{15, 15, 15}));
   EXPECT_EQ(single(14175), (std::vector<int>{9, 15, 15, 7}));
@@ -240,7 +246,7 @@ void check_device_schedules_against_naive_dft(std::initializer_list<std::size_t>
 
 TEST(LineAccuracy, DeviceCompositeSetAgainstNaiveDft) {
   check_device_schedules_against_naive_dft<double>(
-      {15, 30, 75, 98, 294, 490, 1050, 1470, 2625, 625, 1875, 3125, 945, 3375});
+      {15, 30, 75, 98, 294, 490, 1050, 1470, 2625, 625, 1875, 3125, 945, 3375, 4500});
   check_device_schedules_against_naive_dft<float>({4375, 6125, 3375, 3402, 1728});
 }
 

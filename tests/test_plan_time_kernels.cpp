@@ -366,7 +366,9 @@ void check_against_fftwl(DeviceRunner<T>& runner, const kc::DeviceBrickPlan<T>& 
 // 25 25 5 (three blocks of 160 threads at 136 registers); in complex<float>,
 // 3375 = 15 15 15; radix 27: 1728 = 8 8 27 and 3402 = 27 9 14 in
 // complex<float>, 945 = 27 5 7 (x lines, and z lines in strided tiles of 4
-// lanes) and 3375 = 27 5 5 5 in complex<double>. Each axis runs the kernel
+// lanes) and 3375 = 27 5 5 5 in complex<double>; 4500 = 4 9 25 5 in both
+// (in complex<double> two blocks of 192 threads holding 27 values). Each
+// axis runs the kernel
 // compiled ahead of time where the build has it, the plan-time one
 // otherwise: never the general kernel.
 template <class T>
@@ -377,7 +379,8 @@ void check_plan_time_lengths(const fs::path& cache_dir) {
   for (std::size_t n : {std::size_t{54}, std::size_t{90}, std::size_t{98}, std::size_t{143}, std::size_t{300},
                         std::size_t{343}, std::size_t{625}, std::size_t{1000}, std::size_t{1750}, std::size_t{2100},
                         std::size_t{2268}, std::size_t{2520}, std::size_t{3125}, std::size_t{3150},
-                        std::size_t{3375}, std::size_t{945}, std::size_t{1728}, std::size_t{3402}}) {
+                        std::size_t{3375}, std::size_t{945}, std::size_t{1728}, std::size_t{3402},
+                        std::size_t{4500}}) {
     for (bool z : {false, true}) {
       if (z && n > 1024) continue;  // strided transform schedules stop at 1024 (the general kernel beyond)
       // Two whole tiles and one lane more, as the schedule suite does.

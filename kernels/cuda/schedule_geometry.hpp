@@ -502,13 +502,29 @@ constexpr bool twenty_seven_measured(std::size_t n) {
   return n % 2 == 1 && threes == 3;
 }
 
+// Where pairs of 5s may go as radix 25 beyond radix_schedule's own rules
+// (device_radix_schedule below): complex128 lines 4097..10240 (the longest
+// one-tile complex128 line, longest_plan_time_line). The radix-25 variant
+// of bench/RESULTS.md (issue 10, section "Radix 25") paired every two 5s;
+// of the complex128 lengths in that range whose tile then holds 25 values
+// within ptxas's cap, 5 of 14 ran faster by more than 5% (4500 = 4 9 25 5
+// 0.65 -> 0.89x cuFFT, 6125 0.75 -> 0.81x, 8575 0.84 -> 0.93x, 6300, 6400)
+// and one slower (4900 1.17 -> 0.98x); up to 4096 the tiles that hold them
+// were slower (2025 0.96 -> 0.89x, 3600 1.04 -> 0.97x) and the faster ones
+// spill.
+template <class T>
+constexpr bool twenty_five_measured(std::size_t n) {
+  return sizeof(T) == 8 && n > 4096 && n <= 10240;
+}
+
 // The schedule of the device's transforms of length n (7-smooth lines of
 // compiled schedules and their line plans alike; n without direct primes):
-// radix_schedule with the device's composites, and a lone 3 beside a 9
-// joined as radix 27 where twenty_seven_measured admits the length and the
-// tiles of that schedule (contiguous, and strided where the schedule
-// without it has one) exist and keep their values within the registers
-// ptxas leaves them. 27 for every complex64 lone 3 (an earlier variant on
+// radix_schedule with the device's composites, a lone 3 beside a 9 joined
+// as radix 27 where twenty_seven_measured admits the length, and pairs of
+// 5s as radix 25 where twenty_five_measured does; each where the tiles of
+// the paired schedule (contiguous, and strided where the schedule without
+// it has one) exist and keep their values within the registers ptxas
+// leaves them. 27 for every complex64 lone 3 (an earlier variant on
 // the H100) was slower wherever that cap fell short of 27 values (2187's
 // seven blocks of 96 threads: 80 registers, 0.90 -> 0.56x cuFFT; 8748 0.68
 // -> 0.56x): the pass saved is worth less than the spills. So the tiles
@@ -516,14 +532,29 @@ constexpr bool twenty_seven_measured(std::size_t n) {
 template <class T>
 constexpr RadixSchedule device_radix_schedule(std::size_t n) {
   const RadixSchedule own = radix_schedule(n, device_composite_radices<T>());
-  if (!twenty_seven_measured<T>(n) || n > (std::size_t{1} << 24)) return own;
-  const RadixSchedule joined = radix_schedule(n, device_composite_radices<T>(), LoneThree::joined_as_27);
-  if (joined.count == own.count || !seven_smooth_radices(joined)) return own;
-  auto holds = [](const ScheduleShape& g) { return g.valid && g.values <= values_within<T>(capped_registers(g)); };
+  if (n > (std::size_t{1} << 24) || !seven_smooth_radices(own)) return own;
   const int length = static_cast<int>(n);
-  const bool strided_holds =
-      holds(shape_of_schedule<T>(length, joined, true)) || !shape_of_schedule<T>(length, own, true).valid;
-  return holds(shape_of_schedule<T>(length, joined, false)) && strided_holds ? joined : own;
+  auto holds = [](const ScheduleShape& g) { return g.valid && g.values <= values_within<T>(capped_registers(g)); };
+  // `paired` where it saves a pass and its tiles hold their values, else `base`.
+  auto better = [&](const RadixSchedule& base, const RadixSchedule& paired) {
+    if (paired.count == base.count) return base;
+    const bool strided_holds =
+        holds(shape_of_schedule<T>(length, paired, true)) || !shape_of_schedule<T>(length, base, true).valid;
+    return holds(shape_of_schedule<T>(length, paired, false)) && strided_holds ? paired : base;
+  };
+  TileCheckedPairings pairings;
+  RadixSchedule chosen = own;
+  if (twenty_seven_measured<T>(n)) {
+    pairings.lone_three_as_27 = true;
+    const RadixSchedule joined = better(chosen, radix_schedule(n, device_composite_radices<T>(), pairings));
+    pairings.lone_three_as_27 = joined.count != chosen.count;
+    chosen = joined;
+  }
+  if (twenty_five_measured<T>(n)) {
+    pairings.fives_as_25 = true;
+    chosen = better(chosen, radix_schedule(n, device_composite_radices<T>(), pairings));
+  }
+  return chosen;
 }
 
 template <class T>
