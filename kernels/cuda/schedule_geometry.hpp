@@ -506,12 +506,14 @@ constexpr bool twenty_seven_measured(std::size_t n) {
 // (device_radix_schedule below): complex128 lines 4097..10240 (the longest
 // one-tile complex128 line, longest_plan_time_line). The radix-25 variant
 // of bench/RESULTS.md (issue 10, section "Radix 25") paired every two 5s;
-// of the complex128 lengths in that range whose tile then holds 25 values
-// within ptxas's cap, 5 of 14 ran faster by more than 5% (4500 = 4 9 25 5
-// 0.65 -> 0.89x cuFFT, 6125 0.75 -> 0.81x, 8575 0.84 -> 0.93x, 6300, 6400)
-// and one slower (4900 1.17 -> 0.98x); up to 4096 the tiles that hold them
-// were slower (2025 0.96 -> 0.89x, 3600 1.04 -> 0.97x) and the faster ones
-// spill.
+// up to 4096 the complex128 tiles that then hold 25 values within ptxas's
+// cap were slower (2025 0.96 -> 0.89x cuFFT, 3600 1.04 -> 0.97x) and the
+// faster ones spill. The 14 lengths 4097..10240 whose tile holds them, on
+// the H100 in three rounds against the schedules without (section
+// "complex128 radix 25 where the tile holds it"): 4500 = 4 9 25 5 0.65 ->
+// 0.87x, 8575 0.83 -> 0.92x, 6300 0.98 -> 1.05x, 6125 0.75 -> 0.79x, 6400
+// +5%; 4900 = 4 25 7 7 1.27 -> 1.05x and 8000 0.88 -> 0.81x slower; the
+// others within 5%. None of them went below 0.8x.
 template <class T>
 constexpr bool twenty_five_measured(std::size_t n) {
   return sizeof(T) == 8 && n > 4096 && n <= 10240;
