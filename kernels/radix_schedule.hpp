@@ -64,6 +64,8 @@ inline constexpr int max_schedule_passes = 24;
 //   With one 25 pass the variant's tiles spilled 324-776 bytes at ptxas's
 //   cap of 128 registers (1250 = 10 25 5 0.97 -> 0.28x, 3750 0.89 ->
 //   0.46x); past 8192 no one-tile shape holds two (12500 0.55 -> 0.46x).
+//   Lines 4097..10240 whose tile holds 25 values take it for any pair of
+//   5s (twenty_five_measured in cuda/schedule_geometry.hpp).
 enum class CompositeRadices { up_to_fifteen, up_to_ten_through_4096, device_complex64, device_complex128 };
 
 // The set without those pairings: for lines with a direct prime
