@@ -537,25 +537,21 @@ constexpr RadixSchedule device_radix_schedule(std::size_t n) {
   if (n > (std::size_t{1} << 24) || !seven_smooth_radices(own)) return own;
   const int length = static_cast<int>(n);
   auto holds = [](const ScheduleShape& g) { return g.valid && g.values <= values_within<T>(capped_registers(g)); };
-  // `paired` where it saves a pass and its tiles hold their values, else `base`.
-  auto better = [&](const RadixSchedule& base, const RadixSchedule& paired) {
-    if (paired.count == base.count) return base;
-    const bool strided_holds =
-        holds(shape_of_schedule<T>(length, paired, true)) || !shape_of_schedule<T>(length, base, true).valid;
-    return holds(shape_of_schedule<T>(length, paired, false)) && strided_holds ? paired : base;
-  };
-  TileCheckedPairings pairings;
   RadixSchedule chosen = own;
-  if (twenty_seven_measured<T>(n)) {
-    pairings.lone_three_as_27 = true;
-    const RadixSchedule joined = better(chosen, radix_schedule(n, device_composite_radices<T>(), pairings));
-    pairings.lone_three_as_27 = joined.count != chosen.count;
-    chosen = joined;
-  }
-  if (twenty_five_measured<T>(n)) {
-    pairings.fives_as_25 = true;
-    chosen = better(chosen, radix_schedule(n, device_composite_radices<T>(), pairings));
-  }
+  TileCheckedPairings pairings;
+  // Takes the schedule of `tried` where it saves a pass over `chosen` and
+  // its tiles hold their values.
+  auto try_pairings = [&](const TileCheckedPairings& tried) {
+    const RadixSchedule paired = radix_schedule(n, device_composite_radices<T>(), tried);
+    if (paired.count == chosen.count) return;
+    const bool strided_holds =
+        holds(shape_of_schedule<T>(length, paired, true)) || !shape_of_schedule<T>(length, chosen, true).valid;
+    if (!holds(shape_of_schedule<T>(length, paired, false)) || !strided_holds) return;
+    chosen = paired;
+    pairings = tried;
+  };
+  if (twenty_seven_measured<T>(n)) try_pairings({true, pairings.fives_as_25});
+  if (twenty_five_measured<T>(n)) try_pairings({pairings.lone_three_as_27, true});
   return chosen;
 }
 

@@ -74,9 +74,10 @@ const ScheduleEntry<T>* find(int n, bool lanes_fast, ScheduleUse use) {
   return nullptr;
 }
 
+// Whether the job's passes are those of `s`, the schedule a compiled tile
+// of its length runs (ScheduleShape::schedule).
 template <class T>
-bool passes_match(const TileJob<T>& job) {
-  const RadixSchedule s = device_radix_schedule<T>(static_cast<std::size_t>(job.n));
+bool passes_match(const TileJob<T>& job, const RadixSchedule& s) {
   if (job.pass_count != s.count) return false;
   for (int p = 0; p < s.count; ++p)
     if (job.passes[p].radix != s.radices[p] || job.passes[p].span != s.span(p)) return false;
@@ -114,7 +115,7 @@ bool layout_of(const TileJob<T>& job, ScheduleUse use) {
 template <class T>
 std::optional<ScheduleKey> schedule_key_for(const TileJob<T>& job) {
   const std::optional<ScheduleUse> use = use_of(job);
-  if (!use || job.group.count < 1 || !passes_match(job)) return std::nullopt;
+  if (!use || job.group.count < 1) return std::nullopt;
   const bool lanes_fast = layout_of(job, *use);
   // The fast dimension of each side has stride 1.
   const bool unit_stride = *use == ScheduleUse::four_step_transposed ? job.point_in == 1 && job.lane.out == 1
@@ -122,7 +123,7 @@ std::optional<ScheduleKey> schedule_key_for(const TileJob<T>& job) {
                                                                      : job.point_in == 1 && job.point_out == 1;
   if (!unit_stride) return std::nullopt;
   const ScheduleShape shape = schedule_shape<T>(job.n, lanes_fast);
-  if (!shape.valid || job.lane.count < shape.lanes) return std::nullopt;
+  if (!shape.valid || !passes_match(job, shape.schedule) || job.lane.count < shape.lanes) return std::nullopt;
   return ScheduleKey{element_type_of<T>(), job.n, lanes_fast ? ScheduleLayout::strided : ScheduleLayout::contiguous,
                      *use};
 }
