@@ -49,7 +49,9 @@ inline constexpr int max_schedule_passes = 24;
 //   from 12000 on, most 25-schedules leave no one-tile shape (13500 0.72 ->
 //   0.25x as four steps), but for 15625 = 25 25 25 (one tile, 0.67 ->
 //   0.77x in three rounds; the only length to 16384 whose fives make three
-//   25 passes). And pairs of a 3 and a 5 as 15 ahead of pairs of 3s as 9
+//   25 passes). Lengths 12000..16384 whose tile holds a single radix-25
+//   pass take it (twenty_five_measured in cuda/schedule_geometry.hpp). And
+//   pairs of a 3 and a 5 as 15 ahead of pairs of 3s as 9
 //   where that saves a pass, for lengths 2049..15360 outside the 25 range:
 //   a variant over the 13 complex64 lengths where it saves one had 3375 =
 //   15 15 15 0.898 -> 0.967x, 3600 0.98 -> 1.05x, 12600 0.76 -> 0.84x,

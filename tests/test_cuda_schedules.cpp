@@ -373,6 +373,30 @@ TEST(CudaSchedules, ComplexDoubleRadixTwentyFiveWhereTheTilesHoldIt) {
   expect_tile("4500 complex<double>", kc::schedule_shape<double>(4500, false), 192, 27, 168, 2);
 }
 
+// Pairs of 5s as radix 25 in complex64 lines 12000..16384 only where that
+// leaves a single radix-25 pass and the tiles hold its values within
+// ptxas's cap (twenty_five_measured, device_radix_schedule).
+TEST(CudaSchedules, ComplexFloatRadixTwentyFivePast12000WhereTheTilesHoldIt) {
+  std::vector<int> paired;
+  for (int n = 12000; n <= 16384; ++n) {
+    const kernels::RadixSchedule s = kc::device_radix_schedule<float>(static_cast<std::size_t>(n));
+    const kernels::RadixSchedule plain =
+        kernels::radix_schedule(static_cast<std::size_t>(n), kernels::device_composite_radices<float>());
+    const auto twenty_fives = [](const kernels::RadixSchedule& r) {
+      return std::count(r.radices, r.radices + r.count, 25);
+    };
+    if (twenty_fives(s) == twenty_fives(plain)) continue;
+    paired.push_back(n);
+    EXPECT_EQ(twenty_fives(s), 1) << n;
+    const kc::ScheduleShape g = kc::schedule_shape<float>(n, false);
+    ASSERT_TRUE(g.valid) << n;
+    EXPECT_LE(g.values, kc::values_within<float>(kc::capped_registers(g))) << n;
+  }
+  EXPECT_EQ(paired, (std::vector<int>{12000, 12250, 12800, 13125, 14000, 15000, 15750}));
+  // 12500 = 4 5 5 5 5 5 would pair as 4 25 25 5: two radix-25 passes.
+  EXPECT_EQ(kc::schedule_shape<float>(12500, false).passes, 6);
+}
+
 TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {
   int joined = 0;
   expect_twenty_seven_where_the_tiles_hold_it<float>(joined);

@@ -158,7 +158,8 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
 }
 
 // Where the device schedules pair 5s as radix 25: complex64 7-smooth lengths
-// 4097..11999 and where the fives make three 25 passes, complex128 7-smooth
+// 4097..11999, where the fives make three 25 passes, and 12000..16384 where
+// the tile holds a single radix-25 pass; complex128 7-smooth
 // lengths up to 8192 whose fives make two radix-25 passes and 4097..10240
 // where the tile holds 25 values; and a 3 with a 5
 // as radix 15 ahead of 3s as 9: complex64 7-smooth lengths 2049..15360
@@ -171,7 +172,9 @@ TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
   EXPECT_EQ(single(8750), (std::vector<int>{25, 25, 14}));
   EXPECT_EQ(single(10000), (std::vector<int>{16, 25, 25}));
   EXPECT_EQ(single(3125), (std::vector<int>{5, 5, 5, 5, 5}));        // up to 4096: none
-  EXPECT_EQ(single(12500), (std::vector<int>{4, 5, 5, 5, 5, 5}));    // from 12000: none,
+  EXPECT_EQ(single(12500), (std::vector<int>{4, 5, 5, 5, 5, 5}));    // from 12000: two 25 passes, none;
+  EXPECT_EQ(single(12250), (std::vector<int>{25, 5, 14, 7}));        // one, where the tile holds it;
+  EXPECT_EQ(single(15000), (std::vector<int>{8, 15, 25, 5}));
   EXPECT_EQ(single(15625), (std::vector<int>{25, 25, 25}));          // but for three 25 passes
   EXPECT_EQ(single(25 * 11 * 16), (std::vector<int>{16, 5, 5, 11}));  // 11- and 13-smooth: none
   EXPECT_EQ(twin(3125), (std::vector<int>{25, 25, 5}));

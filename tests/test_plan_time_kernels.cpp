@@ -454,7 +454,11 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
 // and in complex<double> past a compiled tile too; 14406 = 3 14 7 7 7 and
 // 19683 = 9 9 9 9 3, in complex<float> one block of 608 threads at 96
 // registers and of 736 at 88, past the value budget of the other tiles,
-// in complex<double> four steps), and Bluestein convolutions of
+// in complex<double> four steps; 10368 = 8 4 4 9 9, in complex<double>
+// one block of 384 threads holding 32 values at 168 registers, past 10240
+// (plan_time_line_in_one_tile); 15000 = 8 15 25 5, in complex<float> one
+// radix-25 pass, past a compiled tile in complex<double>), and Bluestein
+// convolutions of
 // smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in one tile
 // compiled at plan time: the plan's outcome for that key says it loaded,
 // and the axis runs it, against fftwl. complex<double> convolutions that
@@ -483,11 +487,14 @@ void check_one_tile_plan_time() {
                         Case{16807, 16807, ScheduleUse::transform, true},
                         Case{14406, 14406, ScheduleUse::transform, true},
                         Case{19683, 19683, ScheduleUse::transform, true},
+                        Case{10368, 10368, ScheduleUse::transform, true},
+                        Case{15000, 15000, ScheduleUse::transform, true},
                         Case{1087, 2187, ScheduleUse::bluestein, single},
                         Case{4099, 8232, ScheduleUse::bluestein, true}}) {
     if (!kc::schedule_shape<T>(c.tile_length, false).valid) {
       // Only the complex<double> lines whose buffer (with its skew) passes
-      // a block's shared memory have no compiled tile: 14406, 16807, 19683.
+      // a block's shared memory have no compiled tile: 14406, 16807, 19683,
+      // 15000.
       const std::size_t buffer = 2 * sizeof(T) * static_cast<std::size_t>(kc::skewed_words(c.tile_length, 4));
       EXPECT_TRUE(!single && buffer > kc::max_schedule_shared_bytes) << "n=" << c.n << " has no compiled tile";
       continue;

@@ -84,32 +84,41 @@ DeviceBuffer upload(const std::vector<Complex<T>>& values, const char* what) {
   return buffer;
 }
 
-// The longest whole line a complex<double> tile compiled at plan time takes
-// in place of four steps. Over the 150 non-power-of-two 7-smooth lengths
+// Whether a tile compiled at plan time takes a whole line of length n in
+// place of four steps. Over the 150 non-power-of-two 7-smooth lengths
 // 4097..16384 on the H100, one tile ran faster than four steps for 91 and
 // slower for 9 (complex<float>: faster for 148, slower for none); 7 of those
 // 9 were past 10240, where a thread of the one block per SM holds 21-24
-// values at 96 registers (bench/RESULTS.md, issue 10). A Bluestein
+// values at 96 registers (bench/RESULTS.md, issue 10). So complex<double>
+// lines past 10240 keep four steps, but where their tile is the one-block
+// tile at ptxas's cap (schedule_shape's one-block rule: more than 96
+// registers): 10368 = 8 4 4 9 9 (384 threads, 32 values at 168 registers)
+// 0.55 -> 0.76-0.86x cuFFT, 10752 (512 threads at 128) 0.90 -> 1.12x, in
+// the sessions of section "complex128 one tile past 10240". A Bluestein
 // convolution has no such limit: against its four general steps, M = 10752
 // .. 11907 ran 1.03-1.4x faster in one tile.
 template <class T>
-constexpr std::size_t longest_plan_time_line() {
-  return sizeof(T) == sizeof(double) ? 10240 : std::numeric_limits<std::size_t>::max();
+bool plan_time_line_in_one_tile(std::size_t n) {
+  if (sizeof(T) != sizeof(double) || n <= 10240) return true;
+  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) return false;
+  return schedule_shape<T>(static_cast<int>(n), false).register_target > 96;
 }
 
 // Whether a compiled schedule could hold a whole line, or a Bluestein
 // convolution, of length n in one tile (either layout): one too long for
 // the general kernel's tile (which keeps two buffers) may still fit the one
 // buffer of a compiled tile. The build's schedules serve any length they
-// have; plan-time ones only up to `longest_plan_time`.
+// have; plan-time ones, for whole lines, only where
+// plan_time_line_in_one_tile admits the length.
+enum class TileUse { whole_line, bluestein_convolution };
+
 template <class T>
-bool compiled_tile_holds(std::size_t n, TileKernels kernels,
-                         std::size_t longest_plan_time = std::numeric_limits<std::size_t>::max()) {
+bool compiled_tile_holds(std::size_t n, TileKernels kernels, TileUse use) {
   if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) return false;
   const int length = static_cast<int>(n);
   if (kernels == TileKernels::general_only) return false;
   if (has_compiled_schedule<T>(length)) return true;
-  return kernels == TileKernels::compiled_where_available && n <= longest_plan_time &&
+  return kernels == TileKernels::compiled_where_available && (use != TileUse::whole_line || plan_time_line_in_one_tile<T>(n)) &&
          (schedule_shape<T>(length, false).valid || schedule_shape<T>(length, true).valid);
 }
 
@@ -404,7 +413,7 @@ DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits, Til
       // A compiled schedule holds a longer line in one tile than the general
       // kernel (one shared buffer instead of two: 16384 complex<float>, 8192
       // complex<double>); where it serves a batch, execute() takes it.
-      if (compiled_tile_holds<T>(n, kernels, longest_plan_time_line<T>())) s.tile.emplace(s.host, limits, kernels);
+      if (compiled_tile_holds<T>(n, kernels, TileUse::whole_line)) s.tile.emplace(s.host, limits, kernels);
     }
     return;
   }
@@ -421,7 +430,7 @@ DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits, Til
     // The whole convolution in one compiled tile where one serves a batch,
     // as for a long line (in both precisions: against four general steps,
     // M = 8232 and 8400 complex<double> ran 1.2-1.4x faster).
-    if (compiled_tile_holds<T>(s.m, kernels)) s.tile.emplace(s.host->convolution, limits, kernels);
+    if (compiled_tile_holds<T>(s.m, kernels, TileUse::bluestein_convolution)) s.tile.emplace(s.host->convolution, limits, kernels);
   }
 }
 

@@ -315,8 +315,9 @@ constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, 
   // 18750 0.54 -> 0.91x, 18000 0.50 -> 0.68x, 19683 0.47 -> 0.49x), 16800
   // slower (2.00 -> 1.70x; 32 values spill 420 bytes). A plain even split
   // for all 14 had 14406 at 0.66x and 16800 at 1.51x. complex<double> lines
-  // past 10240 measured faster in four steps (longest_plan_time_line in
-  // device_line_plan.cpp), and keep them.
+  // past 10240 measured faster in four steps, except where their tile is
+  // the one-block tile of the rules below (plan_time_line_in_one_tile in
+  // device_line_plan.cpp).
   if (tile.threads == 0 && sizeof(T) == 4 && !lanes_fast && seven_smooth_radices(g.schedule)) {
     const RegisterPlan plans[] = {RegisterPlan::ptxas_quarters, RegisterPlan::even_split};
     for (RegisterPlan plan : plans) {
@@ -504,7 +505,7 @@ constexpr bool twenty_seven_measured(std::size_t n) {
 
 // Where pairs of 5s may go as radix 25 beyond radix_schedule's own rules
 // (device_radix_schedule below): complex128 lines 4097..10240 (the longest
-// one-tile complex128 line, longest_plan_time_line). The radix-25 variant
+// one-tile complex128 line but for plan_time_line_in_one_tile's exceptions). The radix-25 variant
 // of bench/RESULTS.md (issue 10, section "Radix 25") paired every two 5s;
 // up to 4096 the complex128 tiles that then hold 25 values within ptxas's
 // cap were slower (2025 0.96 -> 0.89x cuFFT, 3600 1.04 -> 0.97x) and the
@@ -514,9 +515,22 @@ constexpr bool twenty_seven_measured(std::size_t n) {
 // 0.87x, 8575 0.83 -> 0.92x, 6300 0.98 -> 1.05x, 6125 0.75 -> 0.79x, 6400
 // +5%; 4900 = 4 25 7 7 1.27 -> 1.05x and 8000 0.88 -> 0.81x slower; the
 // others within 5%. None of them went below 0.8x.
+// complex64 lines 12000..16384 (past radix_schedule's own 25 range), where
+// the paired schedule has a single radix-25 pass: on the H100 in three
+// rounds against the schedules without (section "complex64 radix 25 past
+// 12000"), 12250 = 25 5 14 7 0.83 -> 0.95x cuFFT, 15000 = 8 15 25 5 0.85
+// -> 0.93x, 14000 0.90 -> 0.94x, 15750 0.85 -> 0.89x, 12000, 12800 and
+// 13125 within 2%; 12500 = 4 25 25 5, two radix-25 passes, 0.69 -> 0.57x.
 template <class T>
 constexpr bool twenty_five_measured(std::size_t n) {
-  return sizeof(T) == 8 && n > 4096 && n <= 10240;
+  return (sizeof(T) == 8 && n > 4096 && n <= 10240) || (sizeof(T) == 4 && n >= 12000 && n <= 16384);
+}
+
+// The passes of radix `radix` in a schedule.
+constexpr int passes_of_radix(const RadixSchedule& s, int radix) {
+  int count = 0;
+  for (int p = 0; p < s.count; ++p) count += s.radices[p] == radix ? 1 : 0;
+  return count;
 }
 
 // The schedule of the device's transforms of length n (7-smooth lines of
@@ -544,6 +558,7 @@ constexpr RadixSchedule device_radix_schedule(std::size_t n) {
   auto try_pairings = [&](const TileCheckedPairings& tried) {
     const RadixSchedule paired = radix_schedule(n, device_composite_radices<T>(), tried);
     if (paired.count == chosen.count) return;
+    if (sizeof(T) == 4 && tried.fives_as_25 && passes_of_radix(paired, 25) > 1) return;
     const bool strided_holds =
         holds(shape_of_schedule<T>(length, paired, true)) || !shape_of_schedule<T>(length, chosen, true).valid;
     if (!holds(shape_of_schedule<T>(length, paired, false)) || !strided_holds) return;
