@@ -93,8 +93,9 @@ DeviceBuffer upload(const std::vector<Complex<T>>& values, const char* what) {
 // lines past 10240 keep four steps, but where their tile is the one-block
 // tile at ptxas's cap (schedule_shape's one-block rule: more than 96
 // registers): 10368 = 8 4 4 9 9 (384 threads, 32 values at 168 registers)
-// 0.55 -> 0.76-0.86x cuFFT, 10752 (512 threads at 128) 0.90 -> 1.12x, in
-// the sessions of section "complex128 one tile past 10240". A Bluestein
+// 0.55 -> 0.76-0.86x cuFFT, 10752 (512 threads at 128) 0.90 -> 1.12x
+// (section "complex64 radix 25 past 12000, complex128 one tile past
+// 10240"). A Bluestein
 // convolution has no such limit: against its four general steps, M = 10752
 // .. 11907 ran 1.03-1.4x faster in one tile.
 template <class T>
@@ -118,7 +119,8 @@ bool compiled_tile_holds(std::size_t n, TileKernels kernels, TileUse use) {
   const int length = static_cast<int>(n);
   if (kernels == TileKernels::general_only) return false;
   if (has_compiled_schedule<T>(length)) return true;
-  return kernels == TileKernels::compiled_where_available && (use != TileUse::whole_line || plan_time_line_in_one_tile<T>(n)) &&
+  const bool admitted = use != TileUse::whole_line || plan_time_line_in_one_tile<T>(n);
+  return kernels == TileKernels::compiled_where_available && admitted &&
          (schedule_shape<T>(length, false).valid || schedule_shape<T>(length, true).valid);
 }
 
@@ -430,7 +432,8 @@ DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits, Til
     // The whole convolution in one compiled tile where one serves a batch,
     // as for a long line (in both precisions: against four general steps,
     // M = 8232 and 8400 complex<double> ran 1.2-1.4x faster).
-    if (compiled_tile_holds<T>(s.m, kernels, TileUse::bluestein_convolution)) s.tile.emplace(s.host->convolution, limits, kernels);
+    if (compiled_tile_holds<T>(s.m, kernels, TileUse::bluestein_convolution))
+      s.tile.emplace(s.host->convolution, limits, kernels);
   }
 }
 

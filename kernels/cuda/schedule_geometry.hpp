@@ -505,8 +505,8 @@ constexpr bool twenty_seven_measured(std::size_t n) {
 
 // Where pairs of 5s may go as radix 25 beyond radix_schedule's own rules
 // (device_radix_schedule below): complex128 lines 4097..10240 (the longest
-// one-tile complex128 line but for plan_time_line_in_one_tile's exceptions). The radix-25 variant
-// of bench/RESULTS.md (issue 10, section "Radix 25") paired every two 5s;
+// one-tile complex128 line but for plan_time_line_in_one_tile's
+// exceptions). The radix-25 variant of bench/RESULTS.md (issue 10, section "Radix 25") paired every two 5s;
 // up to 4096 the complex128 tiles that then hold 25 values within ptxas's
 // cap were slower (2025 0.96 -> 0.89x cuFFT, 3600 1.04 -> 0.97x) and the
 // faster ones spill. The 14 lengths 4097..10240 whose tile holds them, on
