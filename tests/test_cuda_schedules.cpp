@@ -276,7 +276,7 @@ TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
     const kc::ScheduleShape g = kc::schedule_shape<float>(n, false);
     if (g.valid) {
       EXPECT_LE(g.threads * g.register_target * g.min_blocks, 65536) << n;
-      EXPECT_LE(g.values, 32) << n;
+      EXPECT_LE(g.values, kc::uniform_tile<float>(static_cast<std::size_t>(n)).threads > 0 ? 64 : 32) << n;
       EXPECT_LE(g.register_target, 248) << n;
     }
     const kc::ScheduleShape d = kc::schedule_shape<double>(n, false);
@@ -338,6 +338,7 @@ void expect_twenty_seven_where_the_tiles_hold_it(int& joined) {
   for (int n = 27; n <= 16384; ++n) {
     const kernels::RadixSchedule s = kc::device_radix_schedule<T>(static_cast<std::size_t>(n));
     if (std::find(s.radices, s.radices + s.count, 27) == s.radices + s.count) continue;
+    if (kc::uniform_tile<T>(static_cast<std::size_t>(n)).threads > 0) continue;  // its own radices
     ++joined;
     EXPECT_TRUE(kc::twenty_seven_measured<T>(static_cast<std::size_t>(n))) << n;
     const kc::ScheduleShape contiguous = kc::schedule_shape<T>(n, false);
@@ -385,7 +386,8 @@ TEST(CudaSchedules, ComplexFloatRadixTwentyFivePast12000WhereTheTilesHoldIt) {
     const auto twenty_fives = [](const kernels::RadixSchedule& r) {
       return std::count(r.radices, r.radices + r.count, 25);
     };
-    if (twenty_fives(s) == twenty_fives(plain)) continue;
+    if (twenty_fives(s) == twenty_fives(plain) || kc::uniform_tile<float>(static_cast<std::size_t>(n)).threads > 0)
+      continue;
     paired.push_back(n);
     EXPECT_EQ(twenty_fives(s), 1) << n;
     const kc::ScheduleShape g = kc::schedule_shape<float>(n, false);
@@ -393,8 +395,49 @@ TEST(CudaSchedules, ComplexFloatRadixTwentyFivePast12000WhereTheTilesHoldIt) {
     EXPECT_LE(g.values, kc::values_within<float>(kc::capped_registers(g))) << n;
   }
   EXPECT_EQ(paired, (std::vector<int>{12000, 12250, 12800, 13125, 14000, 15000, 15750}));
-  // 12500 = 4 5 5 5 5 5 would pair as 4 25 25 5: two radix-25 passes.
-  EXPECT_EQ(kc::schedule_shape<float>(12500, false).passes, 6);
+  // 13500 = 4 9 15 5 5 would pair as 4 9 15 25 where the tile holds it;
+  // 15625 = 25 25 25 pairs on radix_schedule's own rule.
+  EXPECT_EQ(kc::schedule_shape<float>(15625, false).passes, 3);
+}
+
+// Uniform tiles (uniform_tile): complex64 lines 4097..16384 where one holds
+// two blocks of at least 192 threads per SM, each thread the same values
+// in every pass.
+TEST(CudaSchedules, UniformTilesWhereMeasured) {
+  std::vector<int> uniform;
+  for (int n = 2; n <= 20000; ++n) {
+    EXPECT_EQ(kc::uniform_tile<double>(static_cast<std::size_t>(n)).threads, 0) << n;
+    const kc::UniformTile u = kc::uniform_tile<float>(static_cast<std::size_t>(n));
+    if (u.threads == 0) continue;
+    uniform.push_back(n);
+    EXPECT_EQ(u.threads * u.values, n);
+    EXPECT_EQ(u.blocks, 2) << n;
+    EXPECT_GE(u.threads, 192) << n;
+    const kc::ScheduleShape g = kc::schedule_shape<float>(n, false);
+    ASSERT_TRUE(g.valid) << n;
+    EXPECT_TRUE(kc::same_schedule(g.schedule, u.schedule)) << n;
+    EXPECT_EQ(g.threads, u.threads) << n;
+    EXPECT_EQ(g.values, u.values) << n;
+    EXPECT_EQ(g.register_target, u.registers) << n;
+    EXPECT_EQ(g.min_blocks, 2) << n;
+    std::int64_t product = 1;
+    for (int p = 0; p < u.schedule.count; ++p) {
+      EXPECT_EQ(u.values % u.schedule.radices[p], 0) << n;  // every thread full in every pass
+      product *= u.schedule.radices[p];
+    }
+    EXPECT_EQ(product, n);
+    EXPECT_EQ(kc::tile_work(n, u.schedule, u.threads).slots, static_cast<long>(n) * u.schedule.count) << n;
+    EXPECT_LE(u.schedule.count, kernels::radix_schedule(static_cast<std::size_t>(n),
+                                                        kernels::device_composite_radices<float>())
+                                    .count)
+        << n;
+  }
+  EXPECT_EQ(uniform, (std::vector<int>{6561, 6750, 7203, 7776, 8000, 8100, 8232, 9000, 9216, 10125, 10240, 10368,
+                                       10584, 10935, 12288, 12500}));
+  // 9000 = 15 10 10 6: two blocks of 300 threads holding 30 values at 96
+  // registers (8 9 25 5 was one block of 608 holding 25).
+  expect_tile("9000 complex<float>", kc::schedule_shape<float>(9000, false), 300, 30, 96, 2);
+  EXPECT_EQ(kc::schedule_shape<float>(9000, false).schedule.radices[0], 15);
 }
 
 TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {

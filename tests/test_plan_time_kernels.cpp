@@ -457,8 +457,10 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
 // in complex<double> four steps; 10368 = 8 4 4 9 9, in complex<double>
 // one block of 384 threads holding 32 values at 168 registers, past 10240
 // (plan_time_line_in_one_tile); 15000 = 8 15 25 5, in complex<float> one
-// radix-25 pass, past a compiled tile in complex<double>), and Bluestein
-// convolutions of
+// radix-25 pass, past a compiled tile in complex<double>; uniform tiles in
+// complex<float>: 7776 = 9 9 6 4 4 in two blocks of 216 threads, 10368 =
+// 8 6 6 6 6 of 216, 9000 = 15 10 10 6 of 300, 7203 = 7 7 7 7 3 of 343,
+// blocks of whole warps or not), and Bluestein convolutions of
 // smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in one tile
 // compiled at plan time: the plan's outcome for that key says it loaded,
 // and the axis runs it, against fftwl. complex<double> convolutions that
@@ -489,6 +491,8 @@ void check_one_tile_plan_time() {
                         Case{19683, 19683, ScheduleUse::transform, true},
                         Case{10368, 10368, ScheduleUse::transform, true},
                         Case{15000, 15000, ScheduleUse::transform, true},
+                        Case{9000, 9000, ScheduleUse::transform, true},
+                        Case{7203, 7203, ScheduleUse::transform, true},
                         Case{1087, 2187, ScheduleUse::bluestein, single},
                         Case{4099, 8232, ScheduleUse::bluestein, true}}) {
     if (!kc::schedule_shape<T>(c.tile_length, false).valid) {

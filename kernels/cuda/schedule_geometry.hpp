@@ -252,6 +252,166 @@ inline constexpr std::size_t max_schedule_shared_bytes = 227 * 1024;
 // tile_kernels.cuh).
 constexpr int skewed_words(int points, int shift) { return points + (points >> shift) + 1; }
 
+// Uniform tiles: n / e threads, each holding the same e values in every
+// pass, every radix of the schedule a divisor of e (cuFFT's vector_fft
+// tiles are so: 9000 = 30 x 300 threads, 12500 = 50 x 250; ncu, issue 10).
+// Our schedules pick their radices before the block size, so a pass
+// leaves threads idle or gives some two butterflies, and a tile needs the
+// registers of its fullest pass; the long complex64 lines ran one block per
+// SM. With every pass full, they hold their values in fewer registers and
+// two blocks share an SM. On the H100 (bench/RESULTS.md, issue 10, section
+// "Uniform tiles"), two rounds against the tiles before over the 41
+// lengths 4097..16384 that have one:
+// - two blocks of at least 192 threads (the 16 lengths taken): 12 faster
+//   (7776 = 9 9 6 4 4, 216 threads: 0.51 -> 0.78x cuFFT; 9000 = 15 10 10 6,
+//   300: 0.64 -> 0.84x; 9216 0.70 -> 0.87x, 10125 0.70 -> 0.88x, 10584 0.66
+//   -> 0.82x, 12288 0.85 -> 0.96x, 12500 = 25 10 10 5 0.69 -> 0.79x, 10240
+//   1.03 -> 1.23x), 6750, 8000 and 8232 within 3%, 10368 = 8 6 6 6 6
+//   slower (0.64 -> 0.60x; ptxas spills 412 bytes);
+// - fewer threads, or three and four blocks (lines up to 7500): 18 of 25
+//   slower (5760 0.85 -> 0.55x, 5400 0.86 -> 0.70x; 9261 = 9 7 7 7 3 in
+//   147 threads 0.74 -> 0.49x), 2 faster (8748 0.65 -> 0.78x, 4802 0.88 ->
+//   0.95x).
+struct UniformTile {
+  RadixSchedule schedule;
+  int threads = 0;
+  int values = 0;
+  int blocks = 0;
+  int registers = 0;
+};
+
+// The device radices of 7-smooth lengths (dft_composite for the
+// composites), largest first, as exponents of 2, 3, 5 and 7.
+struct RadixExponents {
+  int radix;
+  int e2, e3, e5, e7;
+};
+inline constexpr RadixExponents uniform_radices[] = {
+    {27, 0, 3, 0, 0}, {25, 0, 0, 2, 0}, {16, 4, 0, 0, 0}, {15, 0, 1, 1, 0}, {14, 1, 0, 0, 1},
+    {10, 1, 0, 1, 0}, {9, 0, 2, 0, 0},  {8, 3, 0, 0, 0},  {7, 0, 0, 0, 1},  {6, 1, 1, 0, 0},
+    {5, 0, 0, 1, 0},  {4, 2, 0, 0, 0},  {3, 0, 1, 0, 0},  {2, 1, 0, 0, 0}};
+
+// The schedule of the 7-smooth n = 2^a 3^b 5^c 7^d with the fewest passes
+// whose radices all divide `values`, and of those the fewest of radix 2 or
+// 3 (little arithmetic per trip through memory); count 0 where none has.
+// Dynamic programming over the divisors of n; radices largest first.
+constexpr RadixSchedule fewest_passes_dividing(int a, int b, int c, int d, int values) {
+  constexpr int none = 1 << 20;
+  constexpr int small = 64;  // a pass of radix 2 or 3 costs 1 + 1/small
+  constexpr int max_states = 512;
+  const int states = (a + 1) * (b + 1) * (c + 1) * (d + 1);
+  RadixSchedule s;
+  if (states > max_states) return s;
+  int best[max_states] = {};
+  int last[max_states] = {};  // the radix (index into uniform_radices) of the last pass
+  auto index = [&](int i, int j, int k, int l) { return ((i * (b + 1) + j) * (c + 1) + k) * (d + 1) + l; };
+  for (int i = 0; i <= a; ++i)
+    for (int j = 0; j <= b; ++j)
+      for (int k = 0; k <= c; ++k)
+        for (int l = 0; l <= d; ++l) {
+          const int at = index(i, j, k, l);
+          best[at] = at == 0 ? 0 : none;
+          last[at] = -1;
+          for (int r = 0; at != 0 && r < static_cast<int>(sizeof(uniform_radices) / sizeof(uniform_radices[0])); ++r) {
+            const RadixExponents& x = uniform_radices[r];
+            if (values % x.radix != 0 || x.e2 > i || x.e3 > j || x.e5 > k || x.e7 > l) continue;
+            const int cost = best[index(i - x.e2, j - x.e3, k - x.e5, l - x.e7)] + small + (x.radix < 4 ? 1 : 0);
+            if (cost < best[at]) {
+              best[at] = cost;
+              last[at] = r;
+            }
+          }
+        }
+  if (best[index(a, b, c, d)] >= none || best[index(a, b, c, d)] / small > max_schedule_passes) return s;
+  int radices[max_schedule_passes] = {};
+  int count = 0;
+  for (int i = a, j = b, k = c, l = d; i + j + k + l > 0;) {
+    const RadixExponents& x = uniform_radices[last[index(i, j, k, l)]];
+    radices[count++] = x.radix;
+    i -= x.e2;
+    j -= x.e3;
+    k -= x.e5;
+    l -= x.e7;
+  }
+  // Largest first (insertion sort: a handful of passes).
+  for (int p = 1; p < count; ++p)
+    for (int q = p; q > 0 && radices[q] > radices[q - 1]; --q) {
+      const int t = radices[q];
+      radices[q] = radices[q - 1];
+      radices[q - 1] = t;
+    }
+  s.count = count;
+  for (int p = 0; p < count; ++p) s.radices[p] = radices[p];
+  return s;
+}
+
+// The uniform tile of a contiguous complex64 line 4097..16384 (threads ==
+// 0 where none serves): over the values e dividing n (8..64, at least 64
+// threads) whose tile runs at two or more blocks per SM (registers as ptxas
+// caps them, about 28 besides the values; shared memory) in no more passes
+// than radix_schedule's, the fewest passes, then the fewest of radix 2 or
+// 3, then the most resident blocks, then e nearest 32; taken where that
+// tile is two blocks of at least 192 threads (above). Past 16384 and in
+// complex128 not measured.
+template <class T>
+constexpr UniformTile uniform_tile(std::size_t length) {
+  UniformTile best;
+  if (sizeof(T) != 4 || length <= 4096 || length > 16384) return best;
+  const int n = static_cast<int>(length);
+  int a = 0, b = 0, c = 0, d = 0, m = n;
+  for (; m % 2 == 0; m /= 2) ++a;
+  for (; m % 3 == 0; m /= 3) ++b;
+  for (; m % 5 == 0; m /= 5) ++c;
+  for (; m % 7 == 0; m /= 7) ++d;
+  if (m != 1) return best;
+  // A radix that divides e holds only primes of e: e must be a multiple of
+  // every prime of n. (Without this the search cost 10-30 us per length on
+  // the host, where each launch asks for its tile's shape: 5040 ran 12%
+  // slower for it.)
+  const int radical = (a > 0 ? 2 : 1) * (b > 0 ? 3 : 1) * (c > 0 ? 5 : 1) * (d > 0 ? 7 : 1);
+  if (radical > 64) return best;
+  const std::size_t tile_bytes = 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(n, 5)) + 1024;
+  const int most_passes = radix_schedule(length, device_composite_radices<T>()).count;
+  int best_small = 0;
+  for (int e = radical; e <= 64; e += radical) {
+    if (e < 8 || n % e != 0 || n / e < 64 || n / e > 1024) continue;
+    const int threads = n / e;
+    int blocks = 0, registers = 0;
+    for (int k = 4; k >= 2 && blocks == 0; --k) {
+      const int r = planned_registers(threads, k, RegisterPlan::ptxas_quarters);
+      if (k * threads <= 2048 && (r - 28) / 2 >= e && static_cast<std::size_t>(k) * tile_bytes <= 228 * 1024) {
+        blocks = k;
+        registers = r;
+      }
+    }
+    if (blocks == 0) continue;
+    const RadixSchedule s = fewest_passes_dividing(a, b, c, d, e);
+    if (s.count == 0 || s.count > most_passes) continue;
+    int small = 0;
+    for (int p = 0; p < s.count; ++p) small += s.radices[p] < 4 ? 1 : 0;
+    const int distance = e > 32 ? e - 32 : 32 - e;
+    const int best_distance = best.values > 32 ? best.values - 32 : 32 - best.values;
+    const bool better =
+        best.threads == 0 || s.count < best.schedule.count ||
+        (s.count == best.schedule.count &&
+         (small < best_small ||
+          (small == best_small && (blocks > best.blocks || (blocks == best.blocks && distance < best_distance)))));
+    if (better) {
+      best = {s, threads, e, blocks, registers};
+      best_small = small;
+    }
+  }
+  if (best.blocks != 2 || best.threads < 192) return {};
+  return best;
+}
+
+constexpr bool same_schedule(const RadixSchedule& x, const RadixSchedule& y) {
+  if (x.count != y.count) return false;
+  for (int p = 0; p < x.count; ++p)
+    if (x.radices[p] != y.radices[p]) return false;
+  return true;
+}
+
 // The shape of the tile that runs `schedule` (a schedule of length n).
 template <class T>
 constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, bool lanes_fast) {
@@ -449,13 +609,22 @@ constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, 
       }
     }
   }
+  if (!lanes_fast) {
+    const UniformTile uniform = uniform_tile<T>(static_cast<std::size_t>(n));
+    if (uniform.threads > 0 && same_schedule(uniform.schedule, g.schedule)) {
+      tile = {1, uniform.threads, uniform.values};
+      g.register_target = uniform.registers;
+    }
+  }
   if (tile.threads == 0) return g;
   g.lanes = tile.lanes;
   g.log_lanes = schedule_log2(g.lanes);
   g.points = g.lanes * n;
   g.threads = tile.threads;
   g.values = tile.values;
-  g.min_blocks = 65536 / (g.threads * g.register_target) > 1 ? 65536 / (g.threads * g.register_target) : 1;
+  // Whole warps: a uniform tile's block need not be a multiple of 32.
+  const int warp_threads = (g.threads + 31) / 32 * 32;
+  g.min_blocks = 65536 / (warp_threads * g.register_target) > 1 ? 65536 / (warp_threads * g.register_target) : 1;
   // Contiguous lines whose first (last) pass has fewer than 4 butterflies
   // per line: a thread's R values are R neighbouring points, so a warp's
   // direct global accesses would touch 32 rows each. Such tiles go through
@@ -547,6 +716,8 @@ constexpr int passes_of_radix(const RadixSchedule& s, int radix) {
 // decide, and the line plan (stockham_radices) asks the same function.
 template <class T>
 constexpr RadixSchedule device_radix_schedule(std::size_t n) {
+  const UniformTile uniform = uniform_tile<T>(n);
+  if (uniform.threads > 0) return uniform.schedule;
   const RadixSchedule own = radix_schedule(n, device_composite_radices<T>());
   if (n > (std::size_t{1} << 24) || !seven_smooth_radices(own)) return own;
   const int length = static_cast<int>(n);
