@@ -312,7 +312,8 @@ constexpr RadixSchedule fewest_passes_dividing(int a, int b, int c, int d, int v
           const int at = index(i, j, k, l);
           best[at] = at == 0 ? 0 : none;
           last[at] = -1;
-          for (int r = 0; at != 0 && r < static_cast<int>(sizeof(uniform_radices) / sizeof(uniform_radices[0])); ++r) {
+          constexpr int radices = static_cast<int>(sizeof(uniform_radices) / sizeof(uniform_radices[0]));
+          for (int r = 0; at != 0 && r < radices; ++r) {
             const RadixExponents& x = uniform_radices[r];
             if (values % x.radix != 0 || x.e2 > i || x.e3 > j || x.e5 > k || x.e7 > l) continue;
             const int cost = best[index(i - x.e2, j - x.e3, k - x.e5, l - x.e7)] + small + (x.radix < 4 ? 1 : 0);
@@ -351,8 +352,10 @@ constexpr RadixSchedule fewest_passes_dividing(int a, int b, int c, int d, int v
 // caps them, about 28 besides the values; shared memory) in no more passes
 // than radix_schedule's, the fewest passes, then the fewest of radix 2 or
 // 3, then the most resident blocks, then e nearest 32; taken where that
-// tile is two blocks of at least 192 threads (above). Past 16384 and in
-// complex128 not measured.
+// tile is two blocks of at least 192 threads (above). In complex128 the
+// lengths that gained (5292 0.68 -> 0.82x) and those that lost (6125 0.80
+// -> 0.64x) had no rule between them (tried, bench/RESULTS.md); past 16384
+// not measured.
 template <class T>
 constexpr UniformTile uniform_tile(std::size_t length) {
   UniformTile best;
