@@ -395,9 +395,12 @@ TEST(CudaSchedules, ComplexFloatRadixTwentyFivePast12000WhereTheTilesHoldIt) {
     EXPECT_LE(g.values, kc::values_within<float>(kc::capped_registers(g))) << n;
   }
   EXPECT_EQ(paired, (std::vector<int>{12000, 12250, 12800, 13125, 14000, 15000, 15750}));
-  // 13500 = 4 9 15 5 5 would pair as 4 9 15 25 where the tile holds it;
-  // 15625 = 25 25 25 pairs on radix_schedule's own rule.
+  // 12500 = 4 5 5 5 5 5 would pair as 4 25 25 5 (two radix-25 passes) and
+  // runs its uniform tile (25 10 10 5) instead; 15625 = 25 25 25 pairs on
+  // radix_schedule's own rule.
   EXPECT_EQ(kc::schedule_shape<float>(15625, false).passes, 3);
+  EXPECT_TRUE(kc::same_schedule(kc::schedule_shape<float>(12500, false).schedule,
+                                kc::uniform_tile<float>(12500).schedule));
 }
 
 // Uniform tiles (uniform_tile): complex64 lines 4097..16384 where one holds
