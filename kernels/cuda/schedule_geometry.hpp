@@ -415,9 +415,12 @@ constexpr bool same_schedule(const RadixSchedule& x, const RadixSchedule& y) {
   return true;
 }
 
-// The shape of the tile that runs `schedule` (a schedule of length n).
+// The shape of the tile that runs `schedule` (a schedule of length n);
+// contiguous lines take `uniform` (uniform_tile of n, computed once by the
+// caller) where it runs that schedule.
 template <class T>
-constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, bool lanes_fast) {
+constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, bool lanes_fast,
+                                          const UniformTile& uniform = UniformTile{}) {
   ScheduleShape g;
   g.schedule = schedule;
   g.passes = g.schedule.count;
@@ -612,12 +615,9 @@ constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, 
       }
     }
   }
-  if (!lanes_fast) {
-    const UniformTile uniform = uniform_tile<T>(static_cast<std::size_t>(n));
-    if (uniform.threads > 0 && same_schedule(uniform.schedule, g.schedule)) {
-      tile = {1, uniform.threads, uniform.values};
-      g.register_target = uniform.registers;
-    }
+  if (!lanes_fast && uniform.threads > 0 && same_schedule(uniform.schedule, g.schedule)) {
+    tile = {1, uniform.threads, uniform.values};
+    g.register_target = uniform.registers;
   }
   if (tile.threads == 0) return g;
   g.lanes = tile.lanes;
@@ -705,9 +705,9 @@ constexpr int passes_of_radix(const RadixSchedule& s, int radix) {
   return count;
 }
 
-// The schedule of the device's transforms of length n (7-smooth lines of
-// compiled schedules and their line plans alike; n without direct primes):
-// radix_schedule with the device's composites, a lone 3 beside a 9 joined
+// The schedule of the device's transforms of length n without a uniform
+// tile (device_radix_schedule below): radix_schedule with the device's
+// composites, a lone 3 beside a 9 joined
 // as radix 27 where twenty_seven_measured admits the length, and pairs of
 // 5s as radix 25 where twenty_five_measured does; each where the tiles of
 // the paired schedule (contiguous, and strided where the schedule without
@@ -716,11 +716,9 @@ constexpr int passes_of_radix(const RadixSchedule& s, int radix) {
 // the H100) was slower wherever that cap fell short of 27 values (2187's
 // seven blocks of 96 threads: 80 registers, 0.90 -> 0.56x cuFFT; 8748 0.68
 // -> 0.56x): the pass saved is worth less than the spills. So the tiles
-// decide, and the line plan (stockham_radices) asks the same function.
+// decide.
 template <class T>
-constexpr RadixSchedule device_radix_schedule(std::size_t n) {
-  const UniformTile uniform = uniform_tile<T>(n);
-  if (uniform.threads > 0) return uniform.schedule;
+constexpr RadixSchedule paired_radix_schedule(std::size_t n) {
   const RadixSchedule own = radix_schedule(n, device_composite_radices<T>());
   if (n > (std::size_t{1} << 24) || !seven_smooth_radices(own)) return own;
   const int length = static_cast<int>(n);
@@ -744,9 +742,26 @@ constexpr RadixSchedule device_radix_schedule(std::size_t n) {
   return chosen;
 }
 
+// The schedule of the device's transforms of length n (7-smooth lines of
+// compiled schedules and their line plans alike; n without direct primes):
+// the uniform tile's where n has one, else paired_radix_schedule's. The
+// line plan (stockham_radices) and the compiled tiles (schedule_shape) ask
+// the same functions.
+template <class T>
+constexpr RadixSchedule device_radix_schedule(std::size_t n) {
+  const UniformTile uniform = uniform_tile<T>(n);
+  return uniform.threads > 0 ? uniform.schedule : paired_radix_schedule<T>(n);
+}
+
+// One uniform_tile search per shape: it decides both the schedule and,
+// for contiguous lines, the tile (a tile's shape is asked for at every
+// launch, by the compiled-kernel check).
 template <class T>
 constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
-  return shape_of_schedule<T>(n, device_radix_schedule<T>(static_cast<std::size_t>(n > 0 ? n : 1)), lanes_fast);
+  const std::size_t length = static_cast<std::size_t>(n > 0 ? n : 1);
+  const UniformTile uniform = uniform_tile<T>(length);
+  const RadixSchedule schedule = uniform.threads > 0 ? uniform.schedule : paired_radix_schedule<T>(length);
+  return shape_of_schedule<T>(n, schedule, lanes_fast, uniform);
 }
 
 // Shared bytes of Bluestein's one-kernel convolution of length m: always
