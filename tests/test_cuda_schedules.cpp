@@ -282,7 +282,7 @@ TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
     const kc::ScheduleShape d = kc::schedule_shape<double>(n, false);
     if (d.valid) {
       EXPECT_LE(d.threads * d.register_target * d.min_blocks, 65536) << n;
-      EXPECT_LE(d.values, 32) << n;
+      EXPECT_LE(d.values, kc::uniform_tile<double>(static_cast<std::size_t>(n)).threads > 0 ? 50 : 32) << n;
       EXPECT_LE(d.register_target, 248) << n;
     }
   }
@@ -394,53 +394,82 @@ TEST(CudaSchedules, ComplexFloatRadixTwentyFivePast12000WhereTheTilesHoldIt) {
     ASSERT_TRUE(g.valid) << n;
     EXPECT_LE(g.values, kc::values_within<float>(kc::capped_registers(g))) << n;
   }
-  EXPECT_EQ(paired, (std::vector<int>{12000, 12250, 12800, 13125, 14000, 15000, 15750}));
+  EXPECT_EQ(paired, (std::vector<int>{12000, 12250, 12800, 13125, 14000, 15750}));
   // 12500 = 4 5 5 5 5 5 would pair as 4 25 25 5 (two radix-25 passes) and
-  // runs its uniform tile (25 10 10 5) instead; 15625 = 25 25 25 pairs on
+  // runs its uniform tile (25 10 10 5) instead; 15000 (8 15 25 5 paired)
+  // runs its one-block uniform tile, 15 10 10 10; 15625 = 25 25 25 pairs on
   // radix_schedule's own rule.
   EXPECT_EQ(kc::schedule_shape<float>(15625, false).passes, 3);
   EXPECT_TRUE(kc::same_schedule(kc::schedule_shape<float>(12500, false).schedule,
                                 kc::uniform_tile<float>(12500).schedule));
 }
 
-// Uniform tiles (uniform_tile): complex64 lines 4097..16384 where one holds
-// two blocks of at least 192 threads per SM, each thread the same values
-// in every pass.
-TEST(CudaSchedules, UniformTilesWhereMeasured) {
-  std::vector<int> uniform;
-  for (int n = 2; n <= 20000; ++n) {
-    EXPECT_EQ(kc::uniform_tile<double>(static_cast<std::size_t>(n)).threads, 0) << n;
-    const kc::UniformTile u = kc::uniform_tile<float>(static_cast<std::size_t>(n));
-    if (u.threads == 0) continue;
-    uniform.push_back(n);
-    EXPECT_EQ(u.threads * u.values, n);
-    EXPECT_EQ(u.blocks, 2) << n;
-    EXPECT_GE(u.threads, 192) << n;
-    const kc::ScheduleShape g = kc::schedule_shape<float>(n, false);
-    ASSERT_TRUE(g.valid) << n;
-    EXPECT_TRUE(kc::same_schedule(g.schedule, u.schedule)) << n;
-    EXPECT_EQ(g.threads, u.threads) << n;
-    EXPECT_EQ(g.values, u.values) << n;
-    EXPECT_EQ(g.register_target, u.registers) << n;
-    EXPECT_EQ(g.min_blocks, 2) << n;
-    std::int64_t product = 1;
-    for (int p = 0; p < u.schedule.count; ++p) {
-      EXPECT_EQ(u.values % u.schedule.radices[p], 0) << n;  // every thread full in every pass
-      product *= u.schedule.radices[p];
-    }
-    EXPECT_EQ(product, n);
-    EXPECT_EQ(kc::tile_work(n, u.schedule, u.threads).slots, static_cast<long>(n) * u.schedule.count) << n;
-    EXPECT_LE(u.schedule.count, kernels::radix_schedule(static_cast<std::size_t>(n),
-                                                        kernels::device_composite_radices<float>())
-                                    .count)
-        << n;
+// Every thread of a uniform tile holds the same values in every pass, and
+// a contiguous line runs that tile.
+template <class T>
+void expect_uniform(int n, const kc::UniformTile& u) {
+  EXPECT_EQ(u.threads * u.values, n);
+  const kc::ScheduleShape g = kc::schedule_shape<T>(n, false);
+  ASSERT_TRUE(g.valid) << n;
+  EXPECT_TRUE(kc::same_schedule(g.schedule, u.schedule)) << n;
+  EXPECT_EQ(g.threads, u.threads) << n;
+  EXPECT_EQ(g.values, u.values) << n;
+  EXPECT_EQ(g.register_target, u.registers) << n;
+  EXPECT_EQ(g.min_blocks, u.blocks) << n;
+  EXPECT_LE(u.values, sizeof(T) == 4 ? 64 : 50) << n;
+  std::int64_t product = 1;
+  for (int p = 0; p < u.schedule.count; ++p) {
+    EXPECT_EQ(u.values % u.schedule.radices[p], 0) << n;  // every thread full in every pass
+    product *= u.schedule.radices[p];
   }
-  EXPECT_EQ(uniform, (std::vector<int>{6561, 6750, 7203, 7776, 8000, 8100, 8232, 9000, 9216, 10125, 10240, 10368,
-                                       10584, 10935, 12288, 12500}));
+  EXPECT_EQ(product, n);
+  EXPECT_EQ(kc::tile_work(n, u.schedule, u.threads).slots, static_cast<long>(n) * u.schedule.count) << n;
+}
+
+// Uniform tiles (uniform_tile) where measured: complex64 lines 4097..16384
+// with two blocks of at least 192 threads per SM, in no more passes than
+// radix_schedule's; one block per SM past 10240, complex64 in fewer passes
+// than radix_schedule's, complex128 in at most one more.
+TEST(CudaSchedules, UniformTilesWhereMeasured) {
+  std::vector<int> two_blocks, one_block_float, one_block_double;
+  for (int n = 2; n <= 20000; ++n) {
+    const std::size_t length = static_cast<std::size_t>(n);
+    const int passes_float = kernels::radix_schedule(length, kernels::device_composite_radices<float>()).count;
+    const int passes_double = kernels::radix_schedule(length, kernels::device_composite_radices<double>()).count;
+    const kc::UniformTile u = kc::uniform_tile<float>(length);
+    if (u.threads > 0) {
+      expect_uniform<float>(n, u);
+      if (u.blocks == 2) {
+        two_blocks.push_back(n);
+        EXPECT_GE(u.threads, 192) << n;
+        EXPECT_LE(u.schedule.count, passes_float) << n;
+      } else {
+        one_block_float.push_back(n);
+        EXPECT_EQ(u.blocks, 1) << n;
+        EXPECT_GT(n, 10240);
+        EXPECT_LT(u.schedule.count, passes_float) << n;
+      }
+    }
+    const kc::UniformTile d = kc::uniform_tile<double>(length);
+    if (d.threads > 0) {
+      expect_uniform<double>(n, d);
+      one_block_double.push_back(n);
+      EXPECT_EQ(d.blocks, 1) << n;
+      EXPECT_GT(n, 10240);
+      EXPECT_LE(d.schedule.count, passes_double + 1) << n;
+    }
+  }
+  EXPECT_EQ(two_blocks, (std::vector<int>{6561, 6750, 7203, 7776, 8000, 8100, 8232, 9000, 9216, 10125, 10240,
+                                          10368, 10584, 10935, 12288, 12500}));
+  EXPECT_EQ(one_block_float, (std::vector<int>{10976, 13122, 15000, 16000, 16464, 16875, 18225, 19208, 20000}));
+  EXPECT_EQ(one_block_double, (std::vector<int>{10368, 10584, 10800, 10935, 11250, 12005, 12288, 12500}));
   // 9000 = 15 10 10 6: two blocks of 300 threads holding 30 values at 96
   // registers (8 9 25 5 was one block of 608 holding 25).
   expect_tile("9000 complex<float>", kc::schedule_shape<float>(9000, false), 300, 30, 96, 2);
   EXPECT_EQ(kc::schedule_shape<float>(9000, false).schedule.radices[0], 15);
+  // complex128 12500 = 25 10 10 5: one block of 250 threads holding 50
+  // values at 248 registers (four steps before).
+  expect_tile("12500 complex<double>", kc::schedule_shape<double>(12500, false), 250, 50, 248, 1);
 }
 
 TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {
@@ -466,7 +495,7 @@ TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {
 TEST(CudaSchedules, LongLinesPastTheValueBudgetTakeOneBlock) {
   expect_tile("14406 complex<float>", kc::schedule_shape<float>(14406, false), 608, 28, 96, 1);
   expect_tile("19683 complex<float>", kc::schedule_shape<float>(19683, false), 736, 27, 88, 1);
-  EXPECT_FALSE(kc::schedule_shape<double>(10800, false).valid);  // four steps
+  EXPECT_FALSE(kc::schedule_shape<double>(11664, false).valid);  // four steps
   EXPECT_FALSE(kc::schedule_shape<float>(19683, true).valid);
 }
 

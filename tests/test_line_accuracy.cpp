@@ -130,8 +130,10 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
       const bool fifteen_pairs = std::count(device.begin(), device.end(), 15) >= 2;
       if (twenty_five || fifteen_pairs) continue;
       // A uniform tile's schedule: every radix divides its values per thread.
-      const kernels::cuda::UniformTile uniform = kernels::cuda::uniform_tile<float>(n);
-      if (set == CompositeRadices::device_complex64 && uniform.threads > 0) {
+      const kernels::cuda::UniformTile uniform = set == CompositeRadices::device_complex64
+                                                     ? kernels::cuda::uniform_tile<float>(n)
+                                                     : kernels::cuda::uniform_tile<double>(n);
+      if (uniform.threads > 0) {
         for (int radix : device) ASSERT_EQ(uniform.values % radix, 0) << "n=" << n;
         continue;
       }
@@ -180,7 +182,8 @@ TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
   EXPECT_EQ(single(10000), (std::vector<int>{16, 25, 25}));
   EXPECT_EQ(single(3125), (std::vector<int>{5, 5, 5, 5, 5}));        // up to 4096: none
   EXPECT_EQ(single(12250), (std::vector<int>{25, 5, 14, 7}));        // from 12000: one, where the tile holds it;
-  EXPECT_EQ(single(15000), (std::vector<int>{8, 15, 25, 5}));
+  EXPECT_EQ(single(14000), (std::vector<int>{16, 25, 5, 7}));
+  EXPECT_EQ(single(15000), (std::vector<int>{15, 10, 10, 10}));      // its uniform tile (uniform_tile)
   EXPECT_EQ(single(15625), (std::vector<int>{25, 25, 25}));          // but for three 25 passes
   EXPECT_EQ(single(25 * 11 * 16), (std::vector<int>{16, 5, 5, 11}));  // 11- and 13-smooth: none
   EXPECT_EQ(twin(3125), (std::vector<int>{25, 25, 5}));
@@ -188,7 +191,8 @@ TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
   EXPECT_EQ(twin(6250), (std::vector<int>{10, 25, 25}));
   EXPECT_EQ(twin(1250), (std::vector<int>{10, 5, 5, 5}));    // one 25 pass: none
   EXPECT_EQ(twin(7500), (std::vector<int>{4, 15, 5, 5, 5}));  // the 15 leaves three 5s
-  EXPECT_EQ(twin(12500), (std::vector<int>{4, 5, 5, 5, 5, 5}));  // past 8192: none
+  EXPECT_EQ(twin(12800), (std::vector<int>{8, 8, 8, 5, 5}));  // past 10240: none
+  EXPECT_EQ(twin(12500), (std::vector<int>{25, 10, 10, 5}));  // its uniform tile (uniform_tile)
   // complex128 4097..10240 where the tile holds 25 values (device_radix_schedule):
   EXPECT_EQ(twin(4500), (std::vector<int>{4, 9, 25, 5}));
   EXPECT_EQ(twin(8575), (std::vector<int>{25, 7, 7, 7}));

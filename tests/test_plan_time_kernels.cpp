@@ -460,7 +460,11 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
 // radix-25 pass, past a compiled tile in complex<double>; uniform tiles in
 // complex<float>: 7776 = 9 9 6 4 4 in two blocks of 216 threads, 10368 =
 // 8 6 6 6 6 of 216, 9000 = 15 10 10 6 of 300, 7203 = 7 7 7 7 3 of 343,
-// blocks of whole warps or not), and Bluestein convolutions of
+// blocks of whole warps or not; one-block uniform tiles: 12500 = 25 10 10
+// 5 in complex<double>, 250 threads holding 50 values (two blocks in
+// complex<float>), 10800 = 10 6 6 6 5 in complex<double>, 360 of 30 (four
+// steps before), 19208 = 14 14 14 7 and 16875 = 15 15 15 5 in
+// complex<float>, 343 of 56 and 375 of 45), and Bluestein convolutions of
 // smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in one tile
 // compiled at plan time: the plan's outcome for that key says it loaded,
 // and the axis runs it, against fftwl. complex<double> convolutions that
@@ -493,12 +497,16 @@ void check_one_tile_plan_time() {
                         Case{15000, 15000, ScheduleUse::transform, true},
                         Case{9000, 9000, ScheduleUse::transform, true},
                         Case{7203, 7203, ScheduleUse::transform, true},
+                        Case{12500, 12500, ScheduleUse::transform, true},
+                        Case{10800, 10800, ScheduleUse::transform, true},
+                        Case{19208, 19208, ScheduleUse::transform, true},
+                        Case{16875, 16875, ScheduleUse::transform, true},
                         Case{1087, 2187, ScheduleUse::bluestein, single},
                         Case{4099, 8232, ScheduleUse::bluestein, true}}) {
     if (!kc::schedule_shape<T>(c.tile_length, false).valid) {
       // Only the complex<double> lines whose buffer (with its skew) passes
       // a block's shared memory have no compiled tile: 14406, 16807, 19683,
-      // 15000.
+      // 15000, 19208, 16875.
       const std::size_t buffer = 2 * sizeof(T) * static_cast<std::size_t>(kc::skewed_words(c.tile_length, 4));
       EXPECT_TRUE(!single && buffer > kc::max_schedule_shared_bytes) << "n=" << c.n << " has no compiled tile";
       continue;

@@ -95,7 +95,8 @@ DeviceBuffer upload(const std::vector<Complex<T>>& values, const char* what) {
 // registers): 10368 = 8 4 4 9 9 (384 threads, 32 values at 168 registers)
 // 0.55 -> 0.76-0.86x cuFFT, 10752 (512 threads at 128) 0.90 -> 1.12x
 // (section "complex64 radix 25 past 12000, complex128 one tile past
-// 10240"). A Bluestein
+// 10240"); and where it is a one-block uniform tile (uniform_tile in
+// schedule_geometry.hpp: 10800 0.61 -> 0.89x, 12288 0.68 -> 0.92x). A Bluestein
 // convolution has no such limit: against its four general steps, M = 10752
 // .. 11907 ran 1.03-1.4x faster in one tile.
 template <class T>
@@ -171,7 +172,11 @@ int log2_exact(std::int64_t v) {
 template <class T>
 TileStockham<T>::TileStockham(std::shared_ptr<const LinePlan<T>> plan, const DeviceLimits& limits,
                               TileKernels kernels)
-    : plan_(std::move(plan)), limits_(limits), kernels_(kernels), n_(static_cast<int>(plan_->length())) {
+    : plan_(std::move(plan)),
+      limits_(limits),
+      kernels_(kernels),
+      n_(static_cast<int>(plan_->length())),
+      shapes_(schedule_shapes<T>(n_)) {
   capacity_ = capacity_of<T>(plan_->factorization.radices);
   if (plan_->passes.size() > static_cast<std::size_t>(max_tile_passes))
     throw Error(ErrorKind::unsupported, "line length " + std::to_string(n_) + " needs too many radix passes");
@@ -223,6 +228,7 @@ void TileStockham<T>::fill(TileJob<T>& job, int log_lanes) const {
   std::copy(passes_.begin(), passes_.end(), job.passes);
   job.twiddles = twiddles_.template as<const Complex<T>>();
   job.plan_time = plan_time_;
+  job.shapes = &shapes_;
 }
 
 // ---------------------------------------------------------------- four-step

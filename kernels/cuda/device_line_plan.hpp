@@ -30,6 +30,7 @@
 #include "kernels/complex.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/device_limits.hpp"
+#include "kernels/cuda/schedule_geometry.hpp"
 #include "kernels/cuda/schedule_key.hpp"
 #include "kernels/cuda/tile_job.hpp"
 #include "kernels/line_plan.hpp"
@@ -77,6 +78,7 @@ class TileStockham {
   DeviceLimits limits_;
   TileKernels kernels_;
   int n_ = 1;
+  ScheduleShapes shapes_;  // fill() hands them to its jobs
   int capacity_ = values_per_thread;  // fewest values a thread covers in any pass
   std::vector<TilePass> passes_;
   DeviceBuffer twiddles_;

@@ -122,7 +122,8 @@ std::optional<ScheduleKey> schedule_key_for(const TileJob<T>& job) {
                            : lanes_fast                              ? job.lane.in == 1 && job.lane.out == 1
                                                                      : job.point_in == 1 && job.point_out == 1;
   if (!unit_stride) return std::nullopt;
-  const ScheduleShape shape = schedule_shape<T>(job.n, lanes_fast);
+  const bool planned = job.shapes != nullptr && job.shapes->length == job.n;
+  const ScheduleShape shape = planned ? job.shapes->of(lanes_fast) : schedule_shape<T>(job.n, lanes_fast);
   if (!shape.valid || !passes_match(job, shape.schedule) || job.lane.count < shape.lanes) return std::nullopt;
   return ScheduleKey{element_type_of<T>(), job.n, lanes_fast ? ScheduleLayout::strided : ScheduleLayout::contiguous,
                      *use};

@@ -50,6 +50,7 @@ inline constexpr int min_tile_blocks = sizeof(T) == 4 ? 3 : 1;
 inline constexpr int max_tile_passes = max_schedule_passes;
 
 class PlanTimeSchedules;
+struct ScheduleShapes;
 
 // One dimension of the tile grid: how many, and the element distance between
 // neighbours in the input and in the output buffer.
@@ -114,6 +115,9 @@ struct TileJob {
   // before it takes the general kernel. Host-side only; never read on the
   // device.
   const PlanTimeSchedules* plan_time = nullptr;
+  // The compiled tiles' shapes of length n (schedule_shapes), computed once
+  // by the plan, or null: the launcher computes them. Host-side only.
+  const ScheduleShapes* shapes = nullptr;
   bool lanes_fast_in = false;   // load mapping: lanes (true) or points contiguous
   bool lanes_fast_out = false;  // store mapping
   std::int64_t point_in = 1;
