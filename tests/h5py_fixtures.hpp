@@ -30,6 +30,7 @@
 #include "oocfft/hdf5.hpp"
 #include "oocfft/plan.hpp"
 #include "tests/reference.hpp"
+#include "tests/scratch_root.hpp"
 
 namespace oocfft::test_h5 {
 
@@ -37,15 +38,14 @@ namespace fs = std::filesystem;
 
 constexpr std::uint64_t fixture_seed = 20261124;
 
-// A fresh directory per test.
-inline fs::path scratch_directory() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  fs::path dir = fs::path(::testing::TempDir()) / ("oocfft_io_" + std::to_string(::getpid())) /
-                 (std::string(info->test_suite_name()) + "." + info->name());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+// This program's scratch folder (removed at exit unless a test failed).
+inline const test::ScratchRoot& scratch_root() {
+  static const test::ScratchRoot root("oocfft_io_");
+  return root;
 }
+
+// A fresh directory per test.
+inline fs::path scratch_directory() { return scratch_root().for_current_test(); }
 
 // The fixture files, written once per test program; empty when there is no
 // interpreter with h5py, or the script failed (reason says why).
@@ -64,7 +64,7 @@ inline const Fixtures& fixtures() {
       out.reason = "no Python interpreter with h5py and numpy was found at configure time";
       return out;
     }
-    const fs::path dir = fs::path(::testing::TempDir()) / ("oocfft_io_" + std::to_string(::getpid())) / "fixtures";
+    const fs::path dir = scratch_root().path() / "fixtures";
     const std::string command = "\"" + python + "\" \"" + std::string(OOCFFT_TEST_FIXTURE_SCRIPT) + "\" \"" +
                                 dir.string() + "\" " + std::to_string(fixture_seed);
     if (std::system(command.c_str()) != 0) {

@@ -10,6 +10,7 @@
 #include <oocfft/oocfft.hpp>
 
 #include "tests/reference.hpp"
+#include "tests/scratch_root.hpp"
 
 #include <complex>
 #include <filesystem>
@@ -24,12 +25,11 @@ namespace {
 namespace fs = std::filesystem;
 using cd = std::complex<double>;
 
+// A fresh directory per test, under this program's scratch folder (removed
+// at exit unless a test failed).
 fs::path scratch() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path dir = fs::path(::testing::TempDir()) / ("oocfft_asm_" + std::to_string(::getpid())) / info->name();
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  static const ScratchRoot root("oocfft_asm_");
+  return root.for_current_test();
 }
 
 hid_t complex_type(bool single) {
