@@ -429,7 +429,9 @@ void expect_uniform(int n, const kc::UniformTile& u) {
 // Uniform tiles (uniform_tile) where measured: complex64 lines 4097..16384
 // with two blocks of at least 192 threads per SM, in no more passes than
 // radix_schedule's; one block per SM past 10240, complex64 in fewer passes
-// than radix_schedule's, complex128 in at most one more.
+// than radix_schedule's, complex128 in at most one more; complex128 lines
+// 4097..10240 whose tile holds one block per SM, in fewer passes than it
+// and without radix 15.
 TEST(CudaSchedules, UniformTilesWhereMeasured) {
   std::vector<int> two_blocks, one_block_float, one_block_double;
   for (int n = 2; n <= 20000; ++n) {
@@ -455,14 +457,23 @@ TEST(CudaSchedules, UniformTilesWhereMeasured) {
       expect_uniform<double>(n, d);
       one_block_double.push_back(n);
       EXPECT_EQ(d.blocks, 1) << n;
-      EXPECT_GT(n, 10240);
-      EXPECT_LE(d.schedule.count, passes_double + 1) << n;
+      if (n > 10240) {
+        EXPECT_LE(d.schedule.count, passes_double + 1) << n;
+      } else {
+        // Up to 10240: in place of a one-block tile, and in fewer passes.
+        const kernels::RadixSchedule paired = kc::paired_radix_schedule<double>(length);
+        const kc::ScheduleShape g = kc::shape_of_schedule<double>(n, paired, false);
+        EXPECT_EQ(kc::resident_blocks((g.threads + 31) / 32 * 32, g.register_target), 1) << n;
+        EXPECT_LT(d.schedule.count, paired.count) << n;
+        EXPECT_EQ(kc::passes_of_radix(d.schedule, 15), 0) << n;
+      }
     }
   }
   EXPECT_EQ(two_blocks, (std::vector<int>{6561, 6750, 7203, 7776, 8000, 8100, 8232, 9000, 9216, 10125, 10240,
                                           10368, 10584, 10935, 12288, 12500}));
   EXPECT_EQ(one_block_float, (std::vector<int>{10976, 13122, 15000, 16000, 16464, 16875, 18225, 19208, 20000}));
-  EXPECT_EQ(one_block_double, (std::vector<int>{10368, 10584, 10800, 10935, 11250, 12005, 12288, 12500}));
+  EXPECT_EQ(one_block_double, (std::vector<int>{6561, 8232, 9216, 9604, 10000, 10368, 10584, 10800, 10935, 11250,
+                                               12005, 12288, 12500}));
   // 9000 = 15 10 10 6: two blocks of 300 threads holding 30 values at 96
   // registers (8 9 25 5 was one block of 608 holding 25).
   expect_tile("9000 complex<float>", kc::schedule_shape<float>(9000, false), 300, 30, 96, 2);

@@ -197,6 +197,7 @@ TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
   EXPECT_EQ(twin(4500), (std::vector<int>{4, 9, 25, 5}));
   EXPECT_EQ(twin(8575), (std::vector<int>{25, 7, 7, 7}));
   EXPECT_EQ(twin(9000), (std::vector<int>{8, 9, 5, 5, 5}));  // its 25-tile would not hold them
+  EXPECT_EQ(twin(10000), (std::vector<int>{10, 10, 10, 10}));  // its one-block uniform tile (uniform_tile)
   EXPECT_EQ(twin(3600), (std::vector<int>{16, 9, 5, 5}));    // up to 4096: none
   EXPECT_EQ(kernels::stockham_radices(3125, kernels::host_composite_radices), (std::vector<int>{5, 5, 5, 5, 5}));
   EXPECT_EQ(single(3375), (std::vector<int>{15, 15, 15}));

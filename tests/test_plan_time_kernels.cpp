@@ -464,7 +464,9 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
 // 5 in complex<double>, 250 threads holding 50 values (two blocks in
 // complex<float>), 10800 = 10 6 6 6 5 in complex<double>, 360 of 30 (four
 // steps before), 19208 = 14 14 14 7 and 16875 = 15 15 15 5 in
-// complex<float>, 343 of 56 and 375 of 45), and Bluestein convolutions of
+// complex<float>, 343 of 56 and 375 of 45; in complex<double> 10000 = 10
+// 10 10 10 and Bluestein's M = 8232 = 14 14 7 6 too, 250 and 196
+// threads), and Bluestein convolutions of
 // smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in one tile
 // compiled at plan time: the plan's outcome for that key says it loaded,
 // and the axis runs it, against fftwl. complex<double> convolutions that

@@ -346,98 +346,6 @@ constexpr RadixSchedule fewest_passes_dividing(int a, int b, int c, int d, int v
   return s;
 }
 
-// The uniform tile of a contiguous line (threads == 0 where none serves):
-// over the values e per thread, multiples of every prime of n that divide
-// n with 64..1024 threads, whose tile's values fit the registers ptxas
-// caps it at (about 28 besides the values) and whose shared memory fits
-// the SM, the schedule with the fewest passes (fewest_passes_dividing),
-// then the fewest of radix 2 or 3, then the most resident blocks, then e
-// nearest 32. Two searches:
-// - Two or more blocks per SM (complex64 4097..16384, e 8..64, no more
-//   passes than radix_schedule's): taken where the result is two blocks of
-//   at least 192 threads (above). In complex128 the lengths that gained
-//   (5292 0.68 -> 0.82x) and those that lost (6125 0.80 -> 0.64x) had no
-//   rule between them (tried, bench/RESULTS.md).
-// - One block per SM, for lines past 10240 (their tiles held one block per
-//   SM or were four steps): complex64 with fewer passes than
-//   radix_schedule's and at most 64 values; complex128 with at most one
-//   pass more and at most 50 values (200 of the thread's registers). On
-//   the H100 against the tiles before, two rounds (bench/RESULTS.md, issue
-//   10, section "One-block uniform tiles"): complex128 10800 = 10 6 6 6 5
-//   four steps 0.61 -> 0.89x cuFFT, 12288 0.68 -> 0.92x, 11250 0.60 ->
-//   0.78x, 10935 0.57 -> 0.76x, 12005 0.84 -> 0.99x, 10368 0.76 -> 0.92x,
-//   12500 0.55 -> 0.59x, 10584 not slower; complex64 19208 = 14 14 14 7
-//   0.70 -> 0.93x, 13122 = 27 9 9 6 0.68 -> 0.80x, 10976 0.64 -> 0.72x,
-//   15000 0.92 -> 1.03x, 16875, 18225, 20000 faster. Tiles of more values
-//   were slower wherever measured: complex64 e 70..108 in 7 of 8 lengths
-//   (17496 = 27 27 6 4, 162 threads of 108 values: 0.66 -> 0.17x; 19683 =
-//   27 27 27, 81 values: 0.49 -> 0.35x), complex128 11664 (54 values, 0.60
-//   -> 0.56x; ptxas spills 180 bytes).
-template <class T>
-constexpr UniformTile uniform_tile(std::size_t length) {
-  const bool single = sizeof(T) == 4;
-  if (length <= 4096 || (!single && length <= 10240) || length > (std::size_t{1} << 20)) return {};
-  const int n = static_cast<int>(length);
-  const int shift = single ? 5 : 4;  // ScheduleShape::shift
-  const std::size_t tile_bytes = 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(n, shift)) + 1024;
-  if (tile_bytes > 228 * 1024) return {};
-  int a = 0, b = 0, c = 0, d = 0, m = n;
-  for (; m % 2 == 0; m /= 2) ++a;
-  for (; m % 3 == 0; m /= 3) ++b;
-  for (; m % 5 == 0; m /= 5) ++c;
-  for (; m % 7 == 0; m /= 7) ++d;
-  if (m != 1) return {};
-  // A radix that divides e holds only primes of e: e must be a multiple of
-  // every prime of n. (Without this the search cost 10-30 us per length on
-  // the host, where each launch asks for its tile's shape: 5040 ran 12%
-  // slower for it.)
-  const int radical = (a > 0 ? 2 : 1) * (b > 0 ? 3 : 1) * (c > 0 ? 5 : 1) * (d > 0 ? 7 : 1);
-  const int most_passes = radix_schedule(length, device_composite_radices<T>()).count;
-  const int registers_per_value = static_cast<int>(sizeof(T)) / 2;
-  // The best tile of `least_blocks`..`most_blocks` blocks per SM with at
-  // most `most_values` values and `pass_limit` passes.
-  auto search = [&](int least_blocks, int most_blocks, int most_values, int pass_limit) {
-    UniformTile best;
-    int best_small = 0;
-    for (int e = radical; e <= most_values; e += radical) {
-      if (e < 8 || n % e != 0 || n / e < 64 || n / e > 1024) continue;
-      const int threads = n / e;
-      int blocks = 0, registers = 0;
-      for (int k = most_blocks; k >= least_blocks && blocks == 0; --k) {
-        const int r = planned_registers(threads, k, RegisterPlan::ptxas_quarters);
-        if (k * threads <= 2048 && (r - 28) / registers_per_value >= e &&
-            static_cast<std::size_t>(k) * tile_bytes <= 228 * 1024) {
-          blocks = k;
-          registers = r;
-        }
-      }
-      if (blocks == 0) continue;
-      const RadixSchedule s = fewest_passes_dividing(a, b, c, d, e);
-      if (s.count == 0 || s.count > pass_limit) continue;
-      int small = 0;
-      for (int p = 0; p < s.count; ++p) small += s.radices[p] < 4 ? 1 : 0;
-      const int distance = e > 32 ? e - 32 : 32 - e;
-      const int best_distance = best.values > 32 ? best.values - 32 : 32 - best.values;
-      const bool better =
-          best.threads == 0 || s.count < best.schedule.count ||
-          (s.count == best.schedule.count &&
-           (small < best_small ||
-            (small == best_small && (blocks > best.blocks || (blocks == best.blocks && distance < best_distance)))));
-      if (better) {
-        best = {s, threads, e, blocks, registers};
-        best_small = small;
-      }
-    }
-    return best;
-  };
-  if (single && length <= 16384) {
-    const UniformTile resident = search(2, 4, 64, most_passes);
-    if (resident.blocks == 2 && resident.threads >= 192) return resident;
-  }
-  if (length <= 10240) return {};
-  return single ? search(1, 1, 64, most_passes - 1) : search(1, 1, 50, most_passes + 1);
-}
-
 constexpr bool same_schedule(const RadixSchedule& x, const RadixSchedule& y) {
   if (x.count != y.count) return false;
   for (int p = 0; p < x.count; ++p)
@@ -770,6 +678,113 @@ constexpr RadixSchedule paired_radix_schedule(std::size_t n) {
   if (twenty_seven_measured<T>(n)) try_pairings({true, pairings.fives_as_25});
   if (twenty_five_measured<T>(n)) try_pairings({pairings.lone_three_as_27, true});
   return chosen;
+}
+
+// The uniform tile of a contiguous line (threads == 0 where none serves):
+// over the values e per thread, multiples of every prime of n that divide
+// n with 64..1024 threads, whose tile's values fit the registers ptxas
+// caps it at (about 28 besides the values) and whose shared memory fits
+// the SM, the schedule with the fewest passes (fewest_passes_dividing),
+// then the fewest of radix 2 or 3, then the most resident blocks, then e
+// nearest 32. Three searches:
+// - Two or more blocks per SM (complex64 4097..16384, e 8..64, no more
+//   passes than radix_schedule's): taken where the result is two blocks of
+//   at least 192 threads (above). In complex128 the lengths that gained
+//   (5292 0.68 -> 0.82x) and those that lost (6125 0.80 -> 0.64x) had no
+//   rule between them (tried, bench/RESULTS.md).
+// - One block per SM, for lines past 10240 (their tiles held one block per
+//   SM or were four steps): complex64 with fewer passes than
+//   radix_schedule's and at most 64 values; complex128 with at most one
+//   pass more and at most 50 values (200 of the thread's registers). On
+//   the H100 against the tiles before, two rounds (bench/RESULTS.md, issue
+//   10, section "One-block uniform tiles"): complex128 10800 = 10 6 6 6 5
+//   four steps 0.61 -> 0.89x cuFFT, 12288 0.68 -> 0.92x, 11250 0.60 ->
+//   0.78x, 10935 0.57 -> 0.76x, 12005 0.84 -> 0.99x, 10368 0.76 -> 0.92x,
+//   12500 0.55 -> 0.59x, 10584 not slower; complex64 19208 = 14 14 14 7
+//   0.70 -> 0.93x, 13122 = 27 9 9 6 0.68 -> 0.80x, 10976 0.64 -> 0.72x,
+//   15000 0.92 -> 1.03x, 16875, 18225, 20000 faster. Tiles of more values
+//   were slower wherever measured: complex64 e 70..108 in 7 of 8 lengths
+//   (17496 = 27 27 6 4, 162 threads of 108 values: 0.66 -> 0.17x; 19683 =
+//   27 27 27, 81 values: 0.49 -> 0.35x), complex128 11664 (54 values, 0.60
+//   -> 0.56x; ptxas spills 180 bytes).
+// - One block per SM for complex128 lines 4097..10240 whose tile (of
+//   paired_radix_schedule) holds one block per SM: with fewer passes than
+//   that tile, at most 50 values, and no radix-15 pass. On the H100 against
+//   the tiles before, two rounds (same section): 9216 = 16 16 6 6, 192
+//   threads of 48 values, 0.83 -> 1.02x, 10000 = 10 10 10 10 0.71 ->
+//   0.84x, 8232 = 14 14 7 6 0.88 -> 0.98x (Bluestein 4099, whose
+//   convolution it is, 0.92 -> 1.25x), 9604 0.87 -> 0.98x, 6561 = 27 27 9
+//   0.84 -> 0.88x; those with a radix-15 pass were slower (9000 = 15 10 10
+//   6 0.95 -> 0.80x, 10125 0.77 -> 0.71x, 7500 -3%). Every uniform tile of
+//   the 40 such lines, fewer passes or not: 8 faster, 21 slower.
+template <class T>
+constexpr UniformTile uniform_tile(std::size_t length) {
+  const bool single = sizeof(T) == 4;
+  if (length <= 4096 || length > (std::size_t{1} << 20)) return {};
+  const int n = static_cast<int>(length);
+  const int shift = single ? 5 : 4;  // ScheduleShape::shift
+  const std::size_t tile_bytes = 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(n, shift)) + 1024;
+  if (tile_bytes > 228 * 1024) return {};
+  int a = 0, b = 0, c = 0, d = 0, m = n;
+  for (; m % 2 == 0; m /= 2) ++a;
+  for (; m % 3 == 0; m /= 3) ++b;
+  for (; m % 5 == 0; m /= 5) ++c;
+  for (; m % 7 == 0; m /= 7) ++d;
+  if (m != 1) return {};
+  // A radix that divides e holds only primes of e: e must be a multiple of
+  // every prime of n. (Without this the search cost 10-30 us per length on
+  // the host, where each launch asks for its tile's shape: 5040 ran 12%
+  // slower for it.)
+  const int radical = (a > 0 ? 2 : 1) * (b > 0 ? 3 : 1) * (c > 0 ? 5 : 1) * (d > 0 ? 7 : 1);
+  const int most_passes = radix_schedule(length, device_composite_radices<T>()).count;
+  const int registers_per_value = static_cast<int>(sizeof(T)) / 2;
+  // The best tile of `least_blocks`..`most_blocks` blocks per SM with at
+  // most `most_values` values and `pass_limit` passes.
+  auto search = [&](int least_blocks, int most_blocks, int most_values, int pass_limit) {
+    UniformTile best;
+    int best_small = 0;
+    for (int e = radical; e <= most_values; e += radical) {
+      if (e < 8 || n % e != 0 || n / e < 64 || n / e > 1024) continue;
+      const int threads = n / e;
+      int blocks = 0, registers = 0;
+      for (int k = most_blocks; k >= least_blocks && blocks == 0; --k) {
+        const int r = planned_registers(threads, k, RegisterPlan::ptxas_quarters);
+        if (k * threads <= 2048 && (r - 28) / registers_per_value >= e &&
+            static_cast<std::size_t>(k) * tile_bytes <= 228 * 1024) {
+          blocks = k;
+          registers = r;
+        }
+      }
+      if (blocks == 0) continue;
+      const RadixSchedule s = fewest_passes_dividing(a, b, c, d, e);
+      if (s.count == 0 || s.count > pass_limit) continue;
+      int small = 0;
+      for (int p = 0; p < s.count; ++p) small += s.radices[p] < 4 ? 1 : 0;
+      const int distance = e > 32 ? e - 32 : 32 - e;
+      const int best_distance = best.values > 32 ? best.values - 32 : 32 - best.values;
+      const bool better =
+          best.threads == 0 || s.count < best.schedule.count ||
+          (s.count == best.schedule.count &&
+           (small < best_small ||
+            (small == best_small && (blocks > best.blocks || (blocks == best.blocks && distance < best_distance)))));
+      if (better) {
+        best = {s, threads, e, blocks, registers};
+        best_small = small;
+      }
+    }
+    return best;
+  };
+  if (single && length <= 16384) {
+    const UniformTile resident = search(2, 4, 64, most_passes);
+    if (resident.blocks == 2 && resident.threads >= 192) return resident;
+  }
+  if (length > 10240) return single ? search(1, 1, 64, most_passes - 1) : search(1, 1, 50, most_passes + 1);
+  if (single) return {};
+  const RadixSchedule paired = paired_radix_schedule<T>(length);
+  const ScheduleShape g = shape_of_schedule<T>(n, paired, false);
+  if (!g.valid || resident_blocks((g.threads + 31) / 32 * 32, g.register_target) != 1) return {};
+  const UniformTile fewer = search(1, 1, 50, paired.count - 1);
+  return passes_of_radix(fewer.schedule, 15) == 0 ? fewer : UniformTile{};
 }
 
 // The schedule of the device's transforms of length n (7-smooth lines of
