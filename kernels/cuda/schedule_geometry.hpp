@@ -717,8 +717,11 @@ constexpr RadixSchedule paired_radix_schedule(std::size_t n) {
 //   0.84 -> 0.88x; those with a radix-15 pass were slower (9000 = 15 10 10
 //   6 0.95 -> 0.80x, 10125 0.77 -> 0.71x, 7500 -3%). Every uniform tile of
 //   the 40 such lines, fewer passes or not: 8 faster, 21 slower.
+//
+// `paired` is paired_radix_schedule(length), which the third search
+// compares with and the callers fall back on (device_schedule below).
 template <class T>
-constexpr UniformTile uniform_tile(std::size_t length) {
+constexpr UniformTile uniform_tile(std::size_t length, const RadixSchedule& paired) {
   const bool single = sizeof(T) == 4;
   if (length <= 4096 || length > (std::size_t{1} << 20)) return {};
   const int n = static_cast<int>(length);
@@ -780,33 +783,46 @@ constexpr UniformTile uniform_tile(std::size_t length) {
   }
   if (length > 10240) return single ? search(1, 1, 64, most_passes - 1) : search(1, 1, 50, most_passes + 1);
   if (single) return {};
-  const RadixSchedule paired = paired_radix_schedule<T>(length);
   const ScheduleShape g = shape_of_schedule<T>(n, paired, false);
-  if (!g.valid || resident_blocks((g.threads + 31) / 32 * 32, g.register_target) != 1) return {};
+  if (!g.valid || g.min_blocks != 1) return {};
   const UniformTile fewer = search(1, 1, 50, paired.count - 1);
   return passes_of_radix(fewer.schedule, 15) == 0 ? fewer : UniformTile{};
 }
 
-// The schedule of the device's transforms of length n (7-smooth lines of
-// compiled schedules and their line plans alike; n without direct primes):
-// the uniform tile's where n has one, else paired_radix_schedule's. The
-// line plan (stockham_radices) and the compiled tiles (schedule_shape) ask
-// the same functions.
 template <class T>
-constexpr RadixSchedule device_radix_schedule(std::size_t n) {
-  const UniformTile uniform = uniform_tile<T>(n);
-  return uniform.threads > 0 ? uniform.schedule : paired_radix_schedule<T>(n);
+constexpr UniformTile uniform_tile(std::size_t length) {
+  return uniform_tile<T>(length, paired_radix_schedule<T>(length));
 }
 
-// One uniform_tile search per shape: it decides both the schedule and,
-// for contiguous lines, the tile (a tile's shape is asked for at every
-// launch, by the compiled-kernel check).
+// The schedule of the device's transforms of length n (7-smooth lines of
+// compiled schedules and their line plans alike; n without direct primes):
+// the uniform tile's where n has one, else paired_radix_schedule's; and
+// that uniform tile, which also decides a contiguous line's tile. Each is
+// computed once here (the pairings' tile checks and the uniform searches
+// take microseconds).
+struct DeviceSchedule {
+  RadixSchedule schedule;
+  UniformTile uniform;
+};
+
+template <class T>
+constexpr DeviceSchedule device_schedule(std::size_t n) {
+  const RadixSchedule paired = paired_radix_schedule<T>(n);
+  const UniformTile uniform = uniform_tile<T>(n, paired);
+  return {uniform.threads > 0 ? uniform.schedule : paired, uniform};
+}
+
+// The line plan (stockham_radices) and the compiled tiles (schedule_shape)
+// ask the same function.
+template <class T>
+constexpr RadixSchedule device_radix_schedule(std::size_t n) {
+  return device_schedule<T>(n).schedule;
+}
+
 template <class T>
 constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
-  const std::size_t length = static_cast<std::size_t>(n > 0 ? n : 1);
-  const UniformTile uniform = uniform_tile<T>(length);
-  const RadixSchedule schedule = uniform.threads > 0 ? uniform.schedule : paired_radix_schedule<T>(length);
-  return shape_of_schedule<T>(n, schedule, lanes_fast, uniform);
+  const DeviceSchedule d = device_schedule<T>(static_cast<std::size_t>(n > 0 ? n : 1));
+  return shape_of_schedule<T>(n, d.schedule, lanes_fast, d.uniform);
 }
 
 // The tile shapes of lines of length n in both layouts, computed once per
@@ -823,7 +839,8 @@ struct ScheduleShapes {
 
 template <class T>
 constexpr ScheduleShapes schedule_shapes(int n) {
-  return {n, schedule_shape<T>(n, false), schedule_shape<T>(n, true)};
+  const DeviceSchedule d = device_schedule<T>(static_cast<std::size_t>(n > 0 ? n : 1));
+  return {n, shape_of_schedule<T>(n, d.schedule, false, d.uniform), shape_of_schedule<T>(n, d.schedule, true, d.uniform)};
 }
 
 // Shared bytes of Bluestein's one-kernel convolution of length m: always
