@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include <oocfft/oocfft.hpp>
@@ -13,6 +14,7 @@
 #include "kernels/host_executor.hpp"
 #include "kernels/line_factorization.hpp"
 #include "kernels/line_plan.hpp"
+#include "kernels/unit_roots.hpp"
 #include "tests/reference.hpp"
 
 namespace oocfft::test {
@@ -192,10 +194,10 @@ TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
   EXPECT_EQ(twin(1250), (std::vector<int>{10, 5, 5, 5}));    // one 25 pass: none
   EXPECT_EQ(twin(7500), (std::vector<int>{4, 15, 5, 5, 5}));  // the 15 leaves three 5s
   EXPECT_EQ(twin(12800), (std::vector<int>{8, 8, 8, 5, 5}));  // past 10240: none
-  EXPECT_EQ(twin(12500), (std::vector<int>{25, 10, 10, 5}));  // its uniform tile (uniform_tile)
+  EXPECT_EQ(twin(12500), (std::vector<int>{10, 5, 25, 10}));  // its uniform tile (uniform_tile), 10 5 in one stage
   // complex128 4097..10240 where the tile holds 25 values (device_radix_schedule):
   EXPECT_EQ(twin(4500), (std::vector<int>{4, 9, 25, 5}));
-  EXPECT_EQ(twin(8575), (std::vector<int>{25, 7, 7, 7}));
+  EXPECT_EQ(twin(6125), (std::vector<int>{25, 5, 7, 7}));
   EXPECT_EQ(twin(9000), (std::vector<int>{8, 9, 5, 5, 5}));  // its 25-tile would not hold them
   EXPECT_EQ(twin(10000), (std::vector<int>{10, 10, 10, 10}));  // its one-block uniform tile (uniform_tile)
   EXPECT_EQ(twin(3600), (std::vector<int>{16, 9, 5, 5}));    // up to 4096: none
@@ -203,7 +205,8 @@ TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
   EXPECT_EQ(single(3375), (std::vector<int>{15, 15, 15}));
   EXPECT_EQ(single(14175), (std::vector<int>{9, 15, 15, 7}));
   EXPECT_EQ(single(2025), (std::vector<int>{9, 9, 5, 5}));      // up to 2048: none
-  EXPECT_EQ(single(16200), (std::vector<int>{8, 9, 9, 5, 5}));  // past 15360: none
+  const kernels::RadixSchedule past = kernels::cuda::paired_radix_schedule<float>(16200);  // (it runs a uniform tile)
+  EXPECT_EQ(std::vector<int>(past.radices, past.radices + past.count), (std::vector<int>{8, 9, 9, 5, 5}));  // past 15360: none
   EXPECT_EQ(single(4050), (std::vector<int>{9, 9, 10, 5}));     // a lone 2: none
   EXPECT_EQ(kernels::stockham_radices(3375, kernels::host_composite_radices), (std::vector<int>{9, 15, 5, 5}));
   EXPECT_EQ(twin(17 * 625), (std::vector<int>{17, 5, 5, 5, 5}));  // a direct prime: the general kernel, none
@@ -288,6 +291,35 @@ TEST(LineAccuracy, SmoothLengthsUpTo2To20AgainstFftwLongDouble) {
     ++checked;
   }
   EXPECT_EQ(checked, 1209u);  // all 7-smooth lengths in [257, 2^20]
+}
+
+}  // namespace
+}  // namespace oocfft::test
+
+namespace oocfft::test {
+namespace {
+
+// The compile-time roots of unity of the stages at span 1 (unit_roots.hpp)
+// against long double: within one unit in the last place of double.
+template <int M>
+double worst_unit_root_error() {
+  double worst = 0;
+  for (int m = 0; m < M; ++m) {
+    const long double angle = 2.0L * 3.14159265358979323846264338327950288L * m / M;
+    worst = std::max(worst, static_cast<double>(std::fabs(kernels::UnitRoots<M>::cos(m) - std::cos(angle))));
+    worst = std::max(worst, static_cast<double>(std::fabs(kernels::UnitRoots<M>::sin(m) - std::sin(angle))));
+  }
+  return worst;
+}
+
+TEST(LineAccuracy, UnitRootsWithinAnUlpOfDouble) {
+  constexpr double ulp = 2.220446049250313e-16;
+  EXPECT_LE(worst_unit_root_error<30>(), ulp);
+  EXPECT_LE(worst_unit_root_error<42>(), ulp);
+  EXPECT_LE(worst_unit_root_error<48>(), ulp);
+  EXPECT_LE(worst_unit_root_error<49>(), ulp);
+  EXPECT_LE(worst_unit_root_error<64>(), ulp);
+  static_assert(kernels::UnitRoots<8>::cos(2) == 0.0 && kernels::UnitRoots<8>::sin(4) == 0.0);
 }
 
 }  // namespace

@@ -442,31 +442,20 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
   check_smooth_four_step<double>();
 }
 
-// Whole lines longer than 4096 (6000, in complex<float> 16 15 25; 4725 =
-// 9 15 5 7, in complex<float> three blocks of 192 threads holding 30 values
-// at 96 registers, in complex<double> two blocks; 8748 = 4 9 9 9 3, in
-// complex<float> two blocks of 28 values at 88 registers; 4900, in
-// complex<float> 4 25 7 7, two blocks of 352 threads holding 25 values at 88
-// registers; 7776 = 8 4 9 9 3 and 9072 = 16 9 9 7, in complex<double> one
-// block of 512 threads at 128 registers and of 352 holding 32 values at
-// 168; 10000, in complex<float> 16 25 25, past the general kernel's
-// two-buffer tile in complex<double>; 16807 = 7^5, past it in both,
-// and in complex<double> past a compiled tile too; 14406 = 3 14 7 7 7 and
-// 19683 = 9 9 9 9 3, in complex<float> one block of 608 threads at 96
-// registers and of 736 at 88, past the value budget of the other tiles,
-// in complex<double> four steps; 10368 = 8 4 4 9 9, in complex<double>
-// one block of 384 threads holding 32 values at 168 registers, past 10240
-// (plan_time_line_in_one_tile); 15000 = 8 15 25 5, in complex<float> one
-// radix-25 pass, past a compiled tile in complex<double>; uniform tiles in
-// complex<float>: 7776 = 9 9 6 4 4 in two blocks of 216 threads, 10368 =
-// 8 6 6 6 6 of 216, 9000 = 15 10 10 6 of 300, 7203 = 7 7 7 7 3 of 343,
-// blocks of whole warps or not; one-block uniform tiles: 12500 = 25 10 10
-// 5 in complex<double>, 250 threads holding 50 values (two blocks in
-// complex<float>), 10800 = 10 6 6 6 5 in complex<double>, 360 of 30 (four
-// steps before), 19208 = 14 14 14 7 and 16875 = 15 15 15 5 in
-// complex<float>, 343 of 56 and 375 of 45; in complex<double> 10000 = 10
-// 10 10 10 and Bluestein's M = 8232 = 14 14 7 6 too, 250 and 196
-// threads), and Bluestein convolutions of
+// Whole lines longer than 4096, chosen to cover the tile rules of
+// schedule_geometry.hpp (shapes as ScheduleShape gives them today): three,
+// two and one resident blocks (4725, 8748, 4900, 9072, 6000), lines past
+// the value budget in one block (19683; 14406 and 16807 before their
+// uniform tiles), radix 25 (10000, 15000), one tile past 10240 in
+// complex<double> (10368, 10800), past the general kernel's two-buffer tile
+// and past any compiled tile in complex<double> (16807, 19683, 19208,
+// 16875, 18000, 18432: four steps there), uniform tiles in two blocks
+// (7776, 10368, 9000, 7203, blocks of whole warps or not) and in one
+// (12500, 10800, 19208, 16875), and uniform tiles whose passes run in
+// stages (7776 = 9 4 | 9 4 | 6, 7203, 10368, 12500 = 10 5 | 25 | 10, 14406,
+// 16807, 18000, 18432 in complex<float>; 5292 = 7 6 | 7 6 | 3, 7776, 12500
+// and Bluestein's M = 8232 = 7 6 | 14 | 14 in complex<double>), and
+// Bluestein convolutions of
 // smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in one tile
 // compiled at plan time: the plan's outcome for that key says it loaded,
 // and the axis runs it, against fftwl. complex<double> convolutions that
@@ -503,12 +492,15 @@ void check_one_tile_plan_time() {
                         Case{10800, 10800, ScheduleUse::transform, true},
                         Case{19208, 19208, ScheduleUse::transform, true},
                         Case{16875, 16875, ScheduleUse::transform, true},
+                        Case{5292, 5292, ScheduleUse::transform, true},
+                        Case{18432, 18432, ScheduleUse::transform, true},
+                        Case{18000, 18000, ScheduleUse::transform, true},
                         Case{1087, 2187, ScheduleUse::bluestein, single},
                         Case{4099, 8232, ScheduleUse::bluestein, true}}) {
     if (!kc::schedule_shape<T>(c.tile_length, false).valid) {
       // Only the complex<double> lines whose buffer (with its skew) passes
       // a block's shared memory have no compiled tile: 14406, 16807, 19683,
-      // 15000, 19208, 16875.
+      // 15000, 19208, 16875, 18432, 18000.
       const std::size_t buffer = 2 * sizeof(T) * static_cast<std::size_t>(kc::skewed_words(c.tile_length, 4));
       EXPECT_TRUE(!single && buffer > kc::max_schedule_shared_bytes) << "n=" << c.n << " has no compiled tile";
       continue;

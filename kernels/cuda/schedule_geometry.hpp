@@ -227,6 +227,8 @@ constexpr ScheduleTile choose_schedule_tile(int n, const RadixSchedule& s, int m
 struct ScheduleShape {
   RadixSchedule schedule;
   int passes = 0;
+  unsigned fused = 0;  // StagedSchedule's: passes run in registers with the next
+  int stages = 0;
   int lanes = 0;
   int log_lanes = 0;
   int points = 0;
@@ -274,6 +276,8 @@ constexpr int skewed_words(int points, int shift) { return points + (points >> s
 //   0.95x).
 struct UniformTile {
   RadixSchedule schedule;
+  unsigned fused = 0;  // StagedSchedule's
+  int stages = 0;
   int threads = 0;
   int values = 0;
   int blocks = 0;
@@ -290,6 +294,32 @@ inline constexpr RadixExponents uniform_radices[] = {
     {27, 0, 3, 0, 0}, {25, 0, 0, 2, 0}, {16, 4, 0, 0, 0}, {15, 0, 1, 1, 0}, {14, 1, 0, 0, 1},
     {10, 1, 0, 1, 0}, {9, 0, 2, 0, 0},  {8, 3, 0, 0, 0},  {7, 0, 0, 0, 1},  {6, 1, 1, 0, 0},
     {5, 0, 0, 1, 0},  {4, 2, 0, 0, 0},  {3, 0, 1, 0, 0},  {2, 1, 0, 0, 0}};
+
+// A schedule run in stages: the passes of a stage keep each thread's
+// values in its registers from one pass to the next (schedule_stage in
+// schedule_kernels.cuh), so shared memory carries only the exchanges
+// between stages. Bit p of `fused` joins pass p to pass p + 1.
+struct StagedSchedule {
+  RadixSchedule schedule;
+  unsigned fused = 0;
+  int stages = 0;
+};
+
+constexpr int stage_count(int passes, unsigned fused) {
+  int stages = 0;
+  for (int p = 0; p < passes; ++p) stages += (fused >> p & 1u) ? 0 : 1;
+  return stages;
+}
+
+// The first pass of stage `stage` (stage_count(passes, fused) for the end).
+constexpr int stage_first_pass(int stage, int passes, unsigned fused) {
+  int p = 0;
+  for (int s = 0; s < stage && p < passes; ++p)
+    if (!(fused >> p & 1u)) ++s;
+  return p;
+}
+
+constexpr bool stage_last(int stage, const StagedSchedule& s) { return stage + 1 == s.stages; }
 
 // The schedule of the 7-smooth n = 2^a 3^b 5^c 7^d with the fewest passes
 // whose radices all divide `values`, and of those the fewest of radix 2 or
@@ -346,11 +376,267 @@ constexpr RadixSchedule fewest_passes_dividing(int a, int b, int c, int d, int v
   return s;
 }
 
+// The staged schedule of the 7-smooth n = 2^a 3^b 5^c 7^d whose stages
+// each hold a number of points that divides `values` (so n / values
+// threads each hold `values` points in every stage): the fewest stages,
+// then the fewest passes, then the fewest of radix 2 or 3 (little
+// arithmetic per pass); stages 0 where none has. Dynamic programming over
+// the divisors of n, the stages over the divisors of `values`; stages
+// largest first, radices largest first within a stage.
+//
+// Why stages: a pass of a tile costs a trip through shared memory (ncu,
+// issue 10: the L1/TEX pipe was the long lines' limit) and its twiddles.
+// In a stage of radices R_0..R_m-1 holding D = R_0 ... R_m-1 points per
+// group, thread-local passes take the place of D-point butterflies (which
+// would need twiddle tables of their own).
+constexpr StagedSchedule fewest_stages_dividing(int a, int b, int c, int d, int values) {
+  constexpr int none = 1 << 24;
+  constexpr int small = 64;        // a pass costs `small`, one of radix 2 or 3 one more
+  constexpr int stage = 64 * small;  // a stage costs more than any count of passes
+  constexpr int max_states = 512;
+  constexpr int radices = static_cast<int>(sizeof(uniform_radices) / sizeof(uniform_radices[0]));
+  StagedSchedule result;
+  const int states = (a + 1) * (b + 1) * (c + 1) * (d + 1);
+  if (states > max_states || values < 2) return result;
+  int va = 0, vb = 0, vc = 0, vd = 0;
+  for (int m = values; m % 2 == 0; m /= 2) ++va;
+  for (int m = values; m % 3 == 0; m /= 3) ++vb;
+  for (int m = values; m % 5 == 0; m /= 5) ++vc;
+  for (int m = values; m % 7 == 0; m /= 7) ++vd;
+  auto index = [&](int i, int j, int k, int l) { return ((i * (b + 1) + j) * (c + 1) + k) * (d + 1) + l; };
+  // passes[x]: the fewest passes (with the small-radix weight) for the
+  // divisor of n of exponents x; radix[x] the last of them.
+  int passes[max_states] = {};
+  int radix[max_states] = {};
+  // staged[x]: the cost of the best staged schedule of that divisor;
+  // last[x]: its last stage, as an index of the same space.
+  int staged[max_states] = {};
+  int last[max_states] = {};
+  for (int i = 0; i <= a; ++i)
+    for (int j = 0; j <= b; ++j)
+      for (int k = 0; k <= c; ++k)
+        for (int l = 0; l <= d; ++l) {
+          const int at = index(i, j, k, l);
+          passes[at] = at == 0 ? 0 : none;
+          radix[at] = -1;
+          for (int r = 0; at != 0 && r < radices; ++r) {
+            const RadixExponents& x = uniform_radices[r];
+            if (x.e2 > i || x.e3 > j || x.e5 > k || x.e7 > l) continue;
+            const int cost = passes[index(i - x.e2, j - x.e3, k - x.e5, l - x.e7)] + small + (x.radix < 4 ? 1 : 0);
+            if (cost < passes[at]) {
+              passes[at] = cost;
+              radix[at] = r;
+            }
+          }
+          staged[at] = at == 0 ? 0 : none;
+          last[at] = -1;
+          // The last stage: any divisor of `values` within (i, j, k, l).
+          for (int x2 = 0; at != 0 && x2 <= (i < va ? i : va); ++x2)
+            for (int x3 = 0; x3 <= (j < vb ? j : vb); ++x3)
+              for (int x5 = 0; x5 <= (k < vc ? k : vc); ++x5)
+                for (int x7 = 0; x7 <= (l < vd ? l : vd); ++x7) {
+                  const int group = index(x2, x3, x5, x7);
+                  if (group == 0 || passes[group] >= none) continue;
+                  const int before = staged[index(i - x2, j - x3, k - x5, l - x7)];
+                  if (before >= none) continue;
+                  const int cost = before + stage + passes[group];
+                  if (cost < staged[at]) {
+                    staged[at] = cost;
+                    last[at] = group;
+                  }
+                }
+        }
+  const int whole = index(a, b, c, d);
+  if (staged[whole] >= none) return result;
+  // The stages' exponents, then largest first (insertion sort: a handful).
+  int groups[max_schedule_passes] = {};
+  int sizes[max_schedule_passes] = {};
+  int count = 0;
+  auto exponents = [&](int at, int& i, int& j, int& k, int& l) {
+    l = at % (d + 1);
+    at /= d + 1;
+    k = at % (c + 1);
+    at /= c + 1;
+    j = at % (b + 1);
+    i = at / (b + 1);
+  };
+  for (int at = whole; at != 0;) {
+    const int group = last[at];
+    int i = 0, j = 0, k = 0, l = 0, x2 = 0, x3 = 0, x5 = 0, x7 = 0;
+    exponents(at, i, j, k, l);
+    exponents(group, x2, x3, x5, x7);
+    int size = 1;
+    for (int e = 0; e < x2; ++e) size *= 2;
+    for (int e = 0; e < x3; ++e) size *= 3;
+    for (int e = 0; e < x5; ++e) size *= 5;
+    for (int e = 0; e < x7; ++e) size *= 7;
+    if (count == max_schedule_passes) return result;
+    groups[count] = group;
+    sizes[count++] = size;
+    at = index(i - x2, j - x3, k - x5, l - x7);
+  }
+  for (int p = 1; p < count; ++p)
+    for (int q = p; q > 0 && sizes[q] > sizes[q - 1]; --q) {
+      const int t = sizes[q], g = groups[q];
+      sizes[q] = sizes[q - 1];
+      groups[q] = groups[q - 1];
+      sizes[q - 1] = t;
+      groups[q - 1] = g;
+    }
+  RadixSchedule& s = result.schedule;
+  for (int g = 0; g < count; ++g) {
+    const int first = s.count;
+    for (int at = groups[g]; at != 0;) {
+      const RadixExponents& x = uniform_radices[radix[at]];
+      if (s.count == max_schedule_passes) return StagedSchedule{};
+      s.radices[s.count++] = x.radix;
+      int i = 0, j = 0, k = 0, l = 0;
+      exponents(at, i, j, k, l);
+      at = index(i - x.e2, j - x.e3, k - x.e5, l - x.e7);
+    }
+    for (int p = first + 1; p < s.count; ++p)
+      for (int q = p; q > first && s.radices[q] > s.radices[q - 1]; --q) {
+        const int t = s.radices[q];
+        s.radices[q] = s.radices[q - 1];
+        s.radices[q - 1] = t;
+      }
+    for (int p = first; p + 1 < s.count; ++p) result.fused |= 1u << p;
+  }
+  result.stages = count;
+  return result;
+}
+
+// Shared-memory bank conflicts of a stage of span `span` and `points`
+// points per group: a warp's 32 consecutive groups j write their value l
+// to point (j - j mod span) points + j mod span + l span, skewed (skew() in
+// tile_kernels.cuh: one word every 2^shift). The most accesses one bank
+// takes for any l: 32 banks of 4 bytes, so a warp's complex<float> parts
+// spread over 32 banks and complex<double> parts (8 bytes) over 16 per
+// half warp.
+template <class T>
+constexpr int stage_conflicts(int span, int points) {
+  constexpr bool single = sizeof(T) == 4;
+  constexpr int shift = single ? 5 : 4;
+  constexpr int banks = single ? 32 : 16;
+  int worst = 1;
+  for (int l = 0; l < points; ++l)
+    for (int half = 0; half < 32; half += banks) {
+      int count[32] = {};
+      for (int j = half; j < half + banks; ++j) {
+        const int point = (j - j % span) * points + j % span + l * span;
+        const int word = point + (point >> shift);
+        const int c = ++count[word % banks];
+        worst = c > worst ? c : worst;
+      }
+    }
+  return worst;
+}
+
+template <class T>
+constexpr int first_stage_conflicts(int points) {
+  return stage_conflicts<T>(1, points);
+}
+
+// The worst stage_conflicts of the stages of `s`, in its order.
+template <class T>
+constexpr int staged_conflicts(const StagedSchedule& s) {
+  int worst = 1, span = 1;
+  for (int stage = 0; stage < s.stages; ++stage) {
+    int points = 1;
+    for (int p = stage_first_pass(stage, s.schedule.count, s.fused);
+         p < stage_first_pass(stage + 1, s.schedule.count, s.fused); ++p)
+      points *= s.schedule.radices[p];
+    const int c = stage_last(stage, s) ? 1 : stage_conflicts<T>(span, points);  // the last writes global memory
+    worst = c > worst ? c : worst;
+    span *= points;
+  }
+  return worst;
+}
+
+// `s` with the stage that leaves the fewest bank conflicts first, the others
+// in their order (the first stage's writes go `points` apart, the later
+// stages' mostly along memory).
+template <class T>
+constexpr StagedSchedule fewest_conflicts_first(const StagedSchedule& s) {
+  StagedSchedule best = s;
+  int best_conflicts = staged_conflicts<T>(s);
+  for (int first = 1; first < s.stages; ++first) {
+    StagedSchedule t;
+    t.stages = s.stages;
+    const int begin = stage_first_pass(first, s.schedule.count, s.fused);
+    const int end = stage_first_pass(first + 1, s.schedule.count, s.fused);
+    for (int p = begin; p < end; ++p) t.schedule.radices[t.schedule.count++] = s.schedule.radices[p];
+    t.fused = (1u << (end - begin - 1)) - 1;
+    for (int p = 0; p < s.schedule.count; ++p) {
+      if (p >= begin && p < end) continue;
+      if (s.fused >> p & 1u) t.fused |= 1u << t.schedule.count;
+      t.schedule.radices[t.schedule.count++] = s.schedule.radices[p];
+    }
+    const int c = staged_conflicts<T>(t);
+    if (c < best_conflicts) {
+      best = t;
+      best_conflicts = c;
+    }
+  }
+  return best;
+}
+
+// The schedule `s` of a uniform tile of `values` values per thread with
+// its first stage fused: the most of its passes whose radices multiply to
+// a divisor of `values` run first, in registers, as one stage (largest
+// radix first), the other passes after them as before. At span 1 the
+// twiddles inside the stage are constants (stage_pass). The tiles of the
+// fewest passes take this (uniform_tile), where stages past the first
+// would cost passes (9216 = 16 16 6 6 by stages is 8 6 | 8 6 | 4: 0.89 ->
+// 0.73x cuFFT on the H100 before the twiddles of later stages were split,
+// bench/RESULTS.md, issue 10, section "Passes in registers"). A first
+// stage writes j `points` apart across a warp: complex<double> stages whose
+// skewed stride puts more than two of a half warp on one bank stay
+// unfused (10800 = 6 5 | 10 | 6 | 6: 0.90 -> 0.61x, eight to a bank).
+template <class T>
+constexpr StagedSchedule first_stage_fused(const RadixSchedule& s, int values) {
+  StagedSchedule best{s, 0u, s.count};
+  if (s.count < 2 || s.count > 12) return best;
+  int best_passes = 1, best_points = 0, chosen = 0;
+  for (int subset = 1; subset < (1 << s.count); ++subset) {
+    int passes = 0, points = 1;
+    for (int p = 0; p < s.count; ++p)
+      if (subset >> p & 1) {
+        ++passes;
+        points *= s.radices[p];
+      }
+    if (passes < 2 || values % points != 0) continue;
+    if (passes < best_passes || (passes == best_passes && points <= best_points)) continue;
+    if (first_stage_conflicts<T>(points) > 2) continue;
+    best_passes = passes;
+    best_points = points;
+    chosen = subset;
+  }
+  if (chosen == 0) return best;
+  RadixSchedule fused;
+  for (int pick = 1; pick >= 0; --pick)  // the stage's radices, then the others (s is largest first)
+    for (int p = 0; p < s.count; ++p)
+      if ((chosen >> p & 1) == pick) fused.radices[fused.count++] = s.radices[p];
+  best.schedule = fused;
+  best.fused = (1u << (best_passes - 1)) - 1;
+  best.stages = s.count - best_passes + 1;
+  return best;
+}
+
 constexpr bool same_schedule(const RadixSchedule& x, const RadixSchedule& y) {
   if (x.count != y.count) return false;
   for (int p = 0; p < x.count; ++p)
     if (x.radices[p] != y.radices[p]) return false;
   return true;
+}
+
+// The points of one group of stage `stage` of a shape: the product of its
+// passes' radices (the radix of a pass for a one-pass stage).
+constexpr int stage_points(const ScheduleShape& g, int stage) {
+  int points = 1;
+  for (int p = stage_first_pass(stage, g.passes, g.fused); p < stage_first_pass(stage + 1, g.passes, g.fused); ++p)
+    points *= g.schedule.radices[p];
+  return points;
 }
 
 // The shape of the tile that runs `schedule` (a schedule of length n);
@@ -362,6 +648,7 @@ constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, 
   ScheduleShape g;
   g.schedule = schedule;
   g.passes = g.schedule.count;
+  g.stages = g.passes;
   if (g.passes == 0) return g;
   // Contiguous lines: tiles of at most about 4096 complex<float> or 2048
   // complex<double> values (32 KB). Strided lines: at least 64 bytes of
@@ -556,6 +843,8 @@ constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, 
   if (!lanes_fast && uniform.threads > 0 && same_schedule(uniform.schedule, g.schedule)) {
     tile = {1, uniform.threads, uniform.values};
     g.register_target = uniform.registers;
+    g.fused = uniform.fused;
+    g.stages = uniform.stages;
   }
   if (tile.threads == 0) return g;
   g.lanes = tile.lanes;
@@ -572,12 +861,12 @@ constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, 
   // shared memory with coalesced copies instead (the store side mattered
   // most: n = 16 ran at 0.30x cuFFT with direct stores, which L1 does not
   // merge).
-  g.staged_load = !lanes_fast && n / g.schedule.radices[0] < 4;
-  g.staged_store = !lanes_fast && n / g.schedule.radices[g.passes - 1] < 4;
+  g.staged_load = !lanes_fast && n / stage_points(g, 0) < 4;
+  g.staged_store = !lanes_fast && n / stage_points(g, g.stages - 1) < 4;
   // One skewed buffer of real parts and one of imaginary parts (skew() in
-  // tile_kernels.cuh, g.shift above); none when one pass does everything in
-  // registers.
-  g.uses_shared = g.passes > 1 || g.staged_load || g.staged_store;
+  // tile_kernels.cuh, g.shift above); none when one stage does everything
+  // in registers.
+  g.uses_shared = g.stages > 1 || g.staged_load || g.staged_store;
   g.shared_words = g.uses_shared ? skewed_words(g.points, g.shift) : 0;
   g.shared_bytes = 2 * sizeof(T) * static_cast<std::size_t>(g.shared_words);
   g.valid = g.shared_bytes <= max_schedule_shared_bytes;
@@ -686,7 +975,26 @@ constexpr RadixSchedule paired_radix_schedule(std::size_t n) {
 // caps it at (about 28 besides the values) and whose shared memory fits
 // the SM, the schedule with the fewest passes (fewest_passes_dividing),
 // then the fewest of radix 2 or 3, then the most resident blocks, then e
-// nearest 32. Three searches:
+// nearest 32, its first passes in one stage (first_stage_fused). Each
+// search below is run twice, the second time by stages: the fewest stages
+// first (fewest_stages_dividing, no more passes than the fewest-pass
+// schedule of that e, no stage with more than two of a warp on a bank,
+// complex128 with 16 registers spare: stage_spare), at most 49 values
+// (complex64) or 42 (complex128); the tile by stages is taken where it has
+// fewer stages than the other (or the other has none). On the H100 against
+// the tiles before, three rounds (bench/RESULTS.md, issue 10, section
+// "Passes in registers"): complex64 24 of the 27 lengths to 20000 that
+// change faster by more than 5%, none slower (18000 0.69 -> 1.01x cuFFT,
+// 18432 0.66 -> 1.03x, 17496 0.67 -> 0.92x, 12348 0.76 -> 0.94x, 12500
+// 0.79 -> 0.99x, 16000 0.78 -> 0.98x); complex128 10 of the 15 faster
+// (5292 0.68 -> 0.98x, 12500 0.59 -> 0.81x, 12288 0.93 -> 1.13x; Bluestein
+// 4099, whose M = 8232 is one, 1.25 -> 1.50x), 10240 slower (0.88 ->
+// 0.79x: by stages 10 4 | 8 | 8 | 4 in 256 threads where the paired tile
+// had 512). Tiles by stages of more values were slower in an earlier
+// variant of the stage kernel (complex64 16384 = 16 4 | 16 | 16 in 256
+// threads of 64: 0.99 -> 0.73x; 17280, 11520, 10800 at 60 values by
+// 24-31%; complex128 10368 and 6912 at 48: 0.92 -> 0.58x, 1.01 -> 0.89x).
+// Three searches:
 // - Two or more blocks per SM (complex64 4097..16384, e 8..64, no more
 //   passes than radix_schedule's): taken where the result is two blocks of
 //   at least 192 threads (above). In complex128 the lengths that gained
@@ -743,7 +1051,20 @@ constexpr UniformTile uniform_tile(std::size_t length, const RadixSchedule& pair
   const int registers_per_value = static_cast<int>(sizeof(T)) / 2;
   // The best tile of `least_blocks`..`most_blocks` blocks per SM with at
   // most `most_values` values and `pass_limit` passes.
-  auto search = [&](int least_blocks, int most_blocks, int most_values, int pass_limit) {
+  // The best tile of `least_blocks`..`most_blocks` blocks per SM with at
+  // most `most_values` values and `pass_limit` passes (stages, by_stages).
+  // by_stages: the fewest stages first (fewest_stages_dividing, with no
+  // more passes than fewest_passes_dividing's and no stage putting more
+  // than two of a warp on a bank), else the fewest passes, that tile's
+  // first passes fused (first_stage_fused).
+  // Registers a tile by stages keeps spare in complex128: a later stage's
+  // passes hold their twiddles beside the values (stage_pass); 12005 = 7 |
+  // 7 5 | 7 | 7 in 343 threads of 35 values at 168 registers spilled 152
+  // bytes and ran 1.00 -> 0.91x cuFFT (bench/RESULTS.md, issue 10, section
+  // "Passes in registers"). complex64 tiles at no spare ran faster (12500 =
+  // 10 5 | 25 | 10, 50 values at 128 registers: 0.79 -> 0.99x).
+  const int stage_spare = single ? 0 : 16;
+  auto search = [&](int least_blocks, int most_blocks, int most_values, int pass_limit, bool by_stages) {
     UniformTile best;
     int best_small = 0;
     for (int e = radical; e <= most_values; e += radical) {
@@ -752,40 +1073,67 @@ constexpr UniformTile uniform_tile(std::size_t length, const RadixSchedule& pair
       int blocks = 0, registers = 0;
       for (int k = most_blocks; k >= least_blocks && blocks == 0; --k) {
         const int r = planned_registers(threads, k, RegisterPlan::ptxas_quarters);
-        if (k * threads <= 2048 && (r - 28) / registers_per_value >= e &&
+        if (k * threads <= 2048 && (r - 28 - (by_stages ? stage_spare : 0)) / registers_per_value >= e &&
             static_cast<std::size_t>(k) * tile_bytes <= 228 * 1024) {
           blocks = k;
           registers = r;
         }
       }
       if (blocks == 0) continue;
-      const RadixSchedule s = fewest_passes_dividing(a, b, c, d, e);
-      if (s.count == 0 || s.count > pass_limit) continue;
+      const RadixSchedule fewest = fewest_passes_dividing(a, b, c, d, e);
+      if (fewest.count == 0) continue;
+      StagedSchedule staged = first_stage_fused<T>(fewest, e);
+      if (by_stages) {
+        const StagedSchedule all = fewest_conflicts_first<T>(fewest_stages_dividing(a, b, c, d, e));
+        if (all.stages > 0 && all.schedule.count <= fewest.count && staged_conflicts<T>(all) <= 2) staged = all;
+      }
+      const RadixSchedule& s = staged.schedule;
+      const int rank = by_stages ? staged.stages : s.count;
+      const int best_rank = by_stages ? best.stages : best.schedule.count;
+      if (rank > pass_limit) continue;
       int small = 0;
       for (int p = 0; p < s.count; ++p) small += s.radices[p] < 4 ? 1 : 0;
       const int distance = e > 32 ? e - 32 : 32 - e;
       const int best_distance = best.values > 32 ? best.values - 32 : 32 - best.values;
       const bool better =
-          best.threads == 0 || s.count < best.schedule.count ||
-          (s.count == best.schedule.count &&
-           (small < best_small ||
-            (small == best_small && (blocks > best.blocks || (blocks == best.blocks && distance < best_distance)))));
+          best.threads == 0 || rank < best_rank ||
+          (rank == best_rank &&
+           (s.count < best.schedule.count ||
+            (s.count == best.schedule.count &&
+             (small < best_small ||
+              (small == best_small &&
+               (blocks > best.blocks || (blocks == best.blocks && distance < best_distance)))))));
       if (better) {
-        best = {s, threads, e, blocks, registers};
+        best = {s, staged.fused, staged.stages, threads, e, blocks, registers};
         best_small = small;
       }
     }
     return best;
   };
+  // The tile of the fewest stages where it holds at most `staged_values`
+  // (49 complex64, 42 complex128) and has fewer stages than the tile of the
+  // fewest passes (or that has none), else the latter.
+  const int staged_values = single ? 49 : 42;
+  auto either = [&](const UniformTile& by_stages, const UniformTile& by_passes) {
+    const bool fewer_stages = by_passes.threads == 0 || by_stages.stages < by_passes.stages;
+    return by_stages.threads > 0 && by_stages.values <= staged_values && fewer_stages ? by_stages : by_passes;
+  };
   if (single && length <= 16384) {
-    const UniformTile resident = search(2, 4, 64, most_passes);
-    if (resident.blocks == 2 && resident.threads >= 192) return resident;
+    const UniformTile resident = search(2, 4, 64, most_passes, false);
+    if (resident.blocks == 2 && resident.threads >= 192) {
+      const UniformTile two = search(2, 2, staged_values, most_passes, true);
+      return two.threads >= 192 ? either(two, resident) : resident;
+    }
   }
-  if (length > 10240) return single ? search(1, 1, 64, most_passes - 1) : search(1, 1, 50, most_passes + 1);
+  if (length > 10240) {
+    return single ? either(search(1, 1, staged_values, most_passes - 1, true), search(1, 1, 64, most_passes - 1, false))
+                  : either(search(1, 1, staged_values, most_passes + 1, true), search(1, 1, 50, most_passes + 1, false));
+  }
   if (single) return {};
   const ScheduleShape g = shape_of_schedule<T>(n, paired, false);
   if (!g.valid || g.min_blocks != 1) return {};
-  const UniformTile fewer = search(1, 1, 50, paired.count - 1);
+  const UniformTile fewer =
+      either(search(1, 1, staged_values, paired.count - 1, true), search(1, 1, 50, paired.count - 1, false));
   return passes_of_radix(fewer.schedule, 15) == 0 ? fewer : UniformTile{};
 }
 
@@ -875,6 +1223,12 @@ struct ScheduleGeometry {
   static constexpr ScheduleShape shape = schedule_shape<T>(N, LanesFast);
   static constexpr RadixSchedule schedule = shape.schedule;
   static constexpr int passes = shape.passes;
+  static constexpr unsigned fused = shape.fused;
+  static constexpr int stages = shape.stages;
+  // The passes of stage S: first_pass(S) .. first_pass(S + 1) - 1.
+  static constexpr int first_pass(int stage) { return stage_first_pass(stage, passes, fused); }
+  // The points of one group of stage S: the product of its radices.
+  static constexpr int stage_points(int stage) { return cuda::stage_points(shape, stage); }
   static constexpr int register_target = shape.register_target;
   static constexpr int lanes = shape.lanes;
   static constexpr int log_lanes = shape.log_lanes;

@@ -46,6 +46,7 @@
 #endif
 
 #include "kernels/butterfly.hpp"
+#include "kernels/unit_roots.hpp"
 #include "kernels/cuda/schedule_geometry.hpp"
 #if defined(__CUDACC_RTC__)
 #include "kernels/cuda/tile_kernels.cuh"
@@ -176,10 +177,6 @@ OOCFFT_UNROLL
 // only (the tile is already there: Bluestein's convolution).
 enum class PassIo { direct, shared_only };
 
-// Pass P of the schedule for the butterflies this thread owns: read (global
-// memory in a direct first pass, shared memory otherwise), twiddle,
-// butterfly, write (global memory in a direct last pass, shared memory
-// otherwise). The inverse's conjugations happen at the global accesses.
 // Four-step step A's twiddle w_n^(index * point), n the whole line, index
 // the lane (lines contiguous) or the group (lines strided): two short tables
 // as the general kernel (TilePost, tile_job.hpp).
@@ -192,22 +189,106 @@ __device__ __forceinline__ Complex<T> four_step_twiddle(const TileJob<T>& job, c
   return load_table(job.post_low + (e & mask)) * load_table(job.post_high + (e >> job.post_log_block));
 }
 
-template <class T, int N, bool LanesFast, int P, PassIo Io, ScheduleStore Store>
-__device__ __forceinline__ void schedule_pass(T* re, T* im, const TileJob<T>& job, const TileSite<T>& at,
-                                              bool inverse) {
+// Pass P of a stage of passes P0..P1-1 on the D values x of one group
+// (D the product of the stage's radices; `within` the group's place in the
+// span S of pass P0). Indices after SC08's Stockham pass (above): with L
+// the product of the stage's radices before P and Q = D / (L R) that after
+// it, butterfly (sigma, alpha) of the group (sigma < L, alpha < Q) reads
+// its values r at x[sigma + L (alpha + r Q)] and writes them to
+// x[sigma + r L + L R alpha]; its twiddles are the pass's table entries at
+// within + sigma S. The first pass (L = 1) reads x[alpha + r Q], the
+// group's points in the stage's input order, and the last (Q = 1) leaves
+// x[sigma + r L] in the stage's output order: the group is one radix-D
+// butterfly of span S to the passes around it, with the plan's passes and
+// twiddles and no trip through shared memory in between.
+template <class T, int N, bool LanesFast, int P0, int P1, int P>
+__device__ __forceinline__ void stage_pass(Complex<T>* x, const TileJob<T>& job, int within) {
+  using G = ScheduleGeometry<T, N, LanesFast>;
+  constexpr int R = G::schedule.radices[P];
+  constexpr int S = G::schedule.span(P0);
+  constexpr int span = G::schedule.span(P);
+  constexpr int L = span / S;
+  constexpr int D = G::schedule.span(P1 - 1) * G::schedule.radices[P1 - 1] / S;
+  constexpr int Q = D / (L * R);
+  const Complex<T>* tw = job.twiddles + job.passes[P].twiddle_offset;
+  // A later pass of a stage past span 1 takes the entry at within + sigma S
+  // as the product of the entries at within (this thread's, R - 1 of them)
+  // and at sigma S (the same for every thread: L1 hits), since w^(r (within
+  // + sigma S)) = w^(r within) w^(r sigma S): the L (R - 1) entries a
+  // thread would otherwise wait on after the passes before, from L2 (the
+  // tables of long lines outgrow L1), shrink to R - 1 loaded up front.
+  constexpr bool split = L > 1 && S > 1;
+  Complex<T> own[split ? R : 1];
+  if constexpr (split) {
+OOCFFT_UNROLL
+    for (int r = 1; r < R; ++r) own[r] = load_table(tw + (r - 1) * span + within);
+  }
+  Complex<T> y[D];
+OOCFFT_UNROLL
+  for (int sigma = 0; sigma < L; ++sigma) {
+OOCFFT_UNROLL
+    for (int alpha = 0; alpha < Q; ++alpha) {
+      Complex<T> u[R];
+OOCFFT_UNROLL
+      for (int r = 0; r < R; ++r) u[r] = x[sigma + L * (alpha + r * Q)];
+      if constexpr (split) {
+OOCFFT_UNROLL
+        for (int r = 1; r < R; ++r)
+          u[r] = u[r] * (sigma == 0 ? own[r] : own[r] * load_table(tw + (r - 1) * span + sigma * S));
+      } else if constexpr (S == 1 && L > 1) {
+        // At span 1 (within = 0) the entries are w_{L R}^(r sigma): constants,
+        // as a composite butterfly's own (loaded, every thread's the same
+        // entries, ptxas hoisted them and spilled 120-250 bytes per thread).
+        using Roots = UnitRoots<L * R>;
+OOCFFT_UNROLL
+        for (int r = 1; r < R; ++r) {
+          const int m = (r * sigma) % (L * R);
+          if (m != 0) u[r] = u[r] * Complex<T>{static_cast<T>(Roots::cos(m)), static_cast<T>(-Roots::sin(m))};
+        }
+      } else if constexpr (span > 1) {
+OOCFFT_UNROLL
+        for (int r = 1; r < R; ++r) u[r] = u[r] * load_table(tw + (r - 1) * span + within + sigma * S);
+      }
+      radix_butterfly<R, false>(u);
+OOCFFT_UNROLL
+      for (int r = 0; r < R; ++r) y[sigma + r * L + L * R * alpha] = u[r];
+    }
+  }
+OOCFFT_UNROLL
+  for (int i = 0; i < D; ++i) x[i] = y[i];
+}
+
+template <class T, int N, bool LanesFast, int P0, int P1, int... Ks>
+__device__ __forceinline__ void stage_passes(Complex<T>* x, const TileJob<T>& job, int within,
+                                             std::integer_sequence<int, Ks...>) {
+  (stage_pass<T, N, LanesFast, P0, P1, P0 + Ks>(x, job, within), ...);
+}
+
+// Stage `Stage` of the schedule (one pass, or passes in registers) for the
+// butterflies this thread owns: read (global memory in a direct first
+// stage, shared memory otherwise), twiddle, butterfly, write (global memory
+// in a direct last stage, shared memory otherwise). The inverse's
+// conjugations happen at the global accesses.
+template <class T, int N, bool LanesFast, int Stage, PassIo Io, ScheduleStore Store>
+__device__ __forceinline__ void schedule_stage(T* re, T* im, const TileJob<T>& job, const TileSite<T>& at,
+                                               bool inverse) {
   const Complex<T>* in = at.in;
   Complex<T>* out = at.out;
   const int lanes_here = at.lanes_here;
   using G = ScheduleGeometry<T, N, LanesFast>;
-  constexpr int R = G::schedule.radices[P];
-  constexpr int span = G::schedule.span(P);
+  constexpr int P0 = G::first_pass(Stage);
+  constexpr int P1 = G::first_pass(Stage + 1);
+  // A stage is a radix-R pass of span `span` to the tile: a group of R
+  // points in, R out, wherever its passes run (stage_pass).
+  constexpr int R = G::stage_points(Stage);
+  constexpr int span = G::schedule.span(P0);
   constexpr int q = N / R;
   constexpr int butterflies = G::lanes * q;
   constexpr int B = (butterflies + G::threads - 1) / G::threads;
   constexpr bool whole = butterflies % G::threads == 0;
-  constexpr bool from_global = Io == PassIo::direct && P == 0 && !G::staged_load;
+  constexpr bool from_global = Io == PassIo::direct && P0 == 0 && !G::staged_load;
   constexpr bool to_global =
-      Io == PassIo::direct && P + 1 == G::passes && !G::staged_store && Store != ScheduleStore::transposed;
+      Io == PassIo::direct && P1 == G::passes && !G::staged_store && Store != ScheduleStore::transposed;
   Complex<T> v[B * R];
   int lane[B], j[B];
 OOCFFT_UNROLL
@@ -234,8 +315,8 @@ OOCFFT_UNROLL
       }
     }
   }
-  if constexpr (!from_global && !to_global) __syncthreads();  // every read of this pass before any write
-  const Complex<T>* tw = job.twiddles + job.passes[P].twiddle_offset;
+  if constexpr (!from_global && !to_global) __syncthreads();  // every read of this stage before any write
+  const Complex<T>* tw = job.twiddles + job.passes[P0].twiddle_offset;
 OOCFFT_UNROLL
   for (int b = 0; b < B; ++b) {
     if (!whole && static_cast<int>(threadIdx.x) + b * G::threads >= butterflies) continue;
@@ -247,13 +328,17 @@ OOCFFT_UNROLL
       }
     }
     const int within = static_cast<int>(static_cast<unsigned>(j[b]) % static_cast<unsigned>(span));  // unsigned: as above
-    if constexpr (span > 1) {
-      // Entry (within, r) of the pass's table, r-major (by_radix_digit in
-      // device_line_plan.cpp): consecutive threads read consecutive entries.
+    if constexpr (P1 - P0 > 1) {
+      stage_passes<T, N, LanesFast, P0, P1>(x, job, within, std::make_integer_sequence<int, P1 - P0>{});
+    } else {
+      if constexpr (span > 1) {
+        // Entry (within, r) of the pass's table, r-major (by_radix_digit in
+        // device_line_plan.cpp): consecutive threads read consecutive entries.
 OOCFFT_UNROLL
-      for (int r = 1; r < R; ++r) x[r] = x[r] * load_table(tw + (r - 1) * span + within);
+        for (int r = 1; r < R; ++r) x[r] = x[r] * load_table(tw + (r - 1) * span + within);
+      }
+      radix_butterfly<R, false>(x);
     }
-    radix_butterfly<R, false>(x);
     const int target = (j[b] - within) * R + within;
     if constexpr (!to_global) {
 OOCFFT_UNROLL
@@ -275,7 +360,7 @@ OOCFFT_UNROLL
       }
     }
   }
-  if constexpr (!to_global) __syncthreads();  // this pass's writes before the next reads
+  if constexpr (!to_global) __syncthreads();  // this stage's writes before the next reads
 }
 
 // Coalesced copies between a tile of contiguous lines and shared memory, for
@@ -325,10 +410,10 @@ __device__ __forceinline__ void schedule_copy_out_transposed(const T* re, const 
   });
 }
 
-template <class T, int N, bool LanesFast, PassIo Io, ScheduleStore Store, int... Ps>
-__device__ __forceinline__ void schedule_passes(T* re, T* im, const TileJob<T>& job, const TileSite<T>& at,
-                                                bool inverse, std::integer_sequence<int, Ps...>) {
-  (schedule_pass<T, N, LanesFast, Ps, Io, Store>(re, im, job, at, inverse), ...);
+template <class T, int N, bool LanesFast, PassIo Io, ScheduleStore Store, int... Stages>
+__device__ __forceinline__ void schedule_stages(T* re, T* im, const TileJob<T>& job, const TileSite<T>& at,
+                                                bool inverse, std::integer_sequence<int, Stages...>) {
+  (schedule_stage<T, N, LanesFast, Stages, Io, Store>(re, im, job, at, inverse), ...);
 }
 
 template <class T, int N, bool LanesFast, ScheduleStore Store>
@@ -347,8 +432,8 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::threads,
   if (tile >= lane_tiles * job.group.count) return;  // the last grid row's spare blocks
   const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
   if constexpr (G::staged_load) schedule_copy_in<T, N>(re, im, job, at.in, at.lanes_here, inverse);
-  schedule_passes<T, N, LanesFast, PassIo::direct, Store>(re, im, job, at, inverse,
-                                                          std::make_integer_sequence<int, G::passes>{});
+  schedule_stages<T, N, LanesFast, PassIo::direct, Store>(re, im, job, at, inverse,
+                                                          std::make_integer_sequence<int, G::stages>{});
   if constexpr (Store == ScheduleStore::transposed) {
     schedule_copy_out_transposed<T, N>(re, im, job, at.out, at.lanes_here, inverse);
   } else if constexpr (G::staged_store) {
@@ -415,8 +500,8 @@ template <class T, int M, bool LanesFast>
 __device__ __noinline__ void bluestein_transform(T* re, T* im, const TileJob<T>& job) {
   using G = ScheduleGeometry<T, M, LanesFast>;
   const TileSite<T> none{nullptr, nullptr, 0, 0, 0};
-  schedule_passes<T, M, LanesFast, PassIo::shared_only, ScheduleStore::plain>(
-      re, im, job, none, false, std::make_integer_sequence<int, G::passes>{});
+  schedule_stages<T, M, LanesFast, PassIo::shared_only, ScheduleStore::plain>(
+      re, im, job, none, false, std::make_integer_sequence<int, G::stages>{});
 }
 
 template <class T, int M, bool LanesFast>
