@@ -321,58 +321,90 @@ constexpr int stage_first_pass(int stage, int passes, unsigned fused) {
 
 constexpr bool stage_last(int stage, const StagedSchedule& s) { return stage + 1 == s.stages; }
 
-// The schedule of the 7-smooth n = 2^a 3^b 5^c 7^d with the fewest passes
-// whose radices all divide `values`, and of those the fewest of radix 2 or
-// 3 (little arithmetic per trip through memory); count 0 where none has.
-// Dynamic programming over the divisors of n; radices largest first.
-constexpr RadixSchedule fewest_passes_dividing(int a, int b, int c, int d, int values) {
-  constexpr int none = 1 << 20;
-  constexpr int small = 64;  // a pass of radix 2 or 3 costs 1 + 1/small
-  constexpr int max_states = 512;
-  const int states = (a + 1) * (b + 1) * (c + 1) * (d + 1);
-  RadixSchedule s;
-  if (states > max_states) return s;
-  int best[max_states] = {};
-  int last[max_states] = {};  // the radix (index into uniform_radices) of the last pass
-  auto index = [&](int i, int j, int k, int l) { return ((i * (b + 1) + j) * (c + 1) + k) * (d + 1) + l; };
+// The fewest passes of every divisor 2^i 3^j 5^k 7^l of n = 2^a 3^b 5^c
+// 7^d over the radices of uniform_radices that divide `values` (any radix,
+// for 0): dynamic programming over the divisors. A pass costs `small`, one
+// of radix 2 or 3 one more (little arithmetic per trip through memory);
+// `last` holds the last pass's radix (an index into uniform_radices).
+struct DivisorPasses {
+  static constexpr int max_states = 512;
+  static constexpr int none = 1 << 24;
+  static constexpr int small = 64;
+  int b = 0, c = 0, d = 0;
+  bool valid = false;  // n has at most max_states divisors
+  int cost[max_states] = {};
+  int last[max_states] = {};
+  constexpr int index(int i, int j, int k, int l) const { return ((i * (b + 1) + j) * (c + 1) + k) * (d + 1) + l; }
+  // The exponents of divisor `at`.
+  constexpr void exponents(int at, int& i, int& j, int& k, int& l) const {
+    l = at % (d + 1);
+    at /= d + 1;
+    k = at % (c + 1);
+    at /= c + 1;
+    j = at % (b + 1);
+    i = at / (b + 1);
+  }
+};
+
+constexpr DivisorPasses divisor_passes(int a, int b, int c, int d, int values) {
+  DivisorPasses t;
+  t.b = b;
+  t.c = c;
+  t.d = d;
+  if ((a + 1) * (b + 1) * (c + 1) * (d + 1) > DivisorPasses::max_states) return t;
+  t.valid = true;
+  constexpr int radices = static_cast<int>(sizeof(uniform_radices) / sizeof(uniform_radices[0]));
   for (int i = 0; i <= a; ++i)
     for (int j = 0; j <= b; ++j)
       for (int k = 0; k <= c; ++k)
         for (int l = 0; l <= d; ++l) {
-          const int at = index(i, j, k, l);
-          best[at] = at == 0 ? 0 : none;
-          last[at] = -1;
-          constexpr int radices = static_cast<int>(sizeof(uniform_radices) / sizeof(uniform_radices[0]));
+          const int at = t.index(i, j, k, l);
+          t.cost[at] = at == 0 ? 0 : DivisorPasses::none;
+          t.last[at] = -1;
           for (int r = 0; at != 0 && r < radices; ++r) {
             const RadixExponents& x = uniform_radices[r];
-            if (values % x.radix != 0 || x.e2 > i || x.e3 > j || x.e5 > k || x.e7 > l) continue;
-            const int cost = best[index(i - x.e2, j - x.e3, k - x.e5, l - x.e7)] + small + (x.radix < 4 ? 1 : 0);
-            if (cost < best[at]) {
-              best[at] = cost;
-              last[at] = r;
+            if ((values != 0 && values % x.radix != 0) || x.e2 > i || x.e3 > j || x.e5 > k || x.e7 > l) continue;
+            const int cost = t.cost[t.index(i - x.e2, j - x.e3, k - x.e5, l - x.e7)] + DivisorPasses::small +
+                             (x.radix < 4 ? 1 : 0);
+            if (cost < t.cost[at]) {
+              t.cost[at] = cost;
+              t.last[at] = r;
             }
           }
         }
-  if (best[index(a, b, c, d)] >= none || best[index(a, b, c, d)] / small > max_schedule_passes) return s;
-  int radices[max_schedule_passes] = {};
-  int count = 0;
-  for (int i = a, j = b, k = c, l = d; i + j + k + l > 0;) {
-    const RadixExponents& x = uniform_radices[last[index(i, j, k, l)]];
-    radices[count++] = x.radix;
-    i -= x.e2;
-    j -= x.e3;
-    k -= x.e5;
-    l -= x.e7;
+  return t;
+}
+
+// Appends the passes of divisor `at` of t to s, largest radix first
+// (insertion sort: a handful of passes); false where they do not fit.
+constexpr bool append_passes(const DivisorPasses& t, int at, RadixSchedule& s) {
+  const int first = s.count;
+  while (at != 0) {
+    if (s.count == max_schedule_passes) return false;
+    const RadixExponents& x = uniform_radices[t.last[at]];
+    s.radices[s.count++] = x.radix;
+    int i = 0, j = 0, k = 0, l = 0;
+    t.exponents(at, i, j, k, l);
+    at = t.index(i - x.e2, j - x.e3, k - x.e5, l - x.e7);
   }
-  // Largest first (insertion sort: a handful of passes).
-  for (int p = 1; p < count; ++p)
-    for (int q = p; q > 0 && radices[q] > radices[q - 1]; --q) {
-      const int t = radices[q];
-      radices[q] = radices[q - 1];
-      radices[q - 1] = t;
+  for (int p = first + 1; p < s.count; ++p)
+    for (int q = p; q > first && s.radices[q] > s.radices[q - 1]; --q) {
+      const int r = s.radices[q];
+      s.radices[q] = s.radices[q - 1];
+      s.radices[q - 1] = r;
     }
-  s.count = count;
-  for (int p = 0; p < count; ++p) s.radices[p] = radices[p];
+  return true;
+}
+
+// The schedule of the 7-smooth n = 2^a 3^b 5^c 7^d with the fewest passes
+// whose radices all divide `values`, and of those the fewest of radix 2 or
+// 3; count 0 where none has. Radices largest first.
+constexpr RadixSchedule fewest_passes_dividing(int a, int b, int c, int d, int values) {
+  const DivisorPasses t = divisor_passes(a, b, c, d, values);
+  RadixSchedule s;
+  const int whole = t.index(a, b, c, d);
+  if (!t.valid || t.cost[whole] >= DivisorPasses::none) return s;
+  if (!append_passes(t, whole, s)) return RadixSchedule{};
   return s;
 }
 
@@ -390,44 +422,25 @@ constexpr RadixSchedule fewest_passes_dividing(int a, int b, int c, int d, int v
 // group, thread-local passes take the place of D-point butterflies (which
 // would need twiddle tables of their own).
 constexpr StagedSchedule fewest_stages_dividing(int a, int b, int c, int d, int values) {
-  constexpr int none = 1 << 24;
-  constexpr int small = 64;        // a pass costs `small`, one of radix 2 or 3 one more
-  constexpr int stage = 64 * small;  // a stage costs more than any count of passes
-  constexpr int max_states = 512;
-  constexpr int radices = static_cast<int>(sizeof(uniform_radices) / sizeof(uniform_radices[0]));
+  constexpr int none = DivisorPasses::none;
+  constexpr int stage = 64 * DivisorPasses::small;  // a stage costs more than any count of passes
   StagedSchedule result;
-  const int states = (a + 1) * (b + 1) * (c + 1) * (d + 1);
-  if (states > max_states || values < 2) return result;
+  const DivisorPasses t = divisor_passes(a, b, c, d, 0);
+  if (!t.valid || values < 2) return result;
   int va = 0, vb = 0, vc = 0, vd = 0;
   for (int m = values; m % 2 == 0; m /= 2) ++va;
   for (int m = values; m % 3 == 0; m /= 3) ++vb;
   for (int m = values; m % 5 == 0; m /= 5) ++vc;
   for (int m = values; m % 7 == 0; m /= 7) ++vd;
-  auto index = [&](int i, int j, int k, int l) { return ((i * (b + 1) + j) * (c + 1) + k) * (d + 1) + l; };
-  // passes[x]: the fewest passes (with the small-radix weight) for the
-  // divisor of n of exponents x; radix[x] the last of them.
-  int passes[max_states] = {};
-  int radix[max_states] = {};
-  // staged[x]: the cost of the best staged schedule of that divisor;
-  // last[x]: its last stage, as an index of the same space.
-  int staged[max_states] = {};
-  int last[max_states] = {};
+  // staged[x]: the cost of the best staged schedule of divisor x; last[x]:
+  // its last stage, a divisor of the same space.
+  int staged[DivisorPasses::max_states] = {};
+  int last[DivisorPasses::max_states] = {};
   for (int i = 0; i <= a; ++i)
     for (int j = 0; j <= b; ++j)
       for (int k = 0; k <= c; ++k)
         for (int l = 0; l <= d; ++l) {
-          const int at = index(i, j, k, l);
-          passes[at] = at == 0 ? 0 : none;
-          radix[at] = -1;
-          for (int r = 0; at != 0 && r < radices; ++r) {
-            const RadixExponents& x = uniform_radices[r];
-            if (x.e2 > i || x.e3 > j || x.e5 > k || x.e7 > l) continue;
-            const int cost = passes[index(i - x.e2, j - x.e3, k - x.e5, l - x.e7)] + small + (x.radix < 4 ? 1 : 0);
-            if (cost < passes[at]) {
-              passes[at] = cost;
-              radix[at] = r;
-            }
-          }
+          const int at = t.index(i, j, k, l);
           staged[at] = at == 0 ? 0 : none;
           last[at] = -1;
           // The last stage: any divisor of `values` within (i, j, k, l).
@@ -435,36 +448,28 @@ constexpr StagedSchedule fewest_stages_dividing(int a, int b, int c, int d, int 
             for (int x3 = 0; x3 <= (j < vb ? j : vb); ++x3)
               for (int x5 = 0; x5 <= (k < vc ? k : vc); ++x5)
                 for (int x7 = 0; x7 <= (l < vd ? l : vd); ++x7) {
-                  const int group = index(x2, x3, x5, x7);
-                  if (group == 0 || passes[group] >= none) continue;
-                  const int before = staged[index(i - x2, j - x3, k - x5, l - x7)];
+                  const int group = t.index(x2, x3, x5, x7);
+                  if (group == 0 || t.cost[group] >= none) continue;
+                  const int before = staged[t.index(i - x2, j - x3, k - x5, l - x7)];
                   if (before >= none) continue;
-                  const int cost = before + stage + passes[group];
+                  const int cost = before + stage + t.cost[group];
                   if (cost < staged[at]) {
                     staged[at] = cost;
                     last[at] = group;
                   }
                 }
         }
-  const int whole = index(a, b, c, d);
+  const int whole = t.index(a, b, c, d);
   if (staged[whole] >= none) return result;
-  // The stages' exponents, then largest first (insertion sort: a handful).
+  // The stages, then largest first (insertion sort: a handful).
   int groups[max_schedule_passes] = {};
   int sizes[max_schedule_passes] = {};
   int count = 0;
-  auto exponents = [&](int at, int& i, int& j, int& k, int& l) {
-    l = at % (d + 1);
-    at /= d + 1;
-    k = at % (c + 1);
-    at /= c + 1;
-    j = at % (b + 1);
-    i = at / (b + 1);
-  };
   for (int at = whole; at != 0;) {
     const int group = last[at];
     int i = 0, j = 0, k = 0, l = 0, x2 = 0, x3 = 0, x5 = 0, x7 = 0;
-    exponents(at, i, j, k, l);
-    exponents(group, x2, x3, x5, x7);
+    t.exponents(at, i, j, k, l);
+    t.exponents(group, x2, x3, x5, x7);
     int size = 1;
     for (int e = 0; e < x2; ++e) size *= 2;
     for (int e = 0; e < x3; ++e) size *= 3;
@@ -473,34 +478,20 @@ constexpr StagedSchedule fewest_stages_dividing(int a, int b, int c, int d, int 
     if (count == max_schedule_passes) return result;
     groups[count] = group;
     sizes[count++] = size;
-    at = index(i - x2, j - x3, k - x5, l - x7);
+    at = t.index(i - x2, j - x3, k - x5, l - x7);
   }
   for (int p = 1; p < count; ++p)
     for (int q = p; q > 0 && sizes[q] > sizes[q - 1]; --q) {
-      const int t = sizes[q], g = groups[q];
+      const int z = sizes[q], g = groups[q];
       sizes[q] = sizes[q - 1];
       groups[q] = groups[q - 1];
-      sizes[q - 1] = t;
+      sizes[q - 1] = z;
       groups[q - 1] = g;
     }
-  RadixSchedule& s = result.schedule;
   for (int g = 0; g < count; ++g) {
-    const int first = s.count;
-    for (int at = groups[g]; at != 0;) {
-      const RadixExponents& x = uniform_radices[radix[at]];
-      if (s.count == max_schedule_passes) return StagedSchedule{};
-      s.radices[s.count++] = x.radix;
-      int i = 0, j = 0, k = 0, l = 0;
-      exponents(at, i, j, k, l);
-      at = index(i - x.e2, j - x.e3, k - x.e5, l - x.e7);
-    }
-    for (int p = first + 1; p < s.count; ++p)
-      for (int q = p; q > first && s.radices[q] > s.radices[q - 1]; --q) {
-        const int t = s.radices[q];
-        s.radices[q] = s.radices[q - 1];
-        s.radices[q - 1] = t;
-      }
-    for (int p = first; p + 1 < s.count; ++p) result.fused |= 1u << p;
+    const int first = result.schedule.count;
+    if (!append_passes(t, groups[g], result.schedule)) return StagedSchedule{};
+    for (int p = first; p + 1 < result.schedule.count; ++p) result.fused |= 1u << p;
   }
   result.stages = count;
   return result;
@@ -977,11 +968,11 @@ constexpr RadixSchedule paired_radix_schedule(std::size_t n) {
 // then the fewest of radix 2 or 3, then the most resident blocks, then e
 // nearest 32, its first passes in one stage (first_stage_fused). Each
 // search below is run twice, the second time by stages: the fewest stages
-// first (fewest_stages_dividing, no more passes than the fewest-pass
-// schedule of that e, no stage with more than two of a warp on a bank,
-// complex128 with 16 registers spare: stage_spare), at most 49 values
-// (complex64) or 42 (complex128); the tile by stages is taken where it has
-// fewer stages than the other (or the other has none). On the H100 against
+// first (fewest_stages_dividing; no more passes than the fewest-pass
+// schedule of that e, in complex64 one more; no stage with more than two
+// of a warp on a bank; complex128 with 16 registers spare: stage_spare), at
+// most 49 values (complex64) or 42 (complex128); the tile by stages is
+// taken where it has fewer stages than the other (or the other has none). On the H100 against
 // the tiles before, three rounds (bench/RESULTS.md, issue 10, section
 // "Passes in registers"): complex64 24 of the 27 lengths to 20000 that
 // change faster by more than 5%, none slower (18000 0.69 -> 1.01x cuFFT,
@@ -994,7 +985,11 @@ constexpr RadixSchedule paired_radix_schedule(std::size_t n) {
 // variant of the stage kernel (complex64 16384 = 16 4 | 16 | 16 in 256
 // threads of 64: 0.99 -> 0.73x; 17280, 11520, 10800 at 60 values by
 // 24-31%; complex128 10368 and 6912 at 48: 0.92 -> 0.58x, 1.01 -> 0.89x).
-// Three searches:
+// One pass more than the fewest, complex64, against none more (three
+// rounds): 13500 = 6 5 | 6 5 | 15 0.73 -> 0.96x, 9000 0.87 -> 0.95x, 18225
+// 0.85 -> 0.94x, 10976 0.72 -> 0.79x, 8000, 9216 and 16384 within 4%. In
+// complex128 the stage kernel before the split twiddles lost most there
+// (9216 = 8 6 | 8 6 | 4: 1.01 -> 0.58x; 0.66x with them). Three searches:
 // - Two or more blocks per SM (complex64 4097..16384, e 8..64, no more
 //   passes than radix_schedule's): taken where the result is two blocks of
 //   at least 192 threads (above). In complex128 the lengths that gained
@@ -1085,7 +1080,7 @@ constexpr UniformTile uniform_tile(std::size_t length, const RadixSchedule& pair
       StagedSchedule staged = first_stage_fused<T>(fewest, e);
       if (by_stages) {
         const StagedSchedule all = fewest_conflicts_first<T>(fewest_stages_dividing(a, b, c, d, e));
-        if (all.stages > 0 && all.schedule.count <= fewest.count && staged_conflicts<T>(all) <= 2) staged = all;
+        if (all.stages > 0 && all.schedule.count <= fewest.count + (single ? 1 : 0) && staged_conflicts<T>(all) <= 2) staged = all;
       }
       const RadixSchedule& s = staged.schedule;
       const int rank = by_stages ? staged.stages : s.count;
