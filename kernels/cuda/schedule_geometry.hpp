@@ -577,13 +577,12 @@ constexpr StagedSchedule fewest_conflicts_first(const StagedSchedule& s) {
 // a divisor of `values` run first, in registers, as one stage (largest
 // radix first), the other passes after them as before. At span 1 the
 // twiddles inside the stage are constants (stage_pass). The tiles of the
-// fewest passes take this (uniform_tile), where stages past the first
-// would cost passes (9216 = 16 16 6 6 by stages is 8 6 | 8 6 | 4: 0.89 ->
-// 0.73x cuFFT on the H100 before the twiddles of later stages were split,
-// bench/RESULTS.md, issue 10, section "Passes in registers"). A first
-// stage writes j `points` apart across a warp: complex<double> stages whose
-// skewed stride puts more than two of a half warp on one bank stay
-// unfused (10800 = 6 5 | 10 | 6 | 6: 0.90 -> 0.61x, eight to a bank).
+// fewest passes take this (uniform_tile); later stages are the search by
+// stages', which weighs the passes they cost. A first stage writes j
+// `points` apart across a warp: complex<double> stages whose skewed stride
+// puts more than two of a half warp on one bank stay unfused (10800 = 6 5
+// | 10 | 6 | 6: 0.90 -> 0.61x cuFFT on the H100, eight to a bank;
+// bench/RESULTS.md, issue 10, section "Passes in registers").
 template <class T>
 constexpr StagedSchedule first_stage_fused(const RadixSchedule& s, int values) {
   StagedSchedule best{s, 0u, s.count};
@@ -972,8 +971,9 @@ constexpr RadixSchedule paired_radix_schedule(std::size_t n) {
 // schedule of that e, in complex64 one more; no stage with more than two
 // of a warp on a bank; complex128 with 16 registers spare: stage_spare), at
 // most 49 values (complex64) or 42 (complex128); the tile by stages is
-// taken where it has fewer stages than the other (or the other has none). On the H100 against
-// the tiles before, three rounds (bench/RESULTS.md, issue 10, section
+// taken where it has fewer stages than the other (or the other has none).
+// On the H100 against the tiles before, three rounds (bench/RESULTS.md,
+// issue 10, section
 // "Passes in registers"): complex64 24 of the 27 lengths to 20000 that
 // change faster by more than 5%, none slower (18000 0.69 -> 1.01x cuFFT,
 // 18432 0.66 -> 1.03x, 17496 0.67 -> 0.92x, 12348 0.76 -> 0.94x, 12500
@@ -1044,14 +1044,6 @@ constexpr UniformTile uniform_tile(std::size_t length, const RadixSchedule& pair
   const int radical = (a > 0 ? 2 : 1) * (b > 0 ? 3 : 1) * (c > 0 ? 5 : 1) * (d > 0 ? 7 : 1);
   const int most_passes = radix_schedule(length, device_composite_radices<T>()).count;
   const int registers_per_value = static_cast<int>(sizeof(T)) / 2;
-  // The best tile of `least_blocks`..`most_blocks` blocks per SM with at
-  // most `most_values` values and `pass_limit` passes.
-  // The best tile of `least_blocks`..`most_blocks` blocks per SM with at
-  // most `most_values` values and `pass_limit` passes (stages, by_stages).
-  // by_stages: the fewest stages first (fewest_stages_dividing, with no
-  // more passes than fewest_passes_dividing's and no stage putting more
-  // than two of a warp on a bank), else the fewest passes, that tile's
-  // first passes fused (first_stage_fused).
   // Registers a tile by stages keeps spare in complex128: a later stage's
   // passes hold their twiddles beside the values (stage_pass); 12005 = 7 |
   // 7 5 | 7 | 7 in 343 threads of 35 values at 168 registers spilled 152
@@ -1059,6 +1051,14 @@ constexpr UniformTile uniform_tile(std::size_t length, const RadixSchedule& pair
   // "Passes in registers"). complex64 tiles at no spare ran faster (12500 =
   // 10 5 | 25 | 10, 50 values at 128 registers: 0.79 -> 0.99x).
   const int stage_spare = single ? 0 : 16;
+  // Passes a schedule by stages may have beyond the fewest (above).
+  const int more_passes = single ? 1 : 0;
+  // The best tile of `least_blocks`..`most_blocks` blocks per SM with at
+  // most `most_values` values and `pass_limit` passes (stages, by_stages).
+  // by_stages: the fewest stages first (fewest_stages_dividing, with at
+  // most `more_passes` passes more than fewest_passes_dividing's and no
+  // stage putting more than two of a warp on a bank), else the fewest
+  // passes, their first passes fused (first_stage_fused).
   auto search = [&](int least_blocks, int most_blocks, int most_values, int pass_limit, bool by_stages) {
     UniformTile best;
     int best_small = 0;
@@ -1080,7 +1080,8 @@ constexpr UniformTile uniform_tile(std::size_t length, const RadixSchedule& pair
       StagedSchedule staged = first_stage_fused<T>(fewest, e);
       if (by_stages) {
         const StagedSchedule all = fewest_conflicts_first<T>(fewest_stages_dividing(a, b, c, d, e));
-        if (all.stages > 0 && all.schedule.count <= fewest.count + (single ? 1 : 0) && staged_conflicts<T>(all) <= 2) staged = all;
+        if (all.stages > 0 && all.schedule.count <= fewest.count + more_passes && staged_conflicts<T>(all) <= 2)
+          staged = all;
       }
       const RadixSchedule& s = staged.schedule;
       const int rank = by_stages ? staged.stages : s.count;
@@ -1121,8 +1122,8 @@ constexpr UniformTile uniform_tile(std::size_t length, const RadixSchedule& pair
     }
   }
   if (length > 10240) {
-    return single ? either(search(1, 1, staged_values, most_passes - 1, true), search(1, 1, 64, most_passes - 1, false))
-                  : either(search(1, 1, staged_values, most_passes + 1, true), search(1, 1, 50, most_passes + 1, false));
+    const int limit = single ? most_passes - 1 : most_passes + 1;
+    return either(search(1, 1, staged_values, limit, true), search(1, 1, single ? 64 : 50, limit, false));
   }
   if (single) return {};
   const ScheduleShape g = shape_of_schedule<T>(n, paired, false);

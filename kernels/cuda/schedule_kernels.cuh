@@ -21,6 +21,9 @@
 // between global memory and registers, and shared memory carries only the
 // exchanges between passes (SC08 IV-B's FftShMem, minus the staging copies).
 // Strided lines of one radix (16, 13, ...) never touch shared memory.
+// Uniform tiles (schedule_geometry.hpp) run some passes in stages: the
+// passes of a stage keep a thread's values in registers (stage_pass), so
+// shared memory carries only the exchanges between stages.
 // Contiguous lines whose first or last pass has fewer than 4 butterflies per
 // line stage that side through shared memory (ScheduleGeometry::staged_*).
 //
@@ -237,8 +240,10 @@ OOCFFT_UNROLL
           u[r] = u[r] * (sigma == 0 ? own[r] : own[r] * load_table(tw + (r - 1) * span + sigma * S));
       } else if constexpr (S == 1 && L > 1) {
         // At span 1 (within = 0) the entries are w_{L R}^(r sigma): constants,
-        // as a composite butterfly's own (loaded, every thread's the same
-        // entries, ptxas hoisted them and spilled 120-250 bytes per thread).
+        // as a composite butterfly's own. Loaded (the same entries for every
+        // thread), ptxas spilled more (12288 complex<float> 304 bytes, 192
+        // as constants) and 10125 and 12288 ran at 0.78 and 0.90x cuFFT
+        // (0.87 and 0.94x as constants; bench/RESULTS.md, issue 10).
         using Roots = UnitRoots<L * R>;
 OOCFFT_UNROLL
         for (int r = 1; r < R; ++r) {
