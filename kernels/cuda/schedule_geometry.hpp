@@ -967,9 +967,9 @@ constexpr RadixSchedule paired_radix_schedule(std::size_t n) {
 // then the fewest of radix 2 or 3, then the most resident blocks, then e
 // nearest 32, its first passes in one stage (first_stage_fused). Each
 // search below is run twice, the second time by stages: the fewest stages
-// first (fewest_stages_dividing; no more passes than the fewest-pass
-// schedule of that e, in complex64 one more; no stage with more than two
-// of a warp on a bank; complex128 with 16 registers spare: stage_spare), at
+// first (fewest_stages_dividing; at most one pass more than the fewest-pass
+// schedule of that e; no stage with more than two of a warp on a bank;
+// complex128 with 16 registers spare: stage_spare), at
 // most 49 values (complex64) or 42 (complex128); the tile by stages is
 // taken where it has fewer stages than the other (or the other has none).
 // On the H100 against the tiles before, three rounds (bench/RESULTS.md,
@@ -985,11 +985,12 @@ constexpr RadixSchedule paired_radix_schedule(std::size_t n) {
 // variant of the stage kernel (complex64 16384 = 16 4 | 16 | 16 in 256
 // threads of 64: 0.99 -> 0.73x; 17280, 11520, 10800 at 60 values by
 // 24-31%; complex128 10368 and 6912 at 48: 0.92 -> 0.58x, 1.01 -> 0.89x).
-// One pass more than the fewest, complex64, against none more (three
-// rounds): 13500 = 6 5 | 6 5 | 15 0.73 -> 0.96x, 9000 0.87 -> 0.95x, 18225
-// 0.85 -> 0.94x, 10976 0.72 -> 0.79x, 8000, 9216 and 16384 within 4%. In
-// complex128 the stage kernel before the split twiddles lost most there
-// (9216 = 8 6 | 8 6 | 4: 1.01 -> 0.58x; 0.66x with them). Three searches:
+// One pass more than the fewest against none more (three rounds each):
+// complex64 13500 = 6 5 | 6 5 | 15 0.73 -> 0.96x, 9000 0.87 -> 0.95x,
+// 18225 0.85 -> 0.94x, 10976 0.72 -> 0.79x, 8000, 9216 and 16384 within
+// 4%; complex128 8000 = 10 4 | 10 4 | 5 0.83 -> 1.01x, 6912 +4%. (An
+// earlier variant of the stage kernel, its twiddles loaded, had lost most
+// there: 9216 = 8 6 | 8 6 | 4 complex64 0.89 -> 0.73x.) Three searches:
 // - Two or more blocks per SM (complex64 4097..16384, e 8..64, no more
 //   passes than radix_schedule's): taken where the result is two blocks of
 //   at least 192 threads (above). In complex128 the lengths that gained
@@ -1052,7 +1053,7 @@ constexpr UniformTile uniform_tile(std::size_t length, const RadixSchedule& pair
   // 10 5 | 25 | 10, 50 values at 128 registers: 0.79 -> 0.99x).
   const int stage_spare = single ? 0 : 16;
   // Passes a schedule by stages may have beyond the fewest (above).
-  const int more_passes = single ? 1 : 0;
+  constexpr int more_passes = 1;
   // The best tile of `least_blocks`..`most_blocks` blocks per SM with at
   // most `most_values` values and `pass_limit` passes (stages, by_stages).
   // by_stages: the fewest stages first (fewest_stages_dividing, with at
