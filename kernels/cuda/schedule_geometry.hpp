@@ -319,7 +319,14 @@ constexpr int stage_first_pass(int stage, int passes, unsigned fused) {
   return p;
 }
 
-constexpr bool stage_last(int stage, const StagedSchedule& s) { return stage + 1 == s.stages; }
+// The points of one group of stage `stage` of schedule `s`: the product of
+// its passes' radices (the radix of a pass for a one-pass stage).
+constexpr int stage_points(const RadixSchedule& s, unsigned fused, int stage) {
+  int points = 1;
+  for (int p = stage_first_pass(stage, s.count, fused); p < stage_first_pass(stage + 1, s.count, fused); ++p)
+    points *= s.radices[p];
+  return points;
+}
 
 // The fewest passes of every divisor 2^i 3^j 5^k 7^l of n = 2^a 3^b 5^c
 // 7^d over the radices of uniform_radices that divide `values` (any radix,
@@ -523,21 +530,14 @@ constexpr int stage_conflicts(int span, int points) {
   return worst;
 }
 
-template <class T>
-constexpr int first_stage_conflicts(int points) {
-  return stage_conflicts<T>(1, points);
-}
-
 // The worst stage_conflicts of the stages of `s`, in its order.
 template <class T>
 constexpr int staged_conflicts(const StagedSchedule& s) {
   int worst = 1, span = 1;
   for (int stage = 0; stage < s.stages; ++stage) {
-    int points = 1;
-    for (int p = stage_first_pass(stage, s.schedule.count, s.fused);
-         p < stage_first_pass(stage + 1, s.schedule.count, s.fused); ++p)
-      points *= s.schedule.radices[p];
-    const int c = stage_last(stage, s) ? 1 : stage_conflicts<T>(span, points);  // the last writes global memory
+    const int points = stage_points(s.schedule, s.fused, stage);
+    const bool last = stage + 1 == s.stages;
+    const int c = last ? 1 : stage_conflicts<T>(span, points);  // the last writes global memory
     worst = c > worst ? c : worst;
     span *= points;
   }
@@ -597,7 +597,7 @@ constexpr StagedSchedule first_stage_fused(const RadixSchedule& s, int values) {
       }
     if (passes < 2 || values % points != 0) continue;
     if (passes < best_passes || (passes == best_passes && points <= best_points)) continue;
-    if (first_stage_conflicts<T>(points) > 2) continue;
+    if (stage_conflicts<T>(1, points) > 2) continue;
     best_passes = passes;
     best_points = points;
     chosen = subset;
@@ -620,14 +620,7 @@ constexpr bool same_schedule(const RadixSchedule& x, const RadixSchedule& y) {
   return true;
 }
 
-// The points of one group of stage `stage` of a shape: the product of its
-// passes' radices (the radix of a pass for a one-pass stage).
-constexpr int stage_points(const ScheduleShape& g, int stage) {
-  int points = 1;
-  for (int p = stage_first_pass(stage, g.passes, g.fused); p < stage_first_pass(stage + 1, g.passes, g.fused); ++p)
-    points *= g.schedule.radices[p];
-  return points;
-}
+constexpr int stage_points(const ScheduleShape& g, int stage) { return stage_points(g.schedule, g.fused, stage); }
 
 // The shape of the tile that runs `schedule` (a schedule of length n);
 // contiguous lines take `uniform` (uniform_tile of n, computed once by the
