@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 #include "kernels/cuda/device_limits.hpp"
 #include "kernels/cuda/device_line_plan.hpp"
@@ -199,6 +201,13 @@ void expect_tile(const char* what, const kc::ScheduleShape& g, int threads, int 
   EXPECT_EQ(g.min_blocks, min_blocks) << what;
 }
 
+// The tile device_schedule gives contiguous lines of length n: uniform,
+// ragged, or none (threads 0) where the paired schedule runs.
+template <class T>
+kc::UniformTile device_tile(int n) {
+  return kc::device_schedule<T>(static_cast<std::size_t>(n)).tile;
+}
+
 // The tile of contiguous lines with odd radices: where the complex<float>
 // 64-register tile would need more than 341 threads (two blocks per SM or
 // fewer), fewer threads with more values at 96 registers, if as many blocks
@@ -276,13 +285,13 @@ TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
     const kc::ScheduleShape g = kc::schedule_shape<float>(n, false);
     if (g.valid) {
       EXPECT_LE(g.threads * g.register_target * g.min_blocks, 65536) << n;
-      EXPECT_LE(g.values, kc::uniform_tile<float>(static_cast<std::size_t>(n)).threads > 0 ? 64 : 32) << n;
+      EXPECT_LE(g.values, device_tile<float>(n).threads > 0 ? 64 : 32) << n;
       EXPECT_LE(g.register_target, 248) << n;
     }
     const kc::ScheduleShape d = kc::schedule_shape<double>(n, false);
     if (d.valid) {
       EXPECT_LE(d.threads * d.register_target * d.min_blocks, 65536) << n;
-      EXPECT_LE(d.values, kc::uniform_tile<double>(static_cast<std::size_t>(n)).threads > 0 ? 50 : 32) << n;
+      EXPECT_LE(d.values, device_tile<double>(n).threads > 0 ? 50 : 32) << n;
       EXPECT_LE(d.register_target, 248) << n;
     }
   }
@@ -331,19 +340,20 @@ TEST(CudaSchedules, TilesTakeTheResidentBlocksMeasuredBest) {
 // A lone 3 joins a 9 as radix 27 only where the length is one measured
 // (twenty_seven_measured), the tiles of the length hold the 27 values
 // within the registers ptxas leaves them, and the strided tile exists where
-// it did without (device_radix_schedule; host arithmetic: no device needed).
+// it did without (paired_radix_schedule, whose schedule lines without a
+// uniform or ragged tile run; host arithmetic: no device needed).
 template <class T>
 void expect_twenty_seven_where_the_tiles_hold_it(int& joined) {
   for (int n = 27; n <= 16384; ++n) {
-    const kernels::RadixSchedule s = kc::device_radix_schedule<T>(static_cast<std::size_t>(n));
+    const kernels::RadixSchedule s = kc::paired_radix_schedule<T>(static_cast<std::size_t>(n));
     if (std::find(s.radices, s.radices + s.count, 27) == s.radices + s.count) continue;
     if (kc::uniform_tile<T>(static_cast<std::size_t>(n)).threads > 0) continue;  // its own radices
     ++joined;
     EXPECT_TRUE(kc::twenty_seven_measured<T>(static_cast<std::size_t>(n))) << n;
-    const kc::ScheduleShape contiguous = kc::schedule_shape<T>(n, false);
+    const kc::ScheduleShape contiguous = kc::shape_of_schedule<T>(n, s, false);
     ASSERT_TRUE(contiguous.valid) << n;
     EXPECT_LE(contiguous.values, kc::values_within<T>(kc::capped_registers(contiguous))) << n;
-    const kc::ScheduleShape strided = kc::schedule_shape<T>(n, true);
+    const kc::ScheduleShape strided = kc::shape_of_schedule<T>(n, s, true);
     const kernels::RadixSchedule own =
         kernels::radix_schedule(static_cast<std::size_t>(n), kernels::device_composite_radices<T>());
     if (kc::shape_of_schedule<T>(n, own, true).valid) {
@@ -376,11 +386,13 @@ TEST(CudaSchedules, ComplexDoubleRadixTwentyFiveWhereTheTilesHoldIt) {
 
 // Pairs of 5s as radix 25 in complex64 lines 12000..16384 only where that
 // leaves a single radix-25 pass and the tiles hold its values within
-// ptxas's cap (twenty_five_measured, device_radix_schedule).
+// ptxas's cap (twenty_five_measured, paired_radix_schedule). The five
+// lengths paired now run ragged tiles (RaggedTilesWhereMeasured), which
+// the rule of device_schedule weighs against these.
 TEST(CudaSchedules, ComplexFloatRadixTwentyFivePast12000WhereTheTilesHoldIt) {
   std::vector<int> paired;
   for (int n = 12000; n <= 16384; ++n) {
-    const kernels::RadixSchedule s = kc::device_radix_schedule<float>(static_cast<std::size_t>(n));
+    const kernels::RadixSchedule s = kc::paired_radix_schedule<float>(static_cast<std::size_t>(n));
     const kernels::RadixSchedule plain =
         kernels::radix_schedule(static_cast<std::size_t>(n), kernels::device_composite_radices<float>());
     const auto twenty_fives = [](const kernels::RadixSchedule& r) {
@@ -390,7 +402,8 @@ TEST(CudaSchedules, ComplexFloatRadixTwentyFivePast12000WhereTheTilesHoldIt) {
       continue;
     paired.push_back(n);
     EXPECT_EQ(twenty_fives(s), 1) << n;
-    const kc::ScheduleShape g = kc::schedule_shape<float>(n, false);
+    EXPECT_TRUE(device_tile<float>(n).ragged) << n;
+    const kc::ScheduleShape g = kc::shape_of_schedule<float>(n, s, false);
     ASSERT_TRUE(g.valid) << n;
     EXPECT_LE(g.values, kc::values_within<float>(kc::capped_registers(g))) << n;
   }
@@ -541,6 +554,85 @@ TEST(CudaSchedules, UniformTilesRunInStagesWhereMeasured) {
   EXPECT_EQ(kc::schedule_shape<float>(12500, true).fused, 0u);
 }
 
+// Ragged tiles (ragged_tile) where measured (device_schedule): lines that
+// have no tile of their own, and complex64 lines whose non-uniform tile
+// holds one block per SM, where the ragged tile runs in fewer stages of at
+// least 8 points. A thread holds the values of its groups of every stage,
+// within the registers of its blocks; contiguous lines run the tile in
+// those stages (host arithmetic: no device needed).
+template <class T>
+std::vector<int> expect_ragged_tiles_where_measured() {
+  constexpr bool single = sizeof(T) == 4;
+  std::vector<int> ragged;
+  for (int n = 2; n <= 20000; ++n) {
+    const kc::UniformTile u = device_tile<T>(n);
+    if (!u.ragged) continue;
+    ragged.push_back(n);
+    EXPECT_EQ(kc::uniform_tile<T>(static_cast<std::size_t>(n)).threads, 0) << n;
+    const kernels::RadixSchedule paired = kc::paired_radix_schedule<T>(static_cast<std::size_t>(n));
+    const kc::ScheduleShape before = kc::shape_of_schedule<T>(n, paired, false);
+    if (before.valid) {
+      EXPECT_TRUE(single) << n;
+      EXPECT_EQ(before.min_blocks, 1) << n;
+      EXPECT_LT(u.stages, before.stages) << n;
+    }
+    std::int64_t product = 1;
+    for (int p = 0; p < u.schedule.count; ++p) product *= u.schedule.radices[p];
+    EXPECT_EQ(product, n);
+    EXPECT_EQ(u.stages, kc::stage_count(u.schedule.count, u.fused)) << n;
+    EXPECT_LE(kc::staged_conflicts<T>(kc::StagedSchedule{u.schedule, u.fused, u.stages}), 2) << n;
+    int held = 0;
+    for (int stage = 0; stage < u.stages; ++stage) {
+      const int points = kc::stage_points(u.schedule, u.fused, stage);
+      if (before.valid) EXPECT_GE(points, 8) << n;
+      const int groups = n / points;
+      held = std::max(held, (groups + u.threads - 1) / u.threads * points);
+    }
+    EXPECT_EQ(u.values, held) << n;
+    EXPECT_LE(u.values, single ? 56 : 50) << n;
+    EXPECT_LE(u.values * (single ? 2 : 4) + 28 + (single ? 0 : 16), u.registers) << n;
+    const kc::ScheduleShape g = kc::schedule_shape<T>(n, false);
+    EXPECT_TRUE(g.valid) << n;
+    if (!g.valid) continue;
+    EXPECT_TRUE(kc::same_schedule(g.schedule, u.schedule)) << n;
+    EXPECT_EQ(g.fused, u.fused) << n;
+    EXPECT_EQ(g.threads, u.threads) << n;
+    EXPECT_EQ(g.values, u.values) << n;
+    EXPECT_EQ(g.register_target, u.registers) << n;
+    EXPECT_GE(g.min_blocks, u.blocks) << n;
+    EXPECT_GE(g.threads * g.values, n) << n;
+  }
+  return ragged;
+}
+
+TEST(CudaSchedules, RaggedTilesWhereMeasured) {
+  EXPECT_EQ(expect_ragged_tiles_where_measured<float>(),
+            (std::vector<int>{8820,  9450,  9720,  9800,  10080, 10206, 10290, 10500, 10752, 10800, 11025,
+                              11200, 11250, 11340, 11907, 12000, 12096, 12150, 12250, 12600, 12960, 13125,
+                              13230, 13608, 14000, 14336, 14400, 15309, 15360, 15750, 17010, 17150, 17280,
+                              17500, 17640, 18375, 18750, 18816, 18900, 19200, 19440, 19600, 19683, 19845}));
+  // complex128: lines that had no tile (they ran four steps).
+  EXPECT_EQ(expect_ragged_tiles_where_measured<double>(),
+            (std::vector<int>{9450, 10206, 10290, 10500, 11520, 11760, 12000}));
+  // 10206 complex<float> = 27 27 14: 189 threads holding 56 values (the
+  // 14s four groups each) at 168 registers, two blocks per SM; 9 9 9 14 was
+  // one block of 736 threads in four passes.
+  const kc::ScheduleShape f = kc::schedule_shape<float>(10206, false);
+  expect_tile("10206 complex<float>", f, 189, 56, 168, 2);
+  EXPECT_EQ((std::vector<int>(f.schedule.radices, f.schedule.radices + f.passes)), (std::vector<int>{27, 27, 14}));
+  EXPECT_EQ(f.stages, 3);
+  // 11760 complex<double> = 8 6 | 7 7 | 5: 245 threads of 50 values at 248
+  // registers, one tile where it ran four steps.
+  const kc::ScheduleShape d = kc::schedule_shape<double>(11760, false);
+  expect_tile("11760 complex<double>", d, 245, 50, 248, 1);
+  EXPECT_EQ(d.stages, 3);
+  // Left out: 15000 complex<float> keeps its uniform tile, 11760 its
+  // 64-register tile (the ragged 7 7 | 8 6 | 5 has a stage of 5).
+  EXPECT_FALSE(device_tile<float>(15000).ragged);
+  EXPECT_FALSE(device_tile<float>(11760).ragged);
+  EXPECT_TRUE(kc::ragged_tile<float>(11760).ragged);
+}
+
 TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {
   int joined = 0;
   expect_twenty_seven_where_the_tiles_hold_it<float>(joined);
@@ -562,8 +654,13 @@ TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {
 // complex<double> lines and strided tiles of such lengths have none (host
 // arithmetic: no device needed).
 TEST(CudaSchedules, LongLinesPastTheValueBudgetTakeOneBlock) {
-  expect_tile("15750 complex<float>", kc::schedule_shape<float>(15750, false), 640, 28, 96, 1);
-  expect_tile("19683 complex<float>", kc::schedule_shape<float>(19683, false), 736, 27, 88, 1);
+  // 15750 and 19683 run ragged tiles now (RaggedTilesWhereMeasured); these
+  // are the tiles of their paired schedules, which the rule weighs.
+  const auto paired = [](int n) {
+    return kc::shape_of_schedule<float>(n, kc::paired_radix_schedule<float>(static_cast<std::size_t>(n)), false);
+  };
+  expect_tile("15750 complex<float>", paired(15750), 640, 28, 96, 1);
+  expect_tile("19683 complex<float>", paired(19683), 736, 27, 88, 1);
   EXPECT_FALSE(kc::schedule_shape<double>(11664, false).valid);  // four steps
   EXPECT_FALSE(kc::schedule_shape<float>(19683, true).valid);
 }

@@ -131,12 +131,14 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
       const bool twenty_five = std::find(device.begin(), device.end(), 25) != device.end();
       const bool fifteen_pairs = std::count(device.begin(), device.end(), 15) >= 2;
       if (twenty_five || fifteen_pairs) continue;
-      // A uniform tile's schedule: every radix divides its values per thread.
-      const kernels::cuda::UniformTile uniform = set == CompositeRadices::device_complex64
-                                                     ? kernels::cuda::uniform_tile<float>(n)
-                                                     : kernels::cuda::uniform_tile<double>(n);
-      if (uniform.threads > 0) {
-        for (int radix : device) ASSERT_EQ(uniform.values % radix, 0) << "n=" << n;
+      // A uniform tile's schedule: every radix divides its values per thread;
+      // a ragged tile's: its own stages (RaggedTilesWhereMeasured).
+      const kernels::cuda::UniformTile tile = set == CompositeRadices::device_complex64
+                                                  ? kernels::cuda::device_schedule<float>(n).tile
+                                                  : kernels::cuda::device_schedule<double>(n).tile;
+      if (tile.threads > 0) {
+        if (!tile.ragged)
+          for (int radix : device) ASSERT_EQ(tile.values % radix, 0) << "n=" << n;
         continue;
       }
       const auto twenty_seven = std::find(device.begin(), device.end(), 27);
@@ -183,8 +185,8 @@ TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
   EXPECT_EQ(single(8750), (std::vector<int>{25, 25, 14}));
   EXPECT_EQ(single(10000), (std::vector<int>{16, 25, 25}));
   EXPECT_EQ(single(3125), (std::vector<int>{5, 5, 5, 5, 5}));        // up to 4096: none
-  EXPECT_EQ(single(12250), (std::vector<int>{25, 5, 14, 7}));        // from 12000: one, where the tile holds it;
-  EXPECT_EQ(single(14000), (std::vector<int>{16, 25, 5, 7}));
+  EXPECT_EQ(single(12250), (std::vector<int>{7, 7, 25, 10}));        // from 12000 ragged tiles (ragged_tile), whose
+  EXPECT_EQ(single(14000), (std::vector<int>{14, 4, 25, 10}));       // stages hold a 25 where it fits;
   EXPECT_EQ(single(15000), (std::vector<int>{15, 10, 10, 10}));      // its uniform tile (uniform_tile)
   EXPECT_EQ(single(15625), (std::vector<int>{25, 25, 25}));          // but for three 25 passes
   EXPECT_EQ(single(25 * 11 * 16), (std::vector<int>{16, 5, 5, 11}));  // 11- and 13-smooth: none

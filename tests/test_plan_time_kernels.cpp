@@ -276,9 +276,27 @@ TEST(PlanTimeFamily, NvrtcIsAskedOnlyForTheCompiledFamily) {
             "oocfft::kernels::cuda::ScheduleStore::plain>");
 }
 
-// The one NVRTC compile of the CPU tests (a small schedule, well under a
-// second): a damaged entry is compiled again and written over, and the
-// result is a cubin for the architecture asked for. NVRTC needs no GPU.
+// NVRTC folds a long line's tile shape (schedule_shape: the tile searches
+// of schedule_geometry.hpp, evaluated as constant expressions when it
+// compiles the kernel) within its limit on constant-expression work. The
+// ragged-tile search once passed that limit for 27 complex64 lengths with
+// many divisors (9000, 10080), and their plans fell back to the general
+// kernel. The lines of the most divisors whose search runs, and the
+// complex128 ragged tile of 11760, compiled for sm_90 without a GPU.
+TEST(PlanTimeFamily, NvrtcFoldsTheTileShapesOfLinesWithManyDivisors) {
+  const kc::PlanTimeCompiler compiler(90);
+  for (const ScheduleKey& k : {key(10080), key(15120), key(11760, ScheduleLayout::contiguous,
+                                                          ElementType::complex_double)}) {
+    kc::CompiledCubin cubin;
+    EXPECT_NO_THROW(cubin = compiler.compile(k)) << kc::describe(k);
+    ASSERT_GT(cubin.image.size(), 4u) << kc::describe(k);
+    EXPECT_EQ(std::string(cubin.image.data(), 4), "\x7f" "ELF") << kc::describe(k);
+  }
+}
+
+// A small NVRTC compile of the CPU tests (well under a second): a damaged
+// entry is compiled again and written over, and the result is a cubin for
+// the architecture asked for. NVRTC needs no GPU.
 TEST(PlanTimeCache, DamagedEntryIsCompiledAgainAndReplaced) {
   const ScratchDirectory dir("cache_replace");
   const kc::PlanTimeCompiler compiler(90);
@@ -454,8 +472,10 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
 // (12500, 10800, 19208, 16875), and uniform tiles whose passes run in
 // stages (7776 = 9 4 | 9 4 | 6, 7203, 10368, 12500 = 10 5 | 25 | 10, 14406,
 // 16807, 18000, 18432 in complex<float>; 5292 = 7 6 | 7 6 | 3, 7776, 12500
-// and Bluestein's M = 8232 = 7 6 | 14 | 14 in complex<double>), and
-// Bluestein convolutions of
+// and Bluestein's M = 8232 = 7 6 | 14 | 14 in complex<double>), ragged
+// tiles (10206 = 27 | 27 | 14, 9450, 19440 and 19683 = 27 | 27 | 27 in
+// complex<float>; 10206, 9450 and 11760 = 8 6 | 7 7 | 5 in complex<double>,
+// which had no tile), and Bluestein convolutions of
 // smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in one tile
 // compiled at plan time: the plan's outcome for that key says it loaded,
 // and the axis runs it, against fftwl. complex<double> convolutions that
@@ -495,12 +515,16 @@ void check_one_tile_plan_time() {
                         Case{5292, 5292, ScheduleUse::transform, true},
                         Case{18432, 18432, ScheduleUse::transform, true},
                         Case{18000, 18000, ScheduleUse::transform, true},
+                        Case{10206, 10206, ScheduleUse::transform, true},
+                        Case{9450, 9450, ScheduleUse::transform, true},
+                        Case{19440, 19440, ScheduleUse::transform, true},
+                        Case{11760, 11760, ScheduleUse::transform, true},
                         Case{1087, 2187, ScheduleUse::bluestein, single},
                         Case{4099, 8232, ScheduleUse::bluestein, true}}) {
     if (!kc::schedule_shape<T>(c.tile_length, false).valid) {
       // Only the complex<double> lines whose buffer (with its skew) passes
       // a block's shared memory have no compiled tile: 14406, 16807, 19683,
-      // 15000, 19208, 16875, 18432, 18000.
+      // 15000, 19208, 16875, 18432, 18000, 19440.
       const std::size_t buffer = 2 * sizeof(T) * static_cast<std::size_t>(kc::skewed_words(c.tile_length, 4));
       EXPECT_TRUE(!single && buffer > kc::max_schedule_shared_bytes) << "n=" << c.n << " has no compiled tile";
       continue;

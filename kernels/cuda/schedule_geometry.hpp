@@ -254,6 +254,42 @@ inline constexpr std::size_t max_schedule_shared_bytes = 227 * 1024;
 // tile_kernels.cuh).
 constexpr int skewed_words(int points, int shift) { return points + (points >> shift) + 1; }
 
+// n = 2^a 3^b 5^c 7^d; `smooth` false where n has another prime factor.
+struct SmoothExponents {
+  int a = 0, b = 0, c = 0, d = 0;
+  bool smooth = false;
+};
+
+constexpr SmoothExponents smooth_exponents(int n) {
+  SmoothExponents x;
+  for (; n % 2 == 0; n /= 2) ++x.a;
+  for (; n % 3 == 0; n /= 3) ++x.b;
+  for (; n % 5 == 0; n /= 5) ++x.c;
+  for (; n % 7 == 0; n /= 7) ++x.d;
+  x.smooth = n == 1;
+  return x;
+}
+
+// The shared memory a block of one contiguous line of n points takes: its
+// skewed buffers (ScheduleShape::shift) and the 1 KB the SM reserves per
+// block, of the SM's 228 KB.
+template <class T>
+constexpr std::size_t line_tile_bytes(int n) {
+  const int shift = sizeof(T) == 4 ? 5 : 4;
+  return 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(n, shift)) + 1024;
+}
+
+// The exponents of a 7-smooth line past 4096 (up to 2^20) whose one-line
+// tile fits an SM's shared memory, the lines the uniform and ragged tile
+// searches serve; `smooth` false for any other.
+template <class T>
+constexpr SmoothExponents long_line_exponents(std::size_t length) {
+  if (length <= 4096 || length > (std::size_t{1} << 20)) return {};
+  const int n = static_cast<int>(length);
+  if (line_tile_bytes<T>(n) > 228 * 1024) return {};
+  return smooth_exponents(n);
+}
+
 // Uniform tiles: n / e threads, each holding the same e values in every
 // pass, every radix of the schedule a divisor of e (cuFFT's vector_fft
 // tiles are so: 9000 = 30 x 300 threads, 12500 = 50 x 250; ncu, issue 10).
@@ -282,6 +318,7 @@ struct UniformTile {
   int values = 0;
   int blocks = 0;
   int registers = 0;
+  bool ragged = false;  // a tile of ragged_tile: stages need not divide `values`
 };
 
 // The device radices of 7-smooth lengths (dft_composite for the
@@ -415,12 +452,12 @@ constexpr RadixSchedule fewest_passes_dividing(int a, int b, int c, int d, int v
   return s;
 }
 
-// The staged schedule of the 7-smooth n = 2^a 3^b 5^c 7^d whose stages
-// each hold a number of points that divides `values` (so n / values
-// threads each hold `values` points in every stage): the fewest stages,
-// then the fewest passes, then the fewest of radix 2 or 3 (little
-// arithmetic per pass); stages 0 where none has. Dynamic programming over
-// the divisors of n, the stages over the divisors of `values`; stages
+// The staged schedule of the 7-smooth n = 2^a 3^b 5^c 7^d of the fewest
+// stages, then the least `fit` over its stages, then the fewest passes, then
+// the fewest of radix 2 or 3 (little arithmetic per pass); stages 0 where
+// none has. fit(points) is the cost a stage of that many points per group
+// (at most `most_points`) adds, below a pass's, or negative where no stage
+// may have them. Dynamic programming over the divisors of n; stages
 // largest first, radices largest first within a stage.
 //
 // Why stages: a pass of a tile costs a trip through shared memory (ncu,
@@ -428,17 +465,13 @@ constexpr RadixSchedule fewest_passes_dividing(int a, int b, int c, int d, int v
 // In a stage of radices R_0..R_m-1 holding D = R_0 ... R_m-1 points per
 // group, thread-local passes take the place of D-point butterflies (which
 // would need twiddle tables of their own).
-constexpr StagedSchedule fewest_stages_dividing(int a, int b, int c, int d, int values) {
+template <class Fit>
+constexpr StagedSchedule fewest_stages(int a, int b, int c, int d, int most_points, Fit fit) {
   constexpr int none = DivisorPasses::none;
   constexpr int stage = 64 * DivisorPasses::small;  // a stage costs more than any count of passes
   StagedSchedule result;
   const DivisorPasses t = divisor_passes(a, b, c, d, 0);
-  if (!t.valid || values < 2) return result;
-  int va = 0, vb = 0, vc = 0, vd = 0;
-  for (int m = values; m % 2 == 0; m /= 2) ++va;
-  for (int m = values; m % 3 == 0; m /= 3) ++vb;
-  for (int m = values; m % 5 == 0; m /= 5) ++vc;
-  for (int m = values; m % 7 == 0; m /= 7) ++vd;
+  if (!t.valid) return result;
   // staged[x]: the cost of the best staged schedule of divisor x; last[x]:
   // its last stage, a divisor of the same space.
   int staged[DivisorPasses::max_states] = {};
@@ -450,16 +483,19 @@ constexpr StagedSchedule fewest_stages_dividing(int a, int b, int c, int d, int 
           const int at = t.index(i, j, k, l);
           staged[at] = at == 0 ? 0 : none;
           last[at] = -1;
-          // The last stage: any divisor of `values` within (i, j, k, l).
-          for (int x2 = 0; at != 0 && x2 <= (i < va ? i : va); ++x2)
-            for (int x3 = 0; x3 <= (j < vb ? j : vb); ++x3)
-              for (int x5 = 0; x5 <= (k < vc ? k : vc); ++x5)
-                for (int x7 = 0; x7 <= (l < vd ? l : vd); ++x7) {
+          // The last stage: any divisor within (i, j, k, l) of at most
+          // most_points points that fits.
+          for (int x2 = 0, p2 = 1; at != 0 && x2 <= i && p2 <= most_points; ++x2, p2 *= 2)
+            for (int x3 = 0, p3 = p2; x3 <= j && p3 <= most_points; ++x3, p3 *= 3)
+              for (int x5 = 0, p5 = p3; x5 <= k && p5 <= most_points; ++x5, p5 *= 5)
+                for (int x7 = 0, points = p5; x7 <= l && points <= most_points; ++x7, points *= 7) {
                   const int group = t.index(x2, x3, x5, x7);
                   if (group == 0 || t.cost[group] >= none) continue;
+                  const int extra = fit(points);
+                  if (extra < 0) continue;
                   const int before = staged[t.index(i - x2, j - x3, k - x5, l - x7)];
                   if (before >= none) continue;
-                  const int cost = before + stage + t.cost[group];
+                  const int cost = before + stage + extra + t.cost[group];
                   if (cost < staged[at]) {
                     staged[at] = cost;
                     last[at] = group;
@@ -502,6 +538,14 @@ constexpr StagedSchedule fewest_stages_dividing(int a, int b, int c, int d, int 
   }
   result.stages = count;
   return result;
+}
+
+// The staged schedule whose stages each hold a number of points that
+// divides `values` (so n / values threads each hold `values` points in
+// every stage), as fewest_stages.
+constexpr StagedSchedule fewest_stages_dividing(int a, int b, int c, int d, int values) {
+  if (values < 2) return StagedSchedule{};
+  return fewest_stages(a, b, c, d, values, [values](int points) { return values % points == 0 ? 0 : -1; });
 }
 
 // Shared-memory bank conflicts of a stage of span `span` and `points`
@@ -623,8 +667,8 @@ constexpr bool same_schedule(const RadixSchedule& x, const RadixSchedule& y) {
 constexpr int stage_points(const ScheduleShape& g, int stage) { return stage_points(g.schedule, g.fused, stage); }
 
 // The shape of the tile that runs `schedule` (a schedule of length n);
-// contiguous lines take `uniform` (uniform_tile of n, computed once by the
-// caller) where it runs that schedule.
+// contiguous lines take `uniform` (device_schedule's tile of n, uniform or
+// ragged, computed once by the caller) where it runs that schedule.
 template <class T>
 constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, bool lanes_fast,
                                           const UniformTile& uniform = UniformTile{}) {
@@ -1020,17 +1064,11 @@ constexpr RadixSchedule paired_radix_schedule(std::size_t n) {
 template <class T>
 constexpr UniformTile uniform_tile(std::size_t length, const RadixSchedule& paired) {
   const bool single = sizeof(T) == 4;
-  if (length <= 4096 || length > (std::size_t{1} << 20)) return {};
+  const SmoothExponents x = long_line_exponents<T>(length);
+  if (!x.smooth) return {};
   const int n = static_cast<int>(length);
-  const int shift = single ? 5 : 4;  // ScheduleShape::shift
-  const std::size_t tile_bytes = 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(n, shift)) + 1024;
-  if (tile_bytes > 228 * 1024) return {};
-  int a = 0, b = 0, c = 0, d = 0, m = n;
-  for (; m % 2 == 0; m /= 2) ++a;
-  for (; m % 3 == 0; m /= 3) ++b;
-  for (; m % 5 == 0; m /= 5) ++c;
-  for (; m % 7 == 0; m /= 7) ++d;
-  if (m != 1) return {};
+  const std::size_t tile_bytes = line_tile_bytes<T>(n);
+  const int a = x.a, b = x.b, c = x.c, d = x.d;
   // A radix that divides e holds only primes of e: e must be a multiple of
   // every prime of n. (Without this the search cost 10-30 us per length on
   // the host, where each launch asks for its tile's shape: 5040 ran 12%
@@ -1132,22 +1170,121 @@ constexpr UniformTile uniform_tile(std::size_t length) {
   return uniform_tile<T>(length, paired_radix_schedule<T>(length));
 }
 
+// Ragged tiles: ceil(n / e) threads whose stages need not divide e. A
+// thread takes ceil(groups / threads) groups of a stage, the last slots
+// idle in some threads (schedule_stage serves any count), so lengths whose
+// uniform tiles take many stages or none get few: 10206 = 27 | 27 | 14 in
+// 189 threads holding 56 values (9 9 9 14 in 736 threads of 18 before),
+// 11760 = 8 6 | 7 7 | 5 in 245 threads of 50 complex128 values (four steps
+// before). The tile of the fewest stages over e up to 56 (complex64) or 50
+// (complex128) and one to four blocks per SM (registers as ptxas caps them;
+// values within them past 28, and complex128's stage_spare of uniform_tile),
+// then the most blocks, then the fewest idle group slots, then the fewest
+// passes. device_schedule says where they run.
+template <class T>
+constexpr UniformTile ragged_tile(std::size_t length) {
+  const SmoothExponents x = long_line_exponents<T>(length);
+  if (!x.smooth) return {};
+  const int n = static_cast<int>(length);
+  const std::size_t tile_bytes = line_tile_bytes<T>(n);
+  const int registers_per_value = static_cast<int>(sizeof(T)) / 2;
+  const bool single = sizeof(T) == 4;
+  const int spare = single ? 0 : 16;  // uniform_tile's stage_spare
+  const int most_values = single ? 56 : 50;
+  UniformTile best;
+  long best_idle = 0;
+  for (int e = 16; e <= most_values; ++e) {
+    const int threads = (n + e - 1) / e;
+    const bool as_before = e > 16 && threads == (n + e - 2) / (e - 1);  // the thread count of e - 1
+    if (threads < 64 || threads > 1024 || as_before) continue;
+    for (int k = 4; k >= 1; --k) {
+      if (k * threads > 2048 || static_cast<std::size_t>(k) * tile_bytes > 228 * 1024) continue;
+      const int registers = planned_registers(threads, k, RegisterPlan::ptxas_quarters);
+      int values = (registers - 28 - spare) / registers_per_value;
+      values = values < most_values ? values : most_values;
+      // The values a thread holds in a stage of D points (n / D groups over
+      // the threads); a stage's idle slots weigh in 32nds of n, below a pass.
+      auto slots = [&](int points) { return static_cast<long>((n / points + threads - 1) / threads) * points; };
+      StagedSchedule staged = fewest_stages(x.a, x.b, x.c, x.d, values, [&](int points) {
+        const long held = slots(points);
+        return held > values ? -1 : static_cast<int>((held * threads - n) * 32 / n);
+      });
+      if (staged.stages == 0) continue;
+      int held = 0;
+      long idle = 0;
+      for (int stage = 0; stage < staged.stages; ++stage) {
+        const int points = stage_points(staged.schedule, staged.fused, stage);
+        held = slots(points) > held ? static_cast<int>(slots(points)) : held;
+        idle += slots(points) * threads - n;
+      }
+      const bool fewer_idle =
+          idle < best_idle || (idle == best_idle && staged.schedule.count < best.schedule.count);
+      const bool better = best.threads == 0 || staged.stages < best.stages ||
+                          (staged.stages == best.stages && (k > best.blocks || (k == best.blocks && fewer_idle)));
+      if (!better) break;
+      // The bank-conflict order and check only for a tile that would win:
+      // NVRTC evaluates this search when it compiles the tile, within a
+      // limit on constant-expression work that checking every candidate
+      // passed for 27 complex64 lengths (9000, 10080: "excessive constexpr
+      // function call complexity", and their plans fell back to the general
+      // kernel).
+      staged = fewest_conflicts_first<T>(staged);
+      if (staged_conflicts<T>(staged) > 2) continue;
+      best = {staged.schedule, staged.fused, staged.stages, threads, held, k, registers, true};
+      best_idle = idle;
+      break;
+    }
+  }
+  return best;
+}
+
 // The schedule of the device's transforms of length n (7-smooth lines of
 // compiled schedules and their line plans alike; n without direct primes):
-// the uniform tile's where n has one, else paired_radix_schedule's; and
-// that uniform tile, which also decides a contiguous line's tile. Each is
-// computed once here (the pairings' tile checks and the uniform searches
-// take microseconds).
+// the uniform tile's where n has one, else the ragged tile's where the rule
+// below takes it, else paired_radix_schedule's; and that tile, which also
+// decides a contiguous line's tile. Each is computed once here (the
+// pairings' tile checks and the tile searches take microseconds).
 struct DeviceSchedule {
   RadixSchedule schedule;
-  UniformTile uniform;
+  UniformTile tile;  // uniform or ragged; none (threads 0) for the paired schedule
 };
 
+// Ragged tiles are taken where the line has no tile (it would run four
+// steps), and where its complex64 tile is not uniform, holds one block per
+// SM, and the ragged one runs in fewer stages, none of fewer than 8 points.
+// On the H100, every line 4097..20000 that has a ragged tile against the
+// tiles before, two rounds in one session (bench/RESULTS.md, issue 10,
+// section "Ragged tiles"):
+// - complex64 lines the rule takes: 31 of 44 faster by more than 5% (8820
+//   0.65 -> 0.92x cuFFT, 9450 0.78 -> 1.06x, 10206 0.62 -> 0.77x, 11250
+//   0.81 -> 1.21x, 13608 0.78 -> 0.93x, 19683 0.50 -> 0.73x), 3 slower
+//   (17010 3.09 -> 2.15x, whose tile spills 400 bytes; 18750 0.91 ->
+//   0.81x; 19200 1.72 -> 1.52x).
+// - lines with no tile: complex128 9450, 10206, 10290, 10500, 11760 (0.58
+//   -> 0.73x) and 12000 faster by 12-86%, 11520 slower (1.06 -> 0.94x);
+//   complex64 18900, 19440 (0.63 -> 1.23x), 19600 and 19845 faster.
+// - the ragged tiles the rule leaves out: 47 of the other 97 complex64
+//   tiles and 41 of 79 complex128 ones slower, as uniform tiles replaced
+//   (15000 complex64 1.02 -> 0.67x), stages of 4-7 points holding up to ten
+//   groups per thread (11760 complex64 0.99 -> 0.63x) and tiles that spill
+//   200-2600 bytes (stages of 7 7: 4802 complex128 1.00 -> 0.36x).
 template <class T>
 constexpr DeviceSchedule device_schedule(std::size_t n) {
   const RadixSchedule paired = paired_radix_schedule<T>(n);
   const UniformTile uniform = uniform_tile<T>(n, paired);
-  return {uniform.threads > 0 ? uniform.schedule : paired, uniform};
+  if (uniform.threads > 0) return {uniform.schedule, uniform};
+  if (n <= 4096) return {paired, UniformTile{}};
+  const ScheduleShape g = shape_of_schedule<T>(static_cast<int>(n), paired, false);
+  if (g.valid && (sizeof(T) != 4 || g.min_blocks != 1)) return {paired, UniformTile{}};
+  const UniformTile ragged = ragged_tile<T>(n);
+  if (ragged.threads == 0) return {paired, UniformTile{}};
+  int smallest = ragged.values;
+  for (int stage = 0; stage < ragged.stages; ++stage) {
+    const int points = stage_points(ragged.schedule, ragged.fused, stage);
+    smallest = points < smallest ? points : smallest;
+  }
+  const bool taken = !g.valid || (ragged.stages < g.stages && smallest >= 8);
+  return taken ? DeviceSchedule{ragged.schedule, ragged} : DeviceSchedule{paired, UniformTile{}};
 }
 
 // The line plan (stockham_radices) and the compiled tiles (schedule_shape)
@@ -1160,7 +1297,7 @@ constexpr RadixSchedule device_radix_schedule(std::size_t n) {
 template <class T>
 constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   const DeviceSchedule d = device_schedule<T>(static_cast<std::size_t>(n > 0 ? n : 1));
-  return shape_of_schedule<T>(n, d.schedule, lanes_fast, d.uniform);
+  return shape_of_schedule<T>(n, d.schedule, lanes_fast, d.tile);
 }
 
 // The tile shapes of lines of length n in both layouts, computed once per
@@ -1178,7 +1315,7 @@ struct ScheduleShapes {
 template <class T>
 constexpr ScheduleShapes schedule_shapes(int n) {
   const DeviceSchedule d = device_schedule<T>(static_cast<std::size_t>(n > 0 ? n : 1));
-  return {n, shape_of_schedule<T>(n, d.schedule, false, d.uniform), shape_of_schedule<T>(n, d.schedule, true, d.uniform)};
+  return {n, shape_of_schedule<T>(n, d.schedule, false, d.tile), shape_of_schedule<T>(n, d.schedule, true, d.tile)};
 }
 
 // Shared bytes of Bluestein's one-kernel convolution of length m: always
