@@ -465,12 +465,14 @@ constexpr RadixSchedule fewest_passes_dividing(int a, int b, int c, int d, int v
 // In a stage of radices R_0..R_m-1 holding D = R_0 ... R_m-1 points per
 // group, thread-local passes take the place of D-point butterflies (which
 // would need twiddle tables of their own).
+// `t` is divisor_passes(a, b, c, d, 0), which a search over many `fit`s
+// computes once.
 template <class Fit>
-constexpr StagedSchedule fewest_stages(int a, int b, int c, int d, int most_points, Fit fit) {
+constexpr StagedSchedule fewest_stages(const DivisorPasses& t, int a, int b, int c, int d, int most_points,
+                                       Fit fit) {
   constexpr int none = DivisorPasses::none;
   constexpr int stage = 64 * DivisorPasses::small;  // a stage costs more than any count of passes
   StagedSchedule result;
-  const DivisorPasses t = divisor_passes(a, b, c, d, 0);
   if (!t.valid) return result;
   // staged[x]: the cost of the best staged schedule of divisor x; last[x]:
   // its last stage, a divisor of the same space.
@@ -545,7 +547,8 @@ constexpr StagedSchedule fewest_stages(int a, int b, int c, int d, int most_poin
 // every stage), as fewest_stages.
 constexpr StagedSchedule fewest_stages_dividing(int a, int b, int c, int d, int values) {
   if (values < 2) return StagedSchedule{};
-  return fewest_stages(a, b, c, d, values, [values](int points) { return values % points == 0 ? 0 : -1; });
+  return fewest_stages(divisor_passes(a, b, c, d, 0), a, b, c, d, values,
+                       [values](int points) { return values % points == 0 ? 0 : -1; });
 }
 
 // Shared-memory bank conflicts of a stage of span `span` and `points`
@@ -1191,6 +1194,7 @@ constexpr UniformTile ragged_tile(std::size_t length) {
   const bool single = sizeof(T) == 4;
   const int spare = single ? 0 : 16;  // uniform_tile's stage_spare
   const int most_values = single ? 56 : 50;
+  const DivisorPasses passes = divisor_passes(x.a, x.b, x.c, x.d, 0);
   UniformTile best;
   long best_idle = 0;
   for (int e = 16; e <= most_values; ++e) {
@@ -1205,7 +1209,7 @@ constexpr UniformTile ragged_tile(std::size_t length) {
       // The values a thread holds in a stage of D points (n / D groups over
       // the threads); a stage's idle slots weigh in 32nds of n, below a pass.
       auto slots = [&](int points) { return static_cast<long>((n / points + threads - 1) / threads) * points; };
-      StagedSchedule staged = fewest_stages(x.a, x.b, x.c, x.d, values, [&](int points) {
+      StagedSchedule staged = fewest_stages(passes, x.a, x.b, x.c, x.d, values, [&](int points) {
         const long held = slots(points);
         return held > values ? -1 : static_cast<int>((held * threads - n) * 32 / n);
       });
