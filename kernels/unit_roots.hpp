@@ -35,7 +35,7 @@ constexpr double taylor_sin(double x) {
   return sum;
 }
 
-// cos (Sine = false) or sin of 2 pi m / M.
+// cos (sine false) or sin (sine true) of 2 pi m / M.
 constexpr double unit_root(int m, int M, bool sine) {
   m %= M;
   const int quarter = 4 * m / M;      // the angle is quarter pi/2 + phi

@@ -1217,9 +1217,9 @@ constexpr UniformTile ragged_tile(std::size_t length) {
       int held = 0;
       long idle = 0;
       for (int stage = 0; stage < staged.stages; ++stage) {
-        const int points = stage_points(staged.schedule, staged.fused, stage);
-        held = slots(points) > held ? static_cast<int>(slots(points)) : held;
-        idle += slots(points) * threads - n;
+        const long stage_held = slots(stage_points(staged.schedule, staged.fused, stage));
+        held = stage_held > held ? static_cast<int>(stage_held) : held;
+        idle += stage_held * threads - n;
       }
       const bool fewer_idle =
           idle < best_idle || (idle == best_idle && staged.schedule.count < best.schedule.count);

@@ -321,7 +321,6 @@ OOCFFT_UNROLL
     }
   }
   if constexpr (!from_global && !to_global) __syncthreads();  // every read of this stage before any write
-  const Complex<T>* tw = job.twiddles + job.passes[P0].twiddle_offset;
 OOCFFT_UNROLL
   for (int b = 0; b < B; ++b) {
     if (!whole && static_cast<int>(threadIdx.x) + b * G::threads >= butterflies) continue;
@@ -339,6 +338,7 @@ OOCFFT_UNROLL
       if constexpr (span > 1) {
         // Entry (within, r) of the pass's table, r-major (by_radix_digit in
         // device_line_plan.cpp): consecutive threads read consecutive entries.
+        const Complex<T>* tw = job.twiddles + job.passes[P0].twiddle_offset;
 OOCFFT_UNROLL
         for (int r = 1; r < R; ++r) x[r] = x[r] * load_table(tw + (r - 1) * span + within);
       }
