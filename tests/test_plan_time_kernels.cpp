@@ -474,8 +474,9 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
 // 16807, 18000, 18432 in complex<float>; 5292 = 7 6 | 7 6 | 3, 7776, 12500
 // and Bluestein's M = 8232 = 7 6 | 14 | 14 in complex<double>), ragged
 // tiles (10206 = 27 | 27 | 14, 9450, 19440 and 19683 = 27 | 27 | 27 in
-// complex<float>; 10206, 9450 and 11760 = 8 6 | 7 7 | 5 in complex<double>,
-// which had no tile), and Bluestein convolutions of
+// complex<float>, and in place of two-block tiles 8748 = 9 6 | 27 | 6,
+// 5292, 6804 and 9261 = 7 3 | 7 3 | 7 3; 10206, 9450 and 11760 = 8 6 | 7 7
+// | 5 in complex<double>, which had no tile), and Bluestein convolutions of
 // smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in one tile
 // compiled at plan time: the plan's outcome for that key says it loaded,
 // and the axis runs it, against fftwl. complex<double> convolutions that
@@ -519,6 +520,8 @@ void check_one_tile_plan_time() {
                         Case{9450, 9450, ScheduleUse::transform, true},
                         Case{19440, 19440, ScheduleUse::transform, true},
                         Case{11760, 11760, ScheduleUse::transform, true},
+                        Case{6804, 6804, ScheduleUse::transform, true},
+                        Case{9261, 9261, ScheduleUse::transform, true},
                         Case{1087, 2187, ScheduleUse::bluestein, single},
                         Case{4099, 8232, ScheduleUse::bluestein, true}}) {
     if (!kc::schedule_shape<T>(c.tile_length, false).valid) {

@@ -1256,16 +1256,22 @@ struct DeviceSchedule {
 };
 
 // Ragged tiles are taken where the line has no tile (it would run four
-// steps), and where its complex64 tile is not uniform, holds one block per
-// SM, and the ragged one runs in fewer stages, none of fewer than 8 points.
-// On the H100, every line 4097..20000 that has a ragged tile against the
-// tiles before, two rounds in one session (bench/RESULTS.md, issue 10,
-// section "Ragged tiles"):
-// - complex64 lines the rule takes: 31 of 44 faster by more than 5% (8820
-//   0.65 -> 0.92x cuFFT, 9450 0.78 -> 1.06x, 10206 0.62 -> 0.77x, 11250
-//   0.81 -> 1.21x, 13608 0.78 -> 0.93x, 19683 0.50 -> 0.73x), 3 slower
-//   (17010 3.09 -> 2.15x, whose tile spills 400 bytes; 18750 0.91 ->
-//   0.81x; 19200 1.72 -> 1.52x).
+// steps); where its complex64 tile is not uniform, holds one block per SM,
+// and the ragged one runs in fewer stages, none of fewer than 8 points; and
+// where its complex64 tile holds two blocks per SM and the ragged one runs
+// in at least two stages fewer, none of fewer than 6 points. On the H100
+// (bench/RESULTS.md, issue 10, sections "Ragged tiles" and "Ragged tiles
+// for two-block lines"):
+// - one-block complex64 lines 4097..20000 the rule takes: 31 of 44 faster
+//   by more than 5% (8820 0.65 -> 0.92x cuFFT, 9450 0.78 -> 1.06x, 10206
+//   0.62 -> 0.77x, 11250 0.81 -> 1.21x, 13608 0.78 -> 0.93x, 19683 0.50 ->
+//   0.73x), 3 slower (17010 3.09 -> 2.15x, whose tile spills 400 bytes;
+//   18750 0.91 -> 0.81x; 19200 1.72 -> 1.52x).
+// - two-block complex64 lines the rule takes (5292 .. 9600, nine): 7 faster
+//   (8748 0.46 -> 0.83x, 6860 0.78 -> 0.96x, 6804 0.77 -> 0.87x, 5292 0.76
+//   -> 0.87x, 9261 0.75 -> 0.86x, 9600 1.08 -> 1.18x, 7168 1.09 -> 1.17x),
+//   6272 within 5%, 8064 slower (0.83 -> 0.58x: 14 4 | 9 2 | 8 in 150
+//   threads spills 340 bytes, which the register model does not foresee).
 // - lines with no tile: complex128 9450, 10206, 10290, 10500, 11760 (0.58
 //   -> 0.73x) and 12000 faster by 12-86%, 11520 slower (1.06 -> 0.94x);
 //   complex64 18900, 19440 (0.63 -> 1.23x), 19600 and 19845 faster.
@@ -1273,7 +1279,9 @@ struct DeviceSchedule {
 //   tiles and 41 of 79 complex128 ones slower, as uniform tiles replaced
 //   (15000 complex64 1.02 -> 0.67x), stages of 4-7 points holding up to ten
 //   groups per thread (11760 complex64 0.99 -> 0.63x) and tiles that spill
-//   200-2600 bytes (stages of 7 7: 4802 complex128 1.00 -> 0.36x).
+//   200-2600 bytes (stages of 7 7: 4802 complex128 1.00 -> 0.36x); of the
+//   two-block lines, 7840 and 5760 (stages of 5: 0.80 -> 0.76x, 0.86 ->
+//   0.83x) and 9604 (a stage of 4: 0.92 -> 0.55x).
 template <class T>
 constexpr DeviceSchedule device_schedule(std::size_t n) {
   const RadixSchedule paired = paired_radix_schedule<T>(n);
@@ -1281,7 +1289,7 @@ constexpr DeviceSchedule device_schedule(std::size_t n) {
   if (uniform.threads > 0) return {uniform.schedule, uniform};
   if (n <= 4096) return {paired, UniformTile{}};
   const ScheduleShape g = shape_of_schedule<T>(static_cast<int>(n), paired, false);
-  if (g.valid && (sizeof(T) != 4 || g.min_blocks != 1)) return {paired, UniformTile{}};
+  if (g.valid && (sizeof(T) != 4 || g.min_blocks > 2)) return {paired, UniformTile{}};
   const UniformTile ragged = ragged_tile<T>(n);
   if (ragged.threads == 0) return {paired, UniformTile{}};
   int smallest = ragged.values;
@@ -1289,7 +1297,9 @@ constexpr DeviceSchedule device_schedule(std::size_t n) {
     const int points = stage_points(ragged.schedule, ragged.fused, stage);
     smallest = points < smallest ? points : smallest;
   }
-  const bool taken = !g.valid || (ragged.stages < g.stages && smallest >= 8);
+  const bool one_block = g.min_blocks == 1 && ragged.stages < g.stages && smallest >= 8;
+  const bool two_blocks = g.min_blocks == 2 && ragged.stages + 2 <= g.stages && smallest >= 6;
+  const bool taken = !g.valid || one_block || two_blocks;
   return taken ? DeviceSchedule{ragged.schedule, ragged} : DeviceSchedule{paired, UniformTile{}};
 }
 
