@@ -566,10 +566,11 @@ TEST(CudaSchedules, UniformTilesRunInStagesWhereMeasured) {
 // Ragged tiles (ragged_tile) where measured (device_schedule): lines that
 // have no tile of their own; complex64 lines whose non-uniform tile holds
 // one block per SM, where the ragged tile runs in fewer stages of at least
-// 8 points; and complex64 lines whose tile holds two blocks per SM, where it
-// runs in at least two stages fewer, of at least 6 points. A thread holds the values of its groups of every stage,
-// within the registers of its blocks; contiguous lines run the tile in
-// those stages (host arithmetic: no device needed).
+// 8 points; and complex64 lines whose tile holds two blocks per SM, where
+// it runs in at least two stages fewer, of at least 6 points. A thread
+// holds the values of its groups of every stage, within the registers of
+// its blocks; contiguous lines run the tile in those stages (host
+// arithmetic: no device needed).
 template <class T>
 std::vector<int> expect_ragged_tiles_where_measured() {
   constexpr bool single = sizeof(T) == 4;
@@ -584,6 +585,7 @@ std::vector<int> expect_ragged_tiles_where_measured() {
     if (before.valid) {
       EXPECT_TRUE(single) << n;
       EXPECT_LE(before.min_blocks, 2) << n;
+      // One stage fewer than a one-block tile, two fewer than a two-block one.
       EXPECT_LE(u.stages, before.stages - before.min_blocks) << n;
     }
     std::int64_t product = 1;
