@@ -567,10 +567,11 @@ TEST(CudaSchedules, UniformTilesRunInStagesWhereMeasured) {
 // have no tile of their own; complex64 lines whose non-uniform tile holds
 // one block per SM, where the ragged tile runs in fewer stages of at least
 // 8 points; and complex64 lines whose tile holds two blocks per SM, where
-// it runs in at least two stages fewer, of at least 6 points. A thread
-// holds the values of its groups of every stage, within the registers of
-// its blocks; contiguous lines run the tile in those stages (host
-// arithmetic: no device needed).
+// it runs in at least two stages fewer, of at least 6 points; the tile of
+// the first search, else of the second (more threads). A thread holds the
+// values of its groups of every stage, within the registers of its blocks;
+// contiguous lines run the tile in those stages (host arithmetic: no device
+// needed).
 template <class T>
 std::vector<int> expect_ragged_tiles_where_measured() {
   constexpr bool single = sizeof(T) == 4;
@@ -619,11 +620,12 @@ std::vector<int> expect_ragged_tiles_where_measured() {
 
 TEST(CudaSchedules, RaggedTilesWhereMeasured) {
   EXPECT_EQ(expect_ragged_tiles_where_measured<float>(),
-            (std::vector<int>{5292,  6272,  6804,  6860,  7168,  8064,  8748,  8820,  9261,  9450,  9600,  9720,
-                              9800,  10080, 10206, 10290, 10500, 10752, 10800, 11025, 11200, 11250, 11340, 11907,
-                              12000, 12096, 12150, 12250, 12600, 12960, 13125, 13230, 13608, 14000, 14336, 14400,
-                              15309, 15360, 15750, 17010, 17150, 17280, 17500, 17640, 18375, 18750, 18816, 18900,
-                              19200, 19440, 19600, 19683, 19845}));
+            (std::vector<int>{5292,  5760,  6272,  6804,  6860,  7168,  7840,  8064,  8748,  8820,  9261,  9408,
+                              9450,  9600,  9604,  9720,  9800,  10080, 10206, 10290, 10500, 10752, 10800, 11025,
+                              11200, 11250, 11340, 11520, 11760, 11907, 12000, 12096, 12150, 12250, 12544, 12600,
+                              12960, 13125, 13230, 13440, 13608, 13720, 14000, 14112, 14175, 14336, 14400, 14580,
+                              14700, 15120, 15309, 15360, 15435, 15680, 15750, 16128, 16800, 17010, 17150, 17280,
+                              17500, 17640, 18144, 18375, 18750, 18816, 18900, 19200, 19440, 19600, 19683, 19845}));
   // complex128: lines that had no tile (they ran four steps).
   EXPECT_EQ(expect_ragged_tiles_where_measured<double>(),
             (std::vector<int>{9450, 10206, 10290, 10500, 11520, 11760, 12000}));
@@ -646,17 +648,29 @@ TEST(CudaSchedules, RaggedTilesWhereMeasured) {
   expect_tile("8748 complex<float>", two, 162, 54, 168, 2);
   EXPECT_EQ(two.stages, 3);
   EXPECT_EQ(paired_shape<float>(8748).stages, 5);
-  // Left out: 15000 complex<float> keeps its uniform tile, 11760 its
-  // 64-register tile (the ragged 7 7 | 8 6 | 5 has a stage of 5), and two
-  // two-block tiles: 7840 (its ragged tile has a stage of 5) and 5880 (its
-  // ragged tile saves one stage of four).
+  // The second search where the rule leaves the first one's tile out:
+  // 14580 complex<float>, five stages of 992 threads in one block, is 9 6 |
+  // 9 6 | 5 in 270 threads of 55 values by the first search (a stage of 5)
+  // and runs 9 5 | 9 4 | 9 in 503 threads of 45 at 128 registers; the
+  // second search's values stay within 30 registers plus 2 per value.
+  const kc::UniformTile first = kc::ragged_tile<float>(14580);
+  EXPECT_EQ(first.threads, 270);
+  EXPECT_EQ(kc::stage_points(first.schedule, first.fused, first.stages - 1), 5);
+  const kc::ScheduleShape second = kc::schedule_shape<float>(14580, false);
+  expect_tile("14580 complex<float>", second, 503, 45, 128, 1);
+  EXPECT_EQ(second.stages, 3);
+  EXPECT_TRUE(device_tile<float>(14580).ragged);
+  for (int n : {14580, 11760, 7840}) {
+    const kc::UniformTile t = kc::ragged_tile<float>(static_cast<std::size_t>(n), kc::RaggedOrder::most_threads);
+    EXPECT_EQ(device_tile<float>(n).threads, t.threads) << n;
+    EXPECT_LE(t.values * 2 + 30, t.registers) << n;
+  }
+  // Left out: 15000 complex<float> keeps its uniform tile, and 5880 its
+  // two-block tile (either ragged tile saves one stage of four).
   EXPECT_FALSE(device_tile<float>(15000).ragged);
-  EXPECT_FALSE(device_tile<float>(11760).ragged);
-  EXPECT_TRUE(kc::ragged_tile<float>(11760).ragged);
-  EXPECT_FALSE(device_tile<float>(7840).ragged);
-  EXPECT_EQ(paired_shape<float>(7840).min_blocks, 2);
   EXPECT_FALSE(device_tile<float>(5880).ragged);
   EXPECT_EQ(paired_shape<float>(5880).min_blocks, 2);
+  EXPECT_EQ(paired_shape<float>(5880).stages, 4);
 }
 
 TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {

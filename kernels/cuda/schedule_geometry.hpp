@@ -1182,10 +1182,24 @@ constexpr UniformTile uniform_tile(std::size_t length) {
 // before). The tile of the fewest stages over e up to 56 (complex64) or 50
 // (complex128) and one to four blocks per SM (registers as ptxas caps them;
 // values within them past 28, and complex128's stage_spare of uniform_tile),
-// then the most blocks, then the fewest idle group slots, then the fewest
-// passes. device_schedule says where they run.
+// then the most blocks, then as `order` says. device_schedule says where
+// they run.
+//
+// RaggedOrder::most_threads is the second search of device_schedule, for
+// lines whose first tile the rule leaves out: more threads of fewer values
+// (14580 complex64 = 9 5 | 9 4 | 9 in 503 threads of 45 values, where the
+// first search gives 9 6 | 9 6 | 5 in 270 threads of 55). Its values stay
+// within the registers past 30, not 28: at 28 the tiles of 14700, 14000 and
+// 15750 complex64 filled their registers exactly and ran at 0.51-0.86x
+// cuFFT; past 30, 14700 ran at 0.95x (bench/RESULTS.md, issue 10, section
+// "A second ragged search").
+enum class RaggedOrder {
+  fewest_idle,   // then the fewest idle group slots, then the fewest passes
+  most_threads,  // then the most threads, then the fewest idle slots and passes
+};
+
 template <class T>
-constexpr UniformTile ragged_tile(std::size_t length) {
+constexpr UniformTile ragged_tile(std::size_t length, RaggedOrder order = RaggedOrder::fewest_idle) {
   const SmoothExponents x = long_line_exponents<T>(length);
   if (!x.smooth) return {};
   const int n = static_cast<int>(length);
@@ -1204,7 +1218,8 @@ constexpr UniformTile ragged_tile(std::size_t length) {
     for (int k = 4; k >= 1; --k) {
       if (k * threads > 2048 || static_cast<std::size_t>(k) * tile_bytes > 228 * 1024) continue;
       const int registers = planned_registers(threads, k, RegisterPlan::ptxas_quarters);
-      int values = (registers - 28 - spare) / registers_per_value;
+      const int overhead = order == RaggedOrder::most_threads ? 30 : 28;
+      int values = (registers - overhead - spare) / registers_per_value;
       values = values < most_values ? values : most_values;
       // The values a thread holds in a stage of D points (n / D groups over
       // the threads); a stage's idle slots weigh in 32nds of n, below a pass.
@@ -1223,8 +1238,10 @@ constexpr UniformTile ragged_tile(std::size_t length) {
       }
       const bool fewer_idle =
           idle < best_idle || (idle == best_idle && staged.schedule.count < best.schedule.count);
+      const bool more_threads = threads > best.threads || (threads == best.threads && fewer_idle);
+      const bool later = order == RaggedOrder::most_threads ? more_threads : fewer_idle;
       const bool better = best.threads == 0 || staged.stages < best.stages ||
-                          (staged.stages == best.stages && (k > best.blocks || (k == best.blocks && fewer_idle)));
+                          (staged.stages == best.stages && (k > best.blocks || (k == best.blocks && later)));
       if (!better) break;
       // The bank-conflict order and check only for a tile that would win:
       // NVRTC evaluates this search when it compiles the tile, within a
@@ -1259,9 +1276,11 @@ struct DeviceSchedule {
 // steps); where its complex64 tile is not uniform, holds one block per SM,
 // and the ragged one runs in fewer stages, none of fewer than 8 points; and
 // where its complex64 tile holds two blocks per SM and the ragged one runs
-// in at least two stages fewer, none of fewer than 6 points. On the H100
-// (bench/RESULTS.md, issue 10, sections "Ragged tiles" and "Ragged tiles
-// for two-block lines"):
+// in at least two stages fewer, none of fewer than 6 points. Where the rule
+// leaves the first search's tile out, the second search's (more threads,
+// RaggedOrder::most_threads) is weighed the same way. On the H100
+// (bench/RESULTS.md, issue 10, sections "Ragged tiles", "Ragged tiles for
+// two-block lines" and "A second ragged search"):
 // - one-block complex64 lines 4097..20000 the rule takes: 31 of 44 faster
 //   by more than 5% (8820 0.65 -> 0.92x cuFFT, 9450 0.78 -> 1.06x, 10206
 //   0.62 -> 0.77x, 11250 0.81 -> 1.21x, 13608 0.78 -> 0.93x, 19683 0.50 ->
@@ -1280,8 +1299,14 @@ struct DeviceSchedule {
 //   (15000 complex64 1.02 -> 0.67x), stages of 4-7 points holding up to ten
 //   groups per thread (11760 complex64 0.99 -> 0.63x) and tiles that spill
 //   200-2600 bytes (stages of 7 7: 4802 complex128 1.00 -> 0.36x); of the
-//   two-block lines, 7840 and 5760 (stages of 5: 0.80 -> 0.76x, 0.86 ->
-//   0.83x) and 9604 (a stage of 4: 0.92 -> 0.55x).
+//   two-block lines, the first search's tiles of 7840 and 5760 (stages of
+//   5: 0.80 -> 0.76x, 0.86 -> 0.83x) and 9604 (a stage of 4: 0.92 ->
+//   0.55x).
+// - the second search's tiles (19 complex64 lines up to 20000): 14 faster
+//   by more than 5% (13720 0.76 -> 0.89x, 14580 0.74 -> 0.89x, 15435 0.77
+//   -> 0.90x, 14700 0.81 -> 0.95x, 9408 0.93 -> 1.24x, 16800 1.69 ->
+//   3.14x), 11760, 12544 and 15120 within 5%, 5760 (0.86 -> 0.60x, four
+//   blocks of 128 threads) and 18144 (0.93 -> 0.74x) slower.
 template <class T>
 constexpr DeviceSchedule device_schedule(std::size_t n) {
   const RadixSchedule paired = paired_radix_schedule<T>(n);
@@ -1290,17 +1315,22 @@ constexpr DeviceSchedule device_schedule(std::size_t n) {
   if (n <= 4096) return {paired, UniformTile{}};
   const ScheduleShape g = shape_of_schedule<T>(static_cast<int>(n), paired, false);
   if (g.valid && (sizeof(T) != 4 || g.min_blocks > 2)) return {paired, UniformTile{}};
-  const UniformTile ragged = ragged_tile<T>(n);
-  if (ragged.threads == 0) return {paired, UniformTile{}};
-  int smallest = ragged.values;
-  for (int stage = 0; stage < ragged.stages; ++stage) {
-    const int points = stage_points(ragged.schedule, ragged.fused, stage);
-    smallest = points < smallest ? points : smallest;
-  }
-  const bool one_block = g.min_blocks == 1 && ragged.stages < g.stages && smallest >= 8;
-  const bool two_blocks = g.min_blocks == 2 && ragged.stages + 2 <= g.stages && smallest >= 6;
-  const bool taken = !g.valid || one_block || two_blocks;
-  return taken ? DeviceSchedule{ragged.schedule, ragged} : DeviceSchedule{paired, UniformTile{}};
+  auto taken = [&](const UniformTile& ragged) {
+    if (ragged.threads == 0) return false;
+    int smallest = ragged.values;
+    for (int stage = 0; stage < ragged.stages; ++stage) {
+      const int points = stage_points(ragged.schedule, ragged.fused, stage);
+      smallest = points < smallest ? points : smallest;
+    }
+    const bool one_block = g.min_blocks == 1 && ragged.stages < g.stages && smallest >= 8;
+    const bool two_blocks = g.min_blocks == 2 && ragged.stages + 2 <= g.stages && smallest >= 6;
+    return !g.valid || one_block || two_blocks;
+  };
+  const UniformTile first = ragged_tile<T>(n);
+  if (taken(first)) return {first.schedule, first};
+  const UniformTile second = ragged_tile<T>(n, RaggedOrder::most_threads);
+  if (taken(second)) return {second.schedule, second};
+  return {paired, UniformTile{}};
 }
 
 // The line plan (stockham_radices) and the compiled tiles (schedule_shape)
