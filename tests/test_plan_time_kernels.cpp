@@ -281,12 +281,15 @@ TEST(PlanTimeFamily, NvrtcIsAskedOnlyForTheCompiledFamily) {
 // compiles the kernel) within its limit on constant-expression work. The
 // ragged-tile search once passed that limit for 27 complex64 lengths with
 // many divisors (9000, 10080), and their plans fell back to the general
-// kernel. The lines of the most divisors whose search runs, and the
-// complex128 ragged tile of 11760, compiled for sm_90 without a GPU.
+// kernel; both ragged searches in one evaluation passed it for 8 (7560,
+// 13440), and the second search now runs in an evaluation of its own
+// (first_schedule_choice). The lines of the most divisors whose first or
+// both searches run, and the complex128 ragged tile of 11760, compiled for
+// sm_90 without a GPU.
 TEST(PlanTimeFamily, NvrtcFoldsTheTileShapesOfLinesWithManyDivisors) {
   const kc::PlanTimeCompiler compiler(90);
-  for (const ScheduleKey& k : {key(10080), key(15120), key(11760, ScheduleLayout::contiguous,
-                                                          ElementType::complex_double)}) {
+  for (const ScheduleKey& k : {key(10080), key(15120), key(7560), key(13440),
+                               key(11760, ScheduleLayout::contiguous, ElementType::complex_double)}) {
     kc::CompiledCubin cubin;
     EXPECT_NO_THROW(cubin = compiler.compile(k)) << kc::describe(k);
     ASSERT_GT(cubin.image.size(), 4u) << kc::describe(k);

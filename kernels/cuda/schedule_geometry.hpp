@@ -1307,30 +1307,57 @@ struct DeviceSchedule {
 //   -> 0.90x, 14700 0.81 -> 0.95x, 9408 0.93 -> 1.24x, 16800 1.69 ->
 //   3.14x), 11760, 12544 and 15120 within 5%, 5760 (0.86 -> 0.60x, four
 //   blocks of 128 threads) and 18144 (0.93 -> 0.74x) slower.
+// Whether the rule above takes `ragged` for a line whose paired schedule
+// has the contiguous tile `paired` (complex64 where that is valid).
+constexpr bool ragged_tile_taken(const ScheduleShape& paired, const UniformTile& ragged) {
+  if (ragged.threads == 0) return false;
+  int smallest = ragged.values;
+  for (int stage = 0; stage < ragged.stages; ++stage) {
+    const int points = stage_points(ragged.schedule, ragged.fused, stage);
+    smallest = points < smallest ? points : smallest;
+  }
+  const bool one_block = paired.min_blocks == 1 && ragged.stages < paired.stages && smallest >= 8;
+  const bool two_blocks = paired.min_blocks == 2 && ragged.stages + 2 <= paired.stages && smallest >= 6;
+  return !paired.valid || one_block || two_blocks;
+}
+
+// device_schedule in two steps, so that the device's tiles
+// (ScheduleGeometry) run the second ragged search in a constant evaluation
+// of its own: NVRTC limits the work of each, and with both searches in one
+// it refused 8 complex64 lengths (5760, 6048, 6480, 6720, 7560, 8640, 11520,
+// 13440: "excessive constexpr function call complexity"; the general kernel
+// ran them at 0.26-0.46x cuFFT).
+struct ScheduleChoice {
+  DeviceSchedule schedule;     // the answer unless second_search
+  ScheduleShape paired;        // the paired schedule's contiguous tile, which the rule weighs
+  bool second_search = false;  // the rule left the first ragged tile out: weigh the second's
+};
+
 template <class T>
-constexpr DeviceSchedule device_schedule(std::size_t n) {
+constexpr ScheduleChoice first_schedule_choice(std::size_t n) {
   const RadixSchedule paired = paired_radix_schedule<T>(n);
   const UniformTile uniform = uniform_tile<T>(n, paired);
-  if (uniform.threads > 0) return {uniform.schedule, uniform};
-  if (n <= 4096) return {paired, UniformTile{}};
+  if (uniform.threads > 0) return {{uniform.schedule, uniform}, {}, false};
+  const DeviceSchedule plain{paired, UniformTile{}};
+  if (n <= 4096) return {plain, {}, false};
   const ScheduleShape g = shape_of_schedule<T>(static_cast<int>(n), paired, false);
-  if (g.valid && (sizeof(T) != 4 || g.min_blocks > 2)) return {paired, UniformTile{}};
-  auto taken = [&](const UniformTile& ragged) {
-    if (ragged.threads == 0) return false;
-    int smallest = ragged.values;
-    for (int stage = 0; stage < ragged.stages; ++stage) {
-      const int points = stage_points(ragged.schedule, ragged.fused, stage);
-      smallest = points < smallest ? points : smallest;
-    }
-    const bool one_block = g.min_blocks == 1 && ragged.stages < g.stages && smallest >= 8;
-    const bool two_blocks = g.min_blocks == 2 && ragged.stages + 2 <= g.stages && smallest >= 6;
-    return !g.valid || one_block || two_blocks;
-  };
+  if (g.valid && (sizeof(T) != 4 || g.min_blocks > 2)) return {plain, g, false};
   const UniformTile first = ragged_tile<T>(n);
-  if (taken(first)) return {first.schedule, first};
-  const UniformTile second = ragged_tile<T>(n, RaggedOrder::most_threads);
-  if (taken(second)) return {second.schedule, second};
-  return {paired, UniformTile{}};
+  if (ragged_tile_taken(g, first)) return {{first.schedule, first}, g, false};
+  return {plain, g, true};
+}
+
+// The second step: `second` is ragged_tile<T>(n, RaggedOrder::most_threads).
+constexpr DeviceSchedule settled_schedule(const ScheduleChoice& choice, const UniformTile& second) {
+  if (!choice.second_search || !ragged_tile_taken(choice.paired, second)) return choice.schedule;
+  return {second.schedule, second};
+}
+
+template <class T>
+constexpr DeviceSchedule device_schedule(std::size_t n) {
+  const ScheduleChoice choice = first_schedule_choice<T>(n);
+  if (!choice.second_search) return choice.schedule;
+  return settled_schedule(choice, ragged_tile<T>(n, RaggedOrder::most_threads));
 }
 
 // The line plan (stockham_radices) and the compiled tiles (schedule_shape)
@@ -1393,7 +1420,13 @@ constexpr TileGrid tile_grid(std::int64_t lanes, int log_lanes, std::int64_t gro
 
 template <class T, int N, bool LanesFast>
 struct ScheduleGeometry {
-  static constexpr ScheduleShape shape = schedule_shape<T>(N, LanesFast);
+  // schedule_shape<T>(N, LanesFast), its second ragged search evaluated
+  // apart (first_schedule_choice says why).
+  static constexpr ScheduleChoice choice = first_schedule_choice<T>(N);
+  static constexpr UniformTile second_ragged =
+      choice.second_search ? ragged_tile<T>(N, RaggedOrder::most_threads) : UniformTile{};
+  static constexpr DeviceSchedule device = settled_schedule(choice, second_ragged);
+  static constexpr ScheduleShape shape = shape_of_schedule<T>(N, device.schedule, LanesFast, device.tile);
   static constexpr RadixSchedule schedule = shape.schedule;
   static constexpr int passes = shape.passes;
   static constexpr unsigned fused = shape.fused;
