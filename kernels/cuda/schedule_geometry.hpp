@@ -1265,8 +1265,9 @@ constexpr UniformTile ragged_tile(std::size_t length, RaggedOrder order = Ragged
 // below takes it, else paired_radix_schedule's; and that tile, which also
 // decides a contiguous line's tile. Each is computed once here (the
 // pairings' tile checks and the uniform searches take microseconds on the
-// host, the ragged search up to about a millisecond: 10080 and 11760
-// complex64, where it runs every block count and bank-conflict order).
+// host, the ragged searches up to about a millisecond together: 11520
+// complex64 0.8 ms, where both run every block count and bank-conflict
+// order).
 struct DeviceSchedule {
   RadixSchedule schedule;
   UniformTile tile;  // uniform or ragged; none (threads 0) for the paired schedule
@@ -1307,8 +1308,9 @@ struct DeviceSchedule {
 //   -> 0.90x, 14700 0.81 -> 0.95x, 9408 0.93 -> 1.24x, 16800 1.69 ->
 //   3.14x), 11760, 12544 and 15120 within 5%, 5760 (0.86 -> 0.60x, four
 //   blocks of 128 threads) and 18144 (0.93 -> 0.74x) slower.
-// Whether the rule above takes `ragged` for a line whose paired schedule
-// has the contiguous tile `paired` (complex64 where that is valid).
+//
+// ragged_tile_taken applies the rule to `ragged`, for a line whose paired
+// schedule has the contiguous tile `paired` (complex64 where that is valid).
 constexpr bool ragged_tile_taken(const ScheduleShape& paired, const UniformTile& ragged) {
   if (ragged.threads == 0) return false;
   int smallest = ragged.values;
