@@ -469,7 +469,9 @@ TEST(CudaSchedules, UniformTilesWhereMeasured) {
     const int passes_double = kernels::radix_schedule(length, kernels::device_composite_radices<double>()).count;
     const kc::UniformTile u = kc::uniform_tile<float>(length);
     if (u.threads > 0) {
-      expect_uniform<float>(n, u);
+      // 10368's tile is within 8 registers of its cap and yields to a
+      // ragged one (RaggedTilesWhereMeasured).
+      if (!device_tile<float>(n).ragged) expect_uniform<float>(n, u);
       if (u.blocks == 2) {
         two_blocks.push_back(n);
         EXPECT_GE(u.threads, 192) << n;
@@ -580,7 +582,14 @@ std::vector<int> expect_ragged_tiles_where_measured() {
     const kc::UniformTile u = device_tile<T>(n);
     if (!u.ragged) continue;
     ragged.push_back(n);
-    EXPECT_EQ(kc::uniform_tile<T>(static_cast<std::size_t>(n)).threads, 0) << n;
+    // A uniform tile yields only where it is complex64 within 8 registers
+    // of its cap (10368).
+    const kc::UniformTile uniform = kc::uniform_tile<T>(static_cast<std::size_t>(n));
+    if (uniform.threads > 0) {
+      EXPECT_TRUE(single) << n;
+      EXPECT_LT(uniform.registers - 28 - 2 * uniform.values, 8) << n;
+      EXPECT_LT(u.stages, uniform.stages) << n;
+    }
     const kernels::RadixSchedule paired = kc::paired_radix_schedule<T>(static_cast<std::size_t>(n));
     const kc::ScheduleShape before = kc::shape_of_schedule<T>(n, paired, false);
     if (before.valid) {
@@ -621,7 +630,7 @@ std::vector<int> expect_ragged_tiles_where_measured() {
 TEST(CudaSchedules, RaggedTilesWhereMeasured) {
   EXPECT_EQ(expect_ragged_tiles_where_measured<float>(),
             (std::vector<int>{5292,  5760,  6272,  6804,  6860,  7168,  7840,  8064,  8748,  8820,  9261,  9408,
-                              9450,  9600,  9604,  9720,  9800,  10080, 10206, 10290, 10500, 10752, 10800, 11025,
+                              9450,  9600,  9604,  9720,  9800,  10080, 10206, 10290, 10368, 10500, 10752, 10800, 11025,
                               11200, 11250, 11340, 11520, 11760, 11907, 12000, 12096, 12150, 12250, 12544, 12600,
                               12960, 13125, 13230, 13440, 13608, 13720, 14000, 14112, 14175, 14336, 14400, 14580,
                               14700, 15120, 15309, 15360, 15435, 15680, 15750, 16128, 16800, 17010, 17150, 17280,

@@ -284,11 +284,12 @@ TEST(PlanTimeFamily, NvrtcIsAskedOnlyForTheCompiledFamily) {
 // kernel; both ragged searches in one evaluation passed it for 8 (7560,
 // 13440), and the second search now runs in an evaluation of its own
 // (first_schedule_choice). The lines of the most divisors whose first or
-// both searches run, and the complex128 ragged tile of 11760, compiled for
-// sm_90 without a GPU.
+// both searches run, 10368 (its uniform and ragged searches in one
+// evaluation) and the complex128 ragged tile of 11760, compiled for sm_90
+// without a GPU.
 TEST(PlanTimeFamily, NvrtcFoldsTheTileShapesOfLinesWithManyDivisors) {
   const kc::PlanTimeCompiler compiler(90);
-  for (const ScheduleKey& k : {key(10080), key(15120), key(7560), key(13440),
+  for (const ScheduleKey& k : {key(10080), key(15120), key(7560), key(13440), key(10368),
                                key(11760, ScheduleLayout::contiguous, ElementType::complex_double)}) {
     kc::CompiledCubin cubin;
     EXPECT_NO_THROW(cubin = compiler.compile(k)) << kc::describe(k);

@@ -1311,13 +1311,19 @@ struct DeviceSchedule {
 //
 // ragged_tile_taken applies the rule to `ragged`, for a line whose paired
 // schedule has the contiguous tile `paired` (complex64 where that is valid).
-constexpr bool ragged_tile_taken(const ScheduleShape& paired, const UniformTile& ragged) {
-  if (ragged.threads == 0) return false;
-  int smallest = ragged.values;
-  for (int stage = 0; stage < ragged.stages; ++stage) {
-    const int points = stage_points(ragged.schedule, ragged.fused, stage);
+// The points of a tile's smallest stage.
+constexpr int smallest_stage_points(const UniformTile& tile) {
+  int smallest = tile.values;
+  for (int stage = 0; stage < tile.stages; ++stage) {
+    const int points = stage_points(tile.schedule, tile.fused, stage);
     smallest = points < smallest ? points : smallest;
   }
+  return smallest;
+}
+
+constexpr bool ragged_tile_taken(const ScheduleShape& paired, const UniformTile& ragged) {
+  if (ragged.threads == 0) return false;
+  const int smallest = smallest_stage_points(ragged);
   const bool one_block = paired.min_blocks == 1 && ragged.stages < paired.stages && smallest >= 8;
   const bool two_blocks = paired.min_blocks == 2 && ragged.stages + 2 <= paired.stages && smallest >= 6;
   return !paired.valid || one_block || two_blocks;
@@ -1339,7 +1345,19 @@ template <class T>
 constexpr ScheduleChoice first_schedule_choice(std::size_t n) {
   const RadixSchedule paired = paired_radix_schedule<T>(n);
   const UniformTile uniform = uniform_tile<T>(n, paired);
-  if (uniform.threads > 0) return {{uniform.schedule, uniform}, {}, false};
+  if (uniform.threads > 0) {
+    // A complex64 uniform tile within 8 registers of its cap (values at 2
+    // each past 28) yields to a ragged tile of fewer stages, none of fewer
+    // than 8 points: 10368 = 8 6 | 6 | 6 | 6 in 216 threads of 48 values at
+    // 128 registers spills 412 bytes and ran at 0.67x cuFFT, 8 6 | 6 4 | 9
+    // in 231 threads at 0.86x (bench/RESULTS.md, issue 10, section "A
+    // second ragged search"). The only such line up to 20000 whose ragged
+    // tile saves a stage; ragged tiles lost to 10 of 15 other uniform ones.
+    const bool crowded = sizeof(T) == 4 && n > 4096 && uniform.registers - 28 - 2 * uniform.values < 8;
+    const UniformTile ragged = crowded ? ragged_tile<T>(n) : UniformTile{};
+    const bool fewer = ragged.threads > 0 && ragged.stages < uniform.stages && smallest_stage_points(ragged) >= 8;
+    return {fewer ? DeviceSchedule{ragged.schedule, ragged} : DeviceSchedule{uniform.schedule, uniform}, {}, false};
+  }
   const DeviceSchedule plain{paired, UniformTile{}};
   if (n <= 4096) return {plain, {}, false};
   const ScheduleShape g = shape_of_schedule<T>(static_cast<int>(n), paired, false);
