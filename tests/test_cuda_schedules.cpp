@@ -570,7 +570,9 @@ TEST(CudaSchedules, UniformTilesRunInStagesWhereMeasured) {
 // one block per SM, where the ragged tile runs in fewer stages of at least
 // 8 points; and complex64 lines whose tile holds two blocks per SM, where
 // it runs in at least two stages fewer, of at least 6 points; the tile of
-// the first search, else of the second (more threads). A thread holds the
+// the first search, else of the second (more threads); and the complex64
+// line whose uniform tile is within 8 registers of its cap (10368), where
+// the first search's tile runs in fewer stages. A thread holds the
 // values of its groups of every stage, within the registers of its blocks;
 // contiguous lines run the tile in those stages (host arithmetic: no device
 // needed).

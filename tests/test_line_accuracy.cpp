@@ -205,7 +205,8 @@ TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
   EXPECT_EQ(twin(3600), (std::vector<int>{16, 9, 5, 5}));    // up to 4096: none
   EXPECT_EQ(kernels::stockham_radices(3125, kernels::host_composite_radices), (std::vector<int>{5, 5, 5, 5, 5}));
   EXPECT_EQ(single(3375), (std::vector<int>{15, 15, 15}));
-  const kernels::RadixSchedule pairs = kernels::cuda::paired_radix_schedule<float>(14175);  // (it runs a ragged tile)
+  // 14175 runs a ragged tile (RaggedTilesWhereMeasured); its paired schedule:
+  const kernels::RadixSchedule pairs = kernels::cuda::paired_radix_schedule<float>(14175);
   EXPECT_EQ(std::vector<int>(pairs.radices, pairs.radices + pairs.count), (std::vector<int>{9, 15, 15, 7}));
   EXPECT_EQ(single(2025), (std::vector<int>{9, 9, 5, 5}));      // up to 2048: none
   const kernels::RadixSchedule past = kernels::cuda::paired_radix_schedule<float>(16200);  // (it runs a uniform tile)
