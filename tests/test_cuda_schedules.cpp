@@ -592,8 +592,7 @@ std::vector<int> expect_ragged_tiles_where_measured() {
       EXPECT_LT(uniform.registers - 28 - 2 * uniform.values, 8) << n;
       EXPECT_LT(u.stages, uniform.stages) << n;
     }
-    const kernels::RadixSchedule paired = kc::paired_radix_schedule<T>(static_cast<std::size_t>(n));
-    const kc::ScheduleShape before = kc::shape_of_schedule<T>(n, paired, false);
+    const kc::ScheduleShape before = paired_shape<T>(n);
     if (before.valid) {
       EXPECT_TRUE(single) << n;
       EXPECT_LE(before.min_blocks, 2) << n;
@@ -632,11 +631,12 @@ std::vector<int> expect_ragged_tiles_where_measured() {
 TEST(CudaSchedules, RaggedTilesWhereMeasured) {
   EXPECT_EQ(expect_ragged_tiles_where_measured<float>(),
             (std::vector<int>{5292,  5760,  6272,  6804,  6860,  7168,  7840,  8064,  8748,  8820,  9261,  9408,
-                              9450,  9600,  9604,  9720,  9800,  10080, 10206, 10290, 10368, 10500, 10752, 10800, 11025,
-                              11200, 11250, 11340, 11520, 11760, 11907, 12000, 12096, 12150, 12250, 12544, 12600,
-                              12960, 13125, 13230, 13440, 13608, 13720, 14000, 14112, 14175, 14336, 14400, 14580,
-                              14700, 15120, 15309, 15360, 15435, 15680, 15750, 16128, 16800, 17010, 17150, 17280,
-                              17500, 17640, 18144, 18375, 18750, 18816, 18900, 19200, 19440, 19600, 19683, 19845}));
+                              9450,  9600,  9604,  9720,  9800,  10080, 10206, 10290, 10368, 10500, 10752, 10800,
+                              11025, 11200, 11250, 11340, 11520, 11760, 11907, 12000, 12096, 12150, 12250, 12544,
+                              12600, 12960, 13125, 13230, 13440, 13608, 13720, 14000, 14112, 14175, 14336, 14400,
+                              14580, 14700, 15120, 15309, 15360, 15435, 15680, 15750, 16128, 16800, 17010, 17150,
+                              17280, 17500, 17640, 18144, 18375, 18750, 18816, 18900, 19200, 19440, 19600, 19683,
+                              19845}));
   // complex128: lines that had no tile (they ran four steps).
   EXPECT_EQ(expect_ragged_tiles_where_measured<double>(),
             (std::vector<int>{9450, 10206, 10290, 10500, 11520, 11760, 12000}));

@@ -1208,6 +1208,7 @@ constexpr UniformTile ragged_tile(std::size_t length, RaggedOrder order = Ragged
   const bool single = sizeof(T) == 4;
   const int spare = single ? 0 : 16;  // uniform_tile's stage_spare
   const int most_values = single ? 56 : 50;
+  const int overhead = order == RaggedOrder::most_threads ? 30 : 28;
   const DivisorPasses passes = divisor_passes(x.a, x.b, x.c, x.d, 0);
   UniformTile best;
   long best_idle = 0;
@@ -1218,7 +1219,6 @@ constexpr UniformTile ragged_tile(std::size_t length, RaggedOrder order = Ragged
     for (int k = 4; k >= 1; --k) {
       if (k * threads > 2048 || static_cast<std::size_t>(k) * tile_bytes > 228 * 1024) continue;
       const int registers = planned_registers(threads, k, RegisterPlan::ptxas_quarters);
-      const int overhead = order == RaggedOrder::most_threads ? 30 : 28;
       int values = (registers - overhead - spare) / registers_per_value;
       values = values < most_values ? values : most_values;
       // The values a thread holds in a stage of D points (n / D groups over
@@ -1273,6 +1273,16 @@ struct DeviceSchedule {
   UniformTile tile;  // uniform or ragged; none (threads 0) for the paired schedule
 };
 
+// The points of a tile's smallest stage.
+constexpr int smallest_stage_points(const UniformTile& tile) {
+  int smallest = tile.values;
+  for (int stage = 0; stage < tile.stages; ++stage) {
+    const int points = stage_points(tile.schedule, tile.fused, stage);
+    smallest = points < smallest ? points : smallest;
+  }
+  return smallest;
+}
+
 // Ragged tiles are taken where the line has no tile (it would run four
 // steps); where its complex64 tile is not uniform, holds one block per SM,
 // and the ragged one runs in fewer stages, none of fewer than 8 points; and
@@ -1311,16 +1321,6 @@ struct DeviceSchedule {
 //
 // ragged_tile_taken applies the rule to `ragged`, for a line whose paired
 // schedule has the contiguous tile `paired` (complex64 where that is valid).
-// The points of a tile's smallest stage.
-constexpr int smallest_stage_points(const UniformTile& tile) {
-  int smallest = tile.values;
-  for (int stage = 0; stage < tile.stages; ++stage) {
-    const int points = stage_points(tile.schedule, tile.fused, stage);
-    smallest = points < smallest ? points : smallest;
-  }
-  return smallest;
-}
-
 constexpr bool ragged_tile_taken(const ScheduleShape& paired, const UniformTile& ragged) {
   if (ragged.threads == 0) return false;
   const int smallest = smallest_stage_points(ragged);
@@ -1353,7 +1353,7 @@ constexpr ScheduleChoice first_schedule_choice(std::size_t n) {
     // in 231 threads at 0.86x (bench/RESULTS.md, issue 10, section "A
     // second ragged search"). The only such line up to 20000 whose ragged
     // tile saves a stage; ragged tiles lost to 10 of 15 other uniform ones.
-    const bool crowded = sizeof(T) == 4 && n > 4096 && uniform.registers - 28 - 2 * uniform.values < 8;
+    const bool crowded = sizeof(T) == 4 && uniform.registers - 28 - 2 * uniform.values < 8;
     const UniformTile ragged = crowded ? ragged_tile<T>(n) : UniformTile{};
     const bool fewer = ragged.threads > 0 && ragged.stages < uniform.stages && smallest_stage_points(ragged) >= 8;
     return {fewer ? DeviceSchedule{ragged.schedule, ragged} : DeviceSchedule{uniform.schedule, uniform}, {}, false};
@@ -1376,8 +1376,7 @@ constexpr DeviceSchedule settled_schedule(const ScheduleChoice& choice, const Un
 template <class T>
 constexpr DeviceSchedule device_schedule(std::size_t n) {
   const ScheduleChoice choice = first_schedule_choice<T>(n);
-  if (!choice.second_search) return choice.schedule;
-  return settled_schedule(choice, ragged_tile<T>(n, RaggedOrder::most_threads));
+  return settled_schedule(choice, choice.second_search ? ragged_tile<T>(n, RaggedOrder::most_threads) : UniformTile{});
 }
 
 // The line plan (stockham_radices) and the compiled tiles (schedule_shape)
