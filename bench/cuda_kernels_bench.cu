@@ -17,7 +17,7 @@
 // transformed.
 //
 //   oocfft_cuda_bench [--quick] [--pow2] [--general-tiles | --ahead-of-time-only]
-//                     [--lengths N,... [--z-lines]] [--smooth | --long] [--plan-time-costs]
+//                     [--lengths N,... [--z-lines]] [--smooth | --long | --longer] [--plan-time-costs]
 // --quick: a subset, fewer repetitions; --pow2: only powers of two up to
 // 4096, 256^3, 512^3; --general-tiles: the device plans use the general tile
 // kernel everywhere (TileKernels::general_only), for a before/after
@@ -28,7 +28,8 @@
 // 7-smooth length 9..4096, batched, with a summary per type (the targets:
 // 0.9x cuFFT in complex64, 0.85x in complex128); --long: every 7-smooth
 // length 4097..16384 that is not a power of two, batched, with a summary
-// per type (the target: 0.8x); --plan-time-costs: first,
+// per type (the target: 0.8x); --longer: the same for 16385..65536 (the
+// rest of the target's range 8192..65536); --plan-time-costs: first,
 // for each length, the plan of its x lines and of its z lines built over an
 // empty kernel cache (cold: NVRTC compiles) and again over the filled one
 // (warm: the cubins are loaded), with the seconds of each. The plan-time
@@ -455,6 +456,11 @@ int main(int argc, char** argv) {
   app.add_flag("--long", long_lines,
                "every 7-smooth length 4097..16384 but the powers of two as batched 1D, then a summary per type")
       ->excludes("--smooth");
+  bool longer_lines = false;
+  app.add_flag("--longer", longer_lines,
+               "every 7-smooth length 16385..65536 but the powers of two as batched 1D, then a summary per type")
+      ->excludes("--smooth")
+      ->excludes("--long");
   bool ahead_of_time_only = false;
   app.add_flag("--ahead-of-time-only", ahead_of_time_only,
                "no plan-time (NVRTC) schedules: the general kernel where the build has no schedule");
@@ -510,9 +516,11 @@ int main(int argc, char** argv) {
         for (std::size_t p : powers(b, 65536)) lengths.push_back(p);
       for (std::size_t p : {127, 1009, 4099}) lengths.push_back(p);
     }
-    if (smooth || long_lines) {
-      std::vector<std::size_t> sweep = smooth ? smooth_lengths(9, 4096) : smooth_lengths(4097, 16384);
-      if (long_lines)
+    if (smooth || long_lines || longer_lines) {
+      std::vector<std::size_t> sweep = smooth       ? smooth_lengths(9, 4096)
+                                       : long_lines ? smooth_lengths(4097, 16384)
+                                                    : smooth_lengths(16385, 65536);
+      if (!smooth)
         sweep.erase(std::remove_if(sweep.begin(), sweep.end(), [](std::size_t n) { return (n & (n - 1)) == 0; }),
                     sweep.end());
       std::vector<std::pair<double, std::size_t>> single, twice;

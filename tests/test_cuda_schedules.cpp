@@ -566,7 +566,8 @@ TEST(CudaSchedules, UniformTilesRunInStagesWhereMeasured) {
 }
 
 // Ragged tiles (ragged_tile) where measured (device_schedule): lines that
-// have no tile of their own; complex64 lines whose non-uniform tile holds
+// have no tile of their own, where no stage has fewer than 6 points (else
+// four steps); complex64 lines whose non-uniform tile holds
 // one block per SM, where the ragged tile runs in fewer stages of at least
 // 8 points; and complex64 lines whose tile holds two blocks per SM, where
 // it runs in at least two stages fewer, of at least 6 points; the tile of
@@ -577,10 +578,10 @@ TEST(CudaSchedules, UniformTilesRunInStagesWhereMeasured) {
 // contiguous lines run the tile in those stages (host arithmetic: no device
 // needed).
 template <class T>
-std::vector<int> expect_ragged_tiles_where_measured() {
+std::vector<int> expect_ragged_tiles_where_measured(int low, int high) {
   constexpr bool single = sizeof(T) == 4;
   std::vector<int> ragged;
-  for (int n = 2; n <= 20000; ++n) {
+  for (int n = low; n <= high; ++n) {
     const kc::UniformTile u = device_tile<T>(n);
     if (!u.ragged) continue;
     ragged.push_back(n);
@@ -607,7 +608,7 @@ std::vector<int> expect_ragged_tiles_where_measured() {
     int held = 0;
     for (int stage = 0; stage < u.stages; ++stage) {
       const int points = kc::stage_points(u.schedule, u.fused, stage);
-      if (before.valid) EXPECT_GE(points, before.min_blocks == 1 ? 8 : 6) << n;
+      EXPECT_GE(points, before.valid && before.min_blocks == 1 ? 8 : 6) << n;
       const int groups = n / points;
       held = std::max(held, (groups + u.threads - 1) / u.threads * points);
     }
@@ -629,7 +630,7 @@ std::vector<int> expect_ragged_tiles_where_measured() {
 }
 
 TEST(CudaSchedules, RaggedTilesWhereMeasured) {
-  EXPECT_EQ(expect_ragged_tiles_where_measured<float>(),
+  EXPECT_EQ(expect_ragged_tiles_where_measured<float>(2, 20000),
             (std::vector<int>{5292,  5760,  6272,  6804,  6860,  7168,  7840,  8064,  8748,  8820,  9261,  9408,
                               9450,  9600,  9604,  9720,  9800,  10080, 10206, 10290, 10368, 10500, 10752, 10800,
                               11025, 11200, 11250, 11340, 11520, 11760, 11907, 12000, 12096, 12150, 12250, 12544,
@@ -637,9 +638,27 @@ TEST(CudaSchedules, RaggedTilesWhereMeasured) {
                               14580, 14700, 15120, 15309, 15360, 15435, 15680, 15750, 16128, 16800, 17010, 17150,
                               17280, 17500, 17640, 18144, 18375, 18750, 18816, 18900, 19200, 19440, 19600, 19683,
                               19845}));
-  // complex128: lines that had no tile (they ran four steps).
-  EXPECT_EQ(expect_ragged_tiles_where_measured<double>(),
-            (std::vector<int>{9450, 10206, 10290, 10500, 11520, 11760, 12000}));
+  // complex128: lines that had no tile (they ran four steps); 11760's
+  // tiles, 48 | 49 | 5 by either search, have a stage of 5 and it runs four
+  // steps again.
+  EXPECT_EQ(expect_ragged_tiles_where_measured<double>(2, 20000),
+            (std::vector<int>{9450, 10206, 10290, 10500, 11520, 12000}));
+  EXPECT_FALSE(kc::schedule_shape<double>(11760, false).valid);
+  // complex64 lines past 20000 have no tile of their own; those whose
+  // ragged tiles have a stage of fewer than 6 points run four steps: 25088
+  // = 49 | 2 | 2 | 2 | 2 | 2 | 2 | 2 | 2 | 2 by the first search (512
+  // threads of 50 values leave no larger power of two its groups), 21875,
+  // 21952, 23328, 23625, 23814, 24300, 25600. 20480's first tile (16 | 16 |
+  // 16 | 5) is left out, its second (16 | 16 | 10 | 8 in 512 threads) runs.
+  const std::vector<int> past = expect_ragged_tiles_where_measured<float>(20001, 28000);
+  for (int n : {21875, 21952, 23328, 23625, 23814, 24300, 25088, 25600}) {
+    EXPECT_EQ(std::count(past.begin(), past.end(), n), 0) << n;
+    EXPECT_GT(kc::ragged_tile<float>(static_cast<std::size_t>(n)).threads, 0) << n;
+    EXPECT_FALSE(kc::schedule_shape<float>(n, false).valid) << n;
+  }
+  EXPECT_EQ(std::count(past.begin(), past.end(), 20480), 1);
+  expect_tile("20480 complex<float>", kc::schedule_shape<float>(20480, false), 512, 48, 128, 1);
+  EXPECT_EQ(kc::stage_points(kc::ragged_tile<float>(20480).schedule, kc::ragged_tile<float>(20480).fused, 3), 5);
   // 10206 complex<float> = 27 27 14: 189 threads holding 56 values (the
   // 14s four groups each) at 168 registers, two blocks per SM; 9 9 9 14 was
   // one block of 736 threads in four passes.
@@ -647,10 +666,11 @@ TEST(CudaSchedules, RaggedTilesWhereMeasured) {
   expect_tile("10206 complex<float>", f, 189, 56, 168, 2);
   EXPECT_EQ((std::vector<int>(f.schedule.radices, f.schedule.radices + f.passes)), (std::vector<int>{27, 27, 14}));
   EXPECT_EQ(f.stages, 3);
-  // 11760 complex<double> = 8 6 | 7 7 | 5: 245 threads of 50 values at 248
-  // registers, one tile where it ran four steps.
-  const kc::ScheduleShape d = kc::schedule_shape<double>(11760, false);
-  expect_tile("11760 complex<double>", d, 245, 50, 248, 1);
+  // 11520 complex<double> = 48 | 16 | 15: 256 threads of 48 values at 248
+  // registers, one tile where it ran four steps; the tile of the second
+  // search (the first's, 48 | 48 | 5, has a stage of 5).
+  const kc::ScheduleShape d = kc::schedule_shape<double>(11520, false);
+  expect_tile("11520 complex<double>", d, 256, 48, 248, 1);
   EXPECT_EQ(d.stages, 3);
   // 8748 complex<float> = 9 6 | 27 | 6: 162 threads holding 54 values at
   // 168 registers, two blocks per SM; its paired tile (4 9 9 9 3) was two

@@ -285,12 +285,12 @@ TEST(PlanTimeFamily, NvrtcIsAskedOnlyForTheCompiledFamily) {
 // 13440), and the second search now runs in an evaluation of its own
 // (first_schedule_choice). The lines of the most divisors whose first or
 // both searches run, 10368 (its uniform and ragged searches in one
-// evaluation) and the complex128 ragged tile of 11760, compiled for sm_90
-// without a GPU.
+// evaluation) and the complex128 ragged tile of 11520 (the second
+// search's), compiled for sm_90 without a GPU.
 TEST(PlanTimeFamily, NvrtcFoldsTheTileShapesOfLinesWithManyDivisors) {
   const kc::PlanTimeCompiler compiler(90);
   for (const ScheduleKey& k : {key(10080), key(15120), key(7560), key(13440), key(10368),
-                               key(11760, ScheduleLayout::contiguous, ElementType::complex_double)}) {
+                               key(11520, ScheduleLayout::contiguous, ElementType::complex_double)}) {
     kc::CompiledCubin cubin;
     EXPECT_NO_THROW(cubin = compiler.compile(k)) << kc::describe(k);
     ASSERT_GT(cubin.image.size(), 4u) << kc::describe(k);
@@ -479,8 +479,9 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
 // and Bluestein's M = 8232 = 7 6 | 14 | 14 in complex<double>), ragged
 // tiles (10206 = 27 | 27 | 14, 9450, 19440 and 19683 = 27 | 27 | 27 in
 // complex<float>, and in place of two-block tiles 8748 = 9 6 | 27 | 6,
-// 5292, 6804 and 9261 = 7 3 | 7 3 | 7 3; 10206, 9450 and 11760 = 8 6 | 7 7
-// | 5 in complex<double>, which had no tile), and Bluestein convolutions of
+// 5292, 6804 and 9261 = 7 3 | 7 3 | 7 3, and the second search's 20480 =
+// 16 | 16 | 10 | 8, which had no tile; 10206, 9450 and 11520 = 48 | 16 | 15
+// in complex<double>, which had none either), and Bluestein convolutions of
 // smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in one tile
 // compiled at plan time: the plan's outcome for that key says it loaded,
 // and the axis runs it, against fftwl. complex<double> convolutions that
@@ -523,7 +524,8 @@ void check_one_tile_plan_time() {
                         Case{10206, 10206, ScheduleUse::transform, true},
                         Case{9450, 9450, ScheduleUse::transform, true},
                         Case{19440, 19440, ScheduleUse::transform, true},
-                        Case{11760, 11760, ScheduleUse::transform, true},
+                        Case{11520, 11520, ScheduleUse::transform, true},
+                        Case{20480, 20480, ScheduleUse::transform, true},
                         Case{6804, 6804, ScheduleUse::transform, true},
                         Case{9261, 9261, ScheduleUse::transform, true},
                         Case{1087, 2187, ScheduleUse::bluestein, single},
@@ -531,7 +533,7 @@ void check_one_tile_plan_time() {
     if (!kc::schedule_shape<T>(c.tile_length, false).valid) {
       // Only the complex<double> lines whose buffer (with its skew) passes
       // a block's shared memory have no compiled tile: 14406, 16807, 19683,
-      // 15000, 19208, 16875, 18432, 18000, 19440.
+      // 15000, 19208, 16875, 18432, 18000, 19440, 20480.
       const std::size_t buffer = 2 * sizeof(T) * static_cast<std::size_t>(kc::skewed_words(c.tile_length, 4));
       EXPECT_TRUE(!single && buffer > kc::max_schedule_shared_bytes) << "n=" << c.n << " has no compiled tile";
       continue;

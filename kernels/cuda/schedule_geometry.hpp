@@ -1284,14 +1284,15 @@ constexpr int smallest_stage_points(const UniformTile& tile) {
 }
 
 // Ragged tiles are taken where the line has no tile (it would run four
-// steps); where its complex64 tile is not uniform, holds one block per SM,
-// and the ragged one runs in fewer stages, none of fewer than 8 points; and
-// where its complex64 tile holds two blocks per SM and the ragged one runs
-// in at least two stages fewer, none of fewer than 6 points. Where the rule
+// steps) and the ragged one has no stage of fewer than 6 points; where its
+// complex64 tile is not uniform, holds one block per SM, and the ragged one
+// runs in fewer stages, none of fewer than 8 points; and where its
+// complex64 tile holds two blocks per SM and the ragged one runs in at
+// least two stages fewer, none of fewer than 6 points. Where the rule
 // leaves the first search's tile out, the second search's (more threads,
 // RaggedOrder::most_threads) is weighed the same way. On the H100
 // (bench/RESULTS.md, issue 10, sections "Ragged tiles", "Ragged tiles for
-// two-block lines" and "A second ragged search"):
+// two-block lines", "A second ragged search" and "Lines past 16384"):
 // - one-block complex64 lines 4097..20000 the rule takes: 31 of 44 faster
 //   by more than 5% (8820 0.65 -> 0.92x cuFFT, 9450 0.78 -> 1.06x, 10206
 //   0.62 -> 0.77x, 11250 0.81 -> 1.21x, 13608 0.78 -> 0.93x, 19683 0.50 ->
@@ -1304,7 +1305,17 @@ constexpr int smallest_stage_points(const UniformTile& tile) {
 //   threads spills 340 bytes, which the register model does not foresee).
 // - lines with no tile: complex128 9450, 10206, 10290, 10500, 11760 (0.58
 //   -> 0.73x) and 12000 faster by 12-86%, 11520 slower (1.06 -> 0.94x);
-//   complex64 18900, 19440 (0.63 -> 1.23x), 19600 and 19845 faster.
+//   complex64 18900, 19440 (0.63 -> 1.23x), 19600 and 19845 faster. Past
+//   20000 a complex64 line fills the register file (about 512 threads of
+//   up to 50 values), where a stage of 8 or 16 points would give a thread
+//   more groups than its values hold: 25088 = 49 | 2 | 2 | 2 | 2 | 2 | 2 |
+//   2 | 2 | 2 in 512 threads ran at 0.20x. Of the nine lines whose tile
+//   has a stage under 6, eight run four steps: seven faster (25088 0.20 ->
+//   0.65x, 25600 0.23 -> 0.75x, 21952 0.34 -> 0.54x, 24300 0.63 -> 0.91x,
+//   23814 0.86 -> 1.47x), 23328 = 6 6 6 6 6 3 slower (1.09 -> 0.96x);
+//   20480 runs the second search's tile (0.57 -> 0.75x). complex128 11520
+//   runs the second search's tile (0.95 -> 1.54x), 11760 four steps again
+//   (0.73 -> 0.59x).
 // - the ragged tiles the rule leaves out: 47 of the other 97 complex64
 //   tiles and 41 of 79 complex128 ones slower, as uniform tiles replaced
 //   (15000 complex64 1.02 -> 0.67x), stages of 4-7 points holding up to ten
@@ -1326,7 +1337,7 @@ constexpr bool ragged_tile_taken(const ScheduleShape& paired, const UniformTile&
   const int smallest = smallest_stage_points(ragged);
   const bool one_block = paired.min_blocks == 1 && ragged.stages < paired.stages && smallest >= 8;
   const bool two_blocks = paired.min_blocks == 2 && ragged.stages + 2 <= paired.stages && smallest >= 6;
-  return !paired.valid || one_block || two_blocks;
+  return (!paired.valid && smallest >= 6) || one_block || two_blocks;
 }
 
 // device_schedule in two steps, so that the device's tiles
