@@ -586,9 +586,9 @@ std::vector<int> expect_ragged_tiles_where_measured(int low, int high) {
     if (!u.ragged) continue;
     ragged.push_back(n);
     // A uniform tile yields only where it is complex64 within 8 registers
-    // of its cap (10368).
+    // of its cap (10368), or where ptxas spills it (SpilledTilesGiveWay).
     const kc::UniformTile uniform = kc::uniform_tile<T>(static_cast<std::size_t>(n));
-    if (uniform.threads > 0) {
+    if (uniform.threads > 0 && !kc::tile_spills<T>(static_cast<std::size_t>(n), kc::TileSearch::uniform)) {
       EXPECT_TRUE(single) << n;
       EXPECT_LT(uniform.registers - 28 - 2 * uniform.values, 8) << n;
       EXPECT_LT(u.stages, uniform.stages) << n;
@@ -631,13 +631,13 @@ std::vector<int> expect_ragged_tiles_where_measured(int low, int high) {
 
 TEST(CudaSchedules, RaggedTilesWhereMeasured) {
   EXPECT_EQ(expect_ragged_tiles_where_measured<float>(2, 20000),
-            (std::vector<int>{5292,  5760,  6272,  6804,  6860,  7168,  7840,  8064,  8748,  8820,  9261,  9408,
-                              9450,  9600,  9604,  9720,  9800,  10080, 10206, 10290, 10368, 10500, 10752, 10800,
-                              11025, 11200, 11250, 11340, 11520, 11760, 11907, 12000, 12096, 12150, 12250, 12544,
-                              12600, 12960, 13125, 13230, 13440, 13608, 13720, 14000, 14112, 14175, 14336, 14400,
-                              14580, 14700, 15120, 15309, 15360, 15435, 15680, 15750, 16128, 16800, 17010, 17150,
-                              17280, 17500, 17640, 18144, 18375, 18750, 18816, 18900, 19200, 19440, 19600, 19683,
-                              19845}));
+            (std::vector<int>{5292,  6272,  6804,  6860,  7168,  7840,  8064,  8748,  8820,  9261,  9408,  9450,
+                              9600,  9604,  9720,  9800,  10080, 10125, 10206, 10290, 10368, 10500, 10752, 10800,
+                              10935, 11025, 11200, 11250, 11340, 11520, 11760, 11907, 12000, 12096, 12150, 12250,
+                              12544, 12600, 12960, 13125, 13230, 13440, 13608, 13720, 14000, 14112, 14175, 14336,
+                              14400, 14580, 14700, 15120, 15309, 15360, 15435, 15680, 15750, 16128, 16800, 17010,
+                              17150, 17280, 17500, 17640, 18144, 18375, 18750, 18816, 18900, 19200, 19440, 19600,
+                              19683, 19845}));
   // complex128: lines that had no tile (they ran four steps); 11760's
   // tiles, 48 | 49 | 5 by either search, have a stage of 5 and it runs four
   // steps again.
@@ -702,6 +702,46 @@ TEST(CudaSchedules, RaggedTilesWhereMeasured) {
   EXPECT_FALSE(device_tile<float>(5880).ragged);
   EXPECT_EQ(paired_shape<float>(5880).min_blocks, 2);
   EXPECT_EQ(paired_shape<float>(5880).stages, 4);
+}
+
+// Tiles that ptxas spills (spilled_complex64_tiles) give way to the next
+// choice: a uniform tile to the ragged rule, a first ragged tile to the
+// second search, a second one to the paired schedule. Every entry names a
+// tile the rules would run without it (host arithmetic: no device needed).
+TEST(CudaSchedules, SpilledTilesGiveWay) {
+  for (const kc::SpilledTile& spilled : kc::spilled_complex64_tiles) {
+    const auto n = static_cast<std::size_t>(spilled.length);
+    const kc::ScheduleShape paired = paired_shape<float>(spilled.length);
+    kc::UniformTile tile;
+    switch (spilled.search) {
+      case kc::TileSearch::uniform: tile = kc::uniform_tile<float>(n); break;
+      case kc::TileSearch::first_ragged: tile = kc::ragged_tile<float>(n); break;
+      case kc::TileSearch::second_ragged: tile = kc::ragged_tile<float>(n, kc::RaggedOrder::most_threads); break;
+    }
+    EXPECT_GT(tile.threads, 0) << n;
+    if (spilled.search != kc::TileSearch::uniform) EXPECT_TRUE(kc::ragged_tile_taken(paired, tile)) << n;
+    EXPECT_TRUE(kc::tile_spills<float>(n, spilled.search)) << n;
+    EXPECT_FALSE(kc::tile_spills<double>(n, spilled.search)) << n;
+  }
+  // 8064 = 14 4 | 9 2 | 8 in 150 threads spilled 340 bytes; the second
+  // search's tile runs, stages of 32, 28 and 9 points in 311 threads of 32
+  // values at 96 registers, two blocks per SM.
+  const kc::ScheduleShape second = kc::schedule_shape<float>(8064, false);
+  expect_tile("8064 complex<float>", second, 311, 32, 96, 2);
+  EXPECT_EQ(second.stages, 3);
+  // 5760's second ragged tile (four blocks of 128 threads) spilled 508
+  // bytes: it runs its paired schedule.
+  EXPECT_FALSE(device_tile<float>(5760).ragged);
+  EXPECT_EQ(kc::schedule_shape<float>(5760, false).stages, paired_shape<float>(5760).stages);
+  // 10935's uniform tile (15 9 9 9, 243 threads of 45) spilled 172 bytes;
+  // the ragged rule takes 27 | 27 | 15 in 405 threads of 30.
+  expect_tile("10935 complex<float>", kc::schedule_shape<float>(10935, false), 405, 30, 128, 1);
+  EXPECT_TRUE(device_tile<float>(10935).ragged);
+  // 10125's uniform tile and the first ragged one, the same 225 threads of
+  // 45 values, spilled 112 bytes; the second search's 254 threads run.
+  EXPECT_EQ(kc::schedule_shape<float>(10125, false).threads, 254);
+  // complex<double> tiles of these lengths are as the rules give them.
+  EXPECT_EQ(kc::schedule_shape<double>(10935, false).threads, kc::uniform_tile<double>(10935).threads);
 }
 
 TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {

@@ -480,8 +480,9 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
 // tiles (10206 = 27 | 27 | 14, 9450, 19440 and 19683 = 27 | 27 | 27 in
 // complex<float>, and in place of two-block tiles 8748 = 9 6 | 27 | 6,
 // 5292, 6804 and 9261 = 7 3 | 7 3 | 7 3, and the second search's 20480 =
-// 16 | 16 | 10 | 8, which had no tile; 10206, 9450 and 11520 = 48 | 16 | 15
-// in complex<double>, which had none either), and Bluestein convolutions of
+// 16 | 16 | 10 | 8, which had no tile, and the tiles that take the place
+// of spilled ones (8064, 10935, 10125, 17010); 10206, 9450 and 11520 = 48 |
+// 16 | 15 in complex<double>, which had none either), and Bluestein convolutions of
 // smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in one tile
 // compiled at plan time: the plan's outcome for that key says it loaded,
 // and the axis runs it, against fftwl. complex<double> convolutions that
@@ -526,6 +527,10 @@ void check_one_tile_plan_time() {
                         Case{19440, 19440, ScheduleUse::transform, true},
                         Case{11520, 11520, ScheduleUse::transform, true},
                         Case{20480, 20480, ScheduleUse::transform, true},
+                        Case{8064, 8064, ScheduleUse::transform, true},
+                        Case{10935, 10935, ScheduleUse::transform, true},
+                        Case{10125, 10125, ScheduleUse::transform, true},
+                        Case{17010, 17010, ScheduleUse::transform, true},
                         Case{6804, 6804, ScheduleUse::transform, true},
                         Case{9261, 9261, ScheduleUse::transform, true},
                         Case{1087, 2187, ScheduleUse::bluestein, single},
@@ -533,7 +538,7 @@ void check_one_tile_plan_time() {
     if (!kc::schedule_shape<T>(c.tile_length, false).valid) {
       // Only the complex<double> lines whose buffer (with its skew) passes
       // a block's shared memory have no compiled tile: 14406, 16807, 19683,
-      // 15000, 19208, 16875, 18432, 18000, 19440, 20480.
+      // 15000, 19208, 16875, 18432, 18000, 19440, 20480, 17010.
       const std::size_t buffer = 2 * sizeof(T) * static_cast<std::size_t>(kc::skewed_words(c.tile_length, 4));
       EXPECT_TRUE(!single && buffer > kc::max_schedule_shared_bytes) << "n=" << c.n << " has no compiled tile";
       continue;

@@ -1302,7 +1302,8 @@ constexpr int smallest_stage_points(const UniformTile& tile) {
 //   (8748 0.46 -> 0.83x, 6860 0.78 -> 0.96x, 6804 0.77 -> 0.87x, 5292 0.76
 //   -> 0.87x, 9261 0.75 -> 0.86x, 9600 1.08 -> 1.18x, 7168 1.09 -> 1.17x),
 //   6272 within 5%, 8064 slower (0.83 -> 0.58x: 14 4 | 9 2 | 8 in 150
-//   threads spills 340 bytes, which the register model does not foresee).
+//   threads spills 340 bytes, which the register model does not foresee;
+//   it runs the second search's tile now, spilled_complex64_tiles).
 // - lines with no tile: complex128 9450, 10206, 10290, 10500, 11760 (0.58
 //   -> 0.73x) and 12000 faster by 12-86%, 11520 slower (1.06 -> 0.94x);
 //   complex64 18900, 19440 (0.63 -> 1.23x), 19600 and 19845 faster. Past
@@ -1328,7 +1329,9 @@ constexpr int smallest_stage_points(const UniformTile& tile) {
 //   by more than 5% (13720 0.76 -> 0.89x, 14580 0.74 -> 0.89x, 15435 0.77
 //   -> 0.90x, 14700 0.81 -> 0.95x, 9408 0.93 -> 1.24x, 16800 1.69 ->
 //   3.14x), 11760, 12544 and 15120 within 5%, 5760 (0.86 -> 0.60x, four
-//   blocks of 128 threads) and 18144 (0.93 -> 0.74x) slower.
+//   blocks of 128 threads spilling 508 bytes; its paired schedule again
+//   now, spilled_complex64_tiles) and 18144 (0.93 -> 0.74x, no spill)
+//   slower.
 //
 // ragged_tile_taken applies the rule to `ragged`, for a line whose paired
 // schedule has the contiguous tile `paired` (complex64 where that is valid).
@@ -1340,6 +1343,50 @@ constexpr bool ragged_tile_taken(const ScheduleShape& paired, const UniformTile&
   return (!paired.valid && smallest >= 6) || one_block || two_blocks;
 }
 
+// The tiles of the uniform and ragged searches that ptxas spills to local
+// memory, which the register model cannot foresee (CUDA 13.0, sm_90: the
+// kernels compiled with -Xptxas -v, scripts/spill_census.sh). Each names the
+// search whose tile spills; device_schedule passes over it to the next
+// choice: a spilled uniform tile to the ragged rule, a spilled first ragged
+// tile to the second search, a spilled second one to the paired schedule.
+// The census of the 135 uniform and ragged complex64 tiles 4097..28000 and
+// the 31 complex128 ones 4097..16384 found 14 complex64 tiles spilling 64
+// bytes or more, 11 under 64, and no complex128 one past 52. Listed are
+// those whose next choice spills none and ran faster, on the H100 in three
+// rounds (bench/RESULTS.md, issue 10, section "Tiles that ptxas spills"):
+// - 5760's second ragged tile (508 bytes): its paired schedule, 0.60 ->
+//   0.86x cuFFT;
+// - 8064's first ragged tile (340 bytes): the second's, 0.58 -> 0.92x;
+// - 10125's uniform tile and its first ragged tile, the same 225 threads
+//   of 45 values (112 bytes): the second's, 254 threads, 0.86 -> 0.90x;
+// - 10935's uniform tile (172 bytes): the first ragged tile, 0.75 -> 0.79x;
+// - 17010's first ragged tile (400 bytes): the second's, 2.17 -> 3.16x.
+// Left out: 12288's uniform tile (184 bytes) and its ragged ones (the same
+// shape) give way only to the paired schedule, which ran slower (0.83x
+// against 0.92-0.97x, section "Uniform tiles"); 21609's ragged tiles (212
+// bytes, 0.74x) only to four steps, which ran at 0.54-0.64x on its
+// neighbours 21875 and 21952; 21000, 24000 and 24500 (500-600 bytes) run
+// at 1.35-1.94x as they are; the rest spill under 100 bytes.
+enum class TileSearch { uniform, first_ragged, second_ragged };
+
+struct SpilledTile {
+  int length;
+  TileSearch search;
+};
+
+inline constexpr SpilledTile spilled_complex64_tiles[] = {
+    {5760, TileSearch::second_ragged}, {8064, TileSearch::first_ragged}, {10125, TileSearch::uniform},
+    {10125, TileSearch::first_ragged}, {10935, TileSearch::uniform},     {17010, TileSearch::first_ragged},
+};
+
+template <class T>
+constexpr bool tile_spills(std::size_t n, TileSearch search) {
+  if (sizeof(T) != 4) return false;
+  for (const SpilledTile& t : spilled_complex64_tiles)
+    if (static_cast<std::size_t>(t.length) == n && t.search == search) return true;
+  return false;
+}
+
 // device_schedule in two steps, so that the device's tiles
 // (ScheduleGeometry) run the second ragged search in a constant evaluation
 // of its own: NVRTC limits the work of each, and with both searches in one
@@ -1349,13 +1396,13 @@ constexpr bool ragged_tile_taken(const ScheduleShape& paired, const UniformTile&
 struct ScheduleChoice {
   DeviceSchedule schedule;     // the answer unless second_search
   ScheduleShape paired;        // the paired schedule's contiguous tile, which the rule weighs
-  bool second_search = false;  // the rule left the first ragged tile out: weigh the second's
+  bool second_search = false;  // the rule left the first ragged tile out and the second does not spill: weigh it
 };
 
 template <class T>
 constexpr ScheduleChoice first_schedule_choice(std::size_t n) {
   const RadixSchedule paired = paired_radix_schedule<T>(n);
-  const UniformTile uniform = uniform_tile<T>(n, paired);
+  const UniformTile uniform = tile_spills<T>(n, TileSearch::uniform) ? UniformTile{} : uniform_tile<T>(n, paired);
   if (uniform.threads > 0) {
     // A complex64 uniform tile within 8 registers of its cap (values at 2
     // each past 28) yields to a ragged tile of fewer stages, none of fewer
@@ -1373,9 +1420,9 @@ constexpr ScheduleChoice first_schedule_choice(std::size_t n) {
   if (n <= 4096) return {plain, {}, false};
   const ScheduleShape g = shape_of_schedule<T>(static_cast<int>(n), paired, false);
   if (g.valid && (sizeof(T) != 4 || g.min_blocks > 2)) return {plain, g, false};
-  const UniformTile first = ragged_tile<T>(n);
+  const UniformTile first = tile_spills<T>(n, TileSearch::first_ragged) ? UniformTile{} : ragged_tile<T>(n);
   if (ragged_tile_taken(g, first)) return {{first.schedule, first}, g, false};
-  return {plain, g, true};
+  return {plain, g, !tile_spills<T>(n, TileSearch::second_ragged)};
 }
 
 // The second step: `second` is ragged_tile<T>(n, RaggedOrder::most_threads).
