@@ -1366,7 +1366,7 @@ constexpr bool ragged_tile_taken(const ScheduleShape& paired, const UniformTile&
 // against 0.92-0.97x, section "Uniform tiles"); 21609's ragged tiles (212
 // bytes, 0.74x) only to four steps, which ran at 0.54-0.64x on its
 // neighbours 21875 and 21952; 21000, 24000 and 24500 (500-600 bytes) run
-// at 1.35-1.94x as they are; the rest spill under 100 bytes.
+// at 1.33-1.92x as they are; the rest spill under 100 bytes.
 enum class TileSearch { uniform, first_ragged, second_ragged };
 
 struct SpilledTile {
