@@ -646,10 +646,11 @@ TEST(CudaSchedules, RaggedTilesWhereMeasured) {
   EXPECT_FALSE(kc::schedule_shape<double>(11760, false).valid);
   // complex64 lines past 20000 have no tile of their own; those whose
   // ragged tiles have a stage of fewer than 6 points run four steps: 25088
-  // = 49 | 2 | 2 | 2 | 2 | 2 | 2 | 2 | 2 | 2 by the first search (512
-  // threads of 50 values leave no larger power of two its groups), 21875,
-  // 21952, 23328, 23625, 23814, 24300, 25600. 20480's first tile (16 | 16 |
-  // 16 | 5) is left out, its second (16 | 16 | 10 | 8 in 512 threads) runs.
+  // = 49 | 2 | 2 | 2 | 2 | 2 | 2 | 2 | 2 | 2 by the first search (in 512
+  // threads of up to 50 values, a stage of 4 or more points of its powers
+  // of two would hold more), 21875, 21952, 23328, 23625, 23814, 24300,
+  // 25600. 20480's first tile (16 | 16 | 16 | 5) is left out, its second
+  // (16 | 16 | 10 | 8 in 512 threads) runs.
   const std::vector<int> past = expect_ragged_tiles_where_measured<float>(20001, 28000);
   for (int n : {21875, 21952, 23328, 23625, 23814, 24300, 25088, 25600}) {
     EXPECT_EQ(std::count(past.begin(), past.end(), n), 0) << n;

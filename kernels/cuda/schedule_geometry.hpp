@@ -1412,7 +1412,8 @@ constexpr ScheduleChoice first_schedule_choice(std::size_t n) {
     // second ragged search"). The only such line up to 20000 whose ragged
     // tile saves a stage; ragged tiles lost to 10 of 15 other uniform ones.
     const bool crowded = sizeof(T) == 4 && uniform.registers - 28 - 2 * uniform.values < 8;
-    const UniformTile ragged = crowded ? ragged_tile<T>(n) : UniformTile{};
+    const bool weighed = crowded && !tile_spills<T>(n, TileSearch::first_ragged);
+    const UniformTile ragged = weighed ? ragged_tile<T>(n) : UniformTile{};
     const bool fewer = ragged.threads > 0 && ragged.stages < uniform.stages && smallest_stage_points(ragged) >= 8;
     return {fewer ? DeviceSchedule{ragged.schedule, ragged} : DeviceSchedule{uniform.schedule, uniform}, {}, false};
   }
