@@ -26,7 +26,11 @@ void* schedule_kernel_address() {
       &oocfft::kernels::cuda::detail::schedule_kernel<$type, $n, false, oocfft::kernels::cuda::ScheduleStore::plain>);
 }
 EOF
-  report=$("$nvcc" -std=c++17 --expt-relaxed-constexpr -arch=sm_90 -Xptxas -v -c "$work/k.cu" -o "$work/k.o" \
-    -I"$root" -I"$root/include" 2>&1 | grep -A2 "schedule_kernel" | grep -E "spill|registers" | tr -s ' \n' ' ')
-  echo "$type $n: $report"
+  if ! "$nvcc" -std=c++17 --expt-relaxed-constexpr -arch=sm_90 -Xptxas -v -c "$work/k.cu" -o "$work/k.o" \
+    -I"$root" -I"$root/include" > "$work/log" 2>&1; then
+    echo "spill_census.sh: nvcc failed for $type $n:" >&2
+    cat "$work/log" >&2
+    exit 1
+  fi
+  echo "$type $n: $(grep -A2 "schedule_kernel" "$work/log" | grep -E "spill|registers" | tr -s ' \n' ' ')"
 done
