@@ -639,13 +639,14 @@ TEST(CudaSchedules, RaggedTilesWhereMeasured) {
                               17150, 17280, 17500, 17640, 18144, 18375, 18750, 18816, 18900, 19200, 19440, 19600,
                               19683, 19845}));
   // complex128: lines that had no tile (they ran four steps); 11760's
-  // tiles, 48 | 49 | 5 by either search, have a stage of 5 and it runs four
-  // steps again.
+  // tiles, 48 | 49 | 5 by either search, have a stage of 5: no Stockham
+  // tile holds it, and it runs the in-place tile.
   EXPECT_EQ(expect_ragged_tiles_where_measured<double>(2, 20000),
             (std::vector<int>{9450, 10206, 10290, 10500, 11520, 12000}));
-  EXPECT_FALSE(kc::schedule_shape<double>(11760, false).valid);
+  EXPECT_TRUE(kc::schedule_shape<double>(11760, false).in_place);
   // complex64 lines past 20000 have no tile of their own; those whose
-  // ragged tiles have a stage of fewer than 6 points run four steps: 25088
+  // ragged tiles have a stage of fewer than 6 points have no Stockham tile
+  // (they run the in-place tile): 25088
   // = 49 | 2 | 2 | 2 | 2 | 2 | 2 | 2 | 2 | 2 by the first search (in 512
   // threads of up to 50 values, a stage of 4 or more points of its powers
   // of two would hold more), 21875, 21952, 23328, 23625, 23814, 24300,
@@ -655,7 +656,7 @@ TEST(CudaSchedules, RaggedTilesWhereMeasured) {
   for (int n : {21875, 21952, 23328, 23625, 23814, 24300, 25088, 25600}) {
     EXPECT_EQ(std::count(past.begin(), past.end(), n), 0) << n;
     EXPECT_GT(kc::ragged_tile<float>(static_cast<std::size_t>(n)).threads, 0) << n;
-    EXPECT_FALSE(kc::schedule_shape<float>(n, false).valid) << n;
+    EXPECT_TRUE(kc::schedule_shape<float>(n, false).in_place) << n;
   }
   EXPECT_EQ(std::count(past.begin(), past.end(), 20480), 1);
   expect_tile("20480 complex<float>", kc::schedule_shape<float>(20480, false), 512, 48, 128, 1);
@@ -745,6 +746,65 @@ TEST(CudaSchedules, SpilledTilesGiveWay) {
   EXPECT_EQ(kc::schedule_shape<double>(10935, false).threads, kc::uniform_tile<double>(10935).threads);
 }
 
+// The lengths 4097..30000 whose contiguous lines run the in-place tile of
+// a type: exactly those no Stockham tile holds (they ran four steps), where
+// its one buffer fits a block. Its schedule is the line plan's, its block
+// 512 threads (host arithmetic: no device needed).
+template <class T>
+std::vector<int> expect_in_place_tiles() {
+  std::vector<int> served;
+  for (int n = 4097; n <= 30000; ++n) {
+    if (!kc::smooth_exponents(n).smooth) continue;
+    const kc::DeviceSchedule settled = kc::settled_device_schedule<T>(static_cast<std::size_t>(n));
+    const kc::ScheduleShape stockham = kc::shape_of_schedule<T>(n, settled.schedule, false, settled.tile);
+    const kernels::RadixSchedule own = kc::in_place_schedule(static_cast<std::size_t>(n));
+    const bool fits = kc::in_place_shape<T>(n, own).valid;
+    const kc::ScheduleShape g = kc::schedule_shape<T>(n, false);
+    EXPECT_EQ(g.in_place, !stockham.valid && fits) << n;
+    EXPECT_FALSE(kc::schedule_shape<T>(n, true).in_place) << n;
+    if (!g.in_place) continue;
+    served.push_back(n);
+    EXPECT_TRUE(g.valid) << n;
+    EXPECT_EQ(g.threads, 512) << n;
+    EXPECT_EQ(g.lanes, 1) << n;
+    EXPECT_EQ(g.shared_bytes, 2 * sizeof(T) * static_cast<std::size_t>(kc::skewed_words(n, g.shift))) << n;
+    EXPECT_LE(g.shared_bytes, kc::max_schedule_shared_bytes) << n;
+    EXPECT_TRUE(kc::same_schedule(g.schedule, own)) << n;
+    EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<T>(static_cast<std::size_t>(n)), own)) << n;
+    long product = 1;
+    for (int p = 0; p < own.count; ++p) product *= own.radices[p];
+    EXPECT_EQ(product, n);
+  }
+  return served;
+}
+
+TEST(CudaSchedules, InPlaceTileWhereNoStockhamTileHoldsTheLine) {
+  EXPECT_EQ(expect_in_place_tiles<float>(),
+            (std::vector<int>{21875, 21952, 23328, 23625, 23814, 24300, 24696, 25088, 25200, 25515, 25600, 25725,
+                              25920, 26244, 26250, 26460, 26880, 27000, 27216, 27440, 27648, 27783, 28000, 28125}));
+  EXPECT_EQ(expect_in_place_tiles<double>(), (std::vector<int>{11664, 11760, 12150, 12250, 12348, 12544, 12600,
+                                                                12960, 13122, 13125, 13230, 13440, 13500, 13608}));
+  // Radices up to 16 where they take no more passes (20736's 16 16 9 9 ran
+  // faster than 27 16 8 6), 25 and 27 where they save one; in pass order
+  // smallest first, the order the decimation runs them reversed.
+  auto radices = [](std::size_t n) {
+    const kernels::RadixSchedule s = kc::in_place_schedule(n);
+    return std::vector<int>(s.radices, s.radices + s.count);
+  };
+  EXPECT_EQ(radices(25088), (std::vector<int>{7, 14, 16, 16}));
+  EXPECT_EQ(radices(20736), (std::vector<int>{9, 9, 16, 16}));
+  EXPECT_EQ(radices(21875), (std::vector<int>{5, 7, 25, 25}));
+  EXPECT_EQ(radices(11664), (std::vector<int>{16, 27, 27}));
+  // A Stockham tile that holds the line keeps it, and lines up to 4096
+  // never take the in-place tile.
+  EXPECT_FALSE(kc::schedule_shape<float>(16807, false).in_place);
+  EXPECT_FALSE(kc::schedule_shape<float>(4096, false).in_place);
+  // Past one buffer's shared memory (28672 complex<float>, 14400
+  // complex<double>), nothing changes: four steps.
+  EXPECT_FALSE(kc::schedule_shape<float>(28672, false).valid);
+  EXPECT_FALSE(kc::schedule_shape<double>(14400, false).valid);
+}
+
 TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {
   int joined = 0;
   expect_twenty_seven_where_the_tiles_hold_it<float>(joined);
@@ -770,7 +830,7 @@ TEST(CudaSchedules, LongLinesPastTheValueBudgetTakeOneBlock) {
   // are the tiles of their paired schedules, which the rule weighs.
   expect_tile("15750 complex<float>", paired_shape<float>(15750), 640, 28, 96, 1);
   expect_tile("19683 complex<float>", paired_shape<float>(19683), 736, 27, 88, 1);
-  EXPECT_FALSE(kc::schedule_shape<double>(11664, false).valid);  // four steps
+  EXPECT_TRUE(kc::schedule_shape<double>(11664, false).in_place);  // no Stockham tile
   EXPECT_FALSE(kc::schedule_shape<float>(19683, true).valid);
 }
 

@@ -32,6 +32,7 @@
 #include "kernels/cuda/plan_time_compiler.hpp"
 #include "kernels/cuda/plan_time_schedules.hpp"
 #include "kernels/cuda/schedule_registry.hpp"
+#include "kernels/line_factorization.hpp"
 #include "tests/cuda_test_support.hpp"
 
 namespace oocfft::test {
@@ -566,6 +567,44 @@ TEST(CudaPlanTime, LongLinesAndBluesteinConvolutionsRunInOnePlanTimeTile) {
   SKIP_WITHOUT_CUDA();
   check_one_tile_plan_time<float>();
   check_one_tile_plan_time<double>();
+}
+
+// The in-place tile (in_place_shape in schedule_geometry.hpp) on lines no
+// Stockham tile holds, compiled at plan time, forward and inverse against
+// fftwl (radices 25, 27, 4 and 7 among them, and 28125 complex<float>,
+// whose buffer takes all but 408 bytes of a block's shared memory); and
+// Bluestein's convolution of such a length M, which that tile does not
+// serve: it runs on the general kernel, and no plan-time tile is asked for.
+template <class T>
+void check_in_place_tile(std::initializer_list<int> lengths, std::size_t bluestein_n) {
+  auto plan_time = std::make_shared<kc::PlanTimeSchedules>(CubinCache::memory_only());
+  DeviceRunner<T> runner;
+  const ElementType type = kc::element_type_of<T>();
+  for (int n : lengths) {
+    ASSERT_TRUE(kc::schedule_shape<T>(n, false).in_place) << n;
+    const BrickShape shape{1, 5, static_cast<std::size_t>(n)};
+    const auto plan = lines_plan<T>(shape, false, plan_time);
+    const ScheduleKey key{type, n, ScheduleLayout::contiguous, ScheduleUse::transform};
+    const auto outcome = plan_time->outcome(key);
+    ASSERT_TRUE(outcome.has_value()) << kc::describe(key) << " was not asked for\n" << plan.describe();
+    EXPECT_NE(outcome->source, kc::PlanTimeSource::failed) << kc::describe(*outcome);
+    EXPECT_EQ(axis_kernel(plan, false), 'P') << "n=" << n << "\n" << plan.describe();
+    check_against_fftwl(runner, plan, shape, false, 59 * static_cast<std::uint64_t>(n), c_for_line(n));
+  }
+  const std::size_t m = kernels::bluestein_length(bluestein_n);
+  ASSERT_TRUE(kc::schedule_shape<T>(static_cast<int>(m), false).in_place) << "M=" << m;
+  const BrickShape shape{1, 3, bluestein_n};
+  const auto plan = lines_plan<T>(shape, false, plan_time);
+  const ScheduleKey convolution{type, static_cast<int>(m), ScheduleLayout::contiguous, ScheduleUse::bluestein};
+  EXPECT_FALSE(plan_time->outcome(convolution).has_value()) << plan.describe();
+  check_against_fftwl(runner, plan, shape, false, 61, c_for_line(bluestein_n));
+  std::printf("[ info ] in-place tiles (%zu-bit): %s\n", sizeof(T) * 8, plan_time->summary().c_str());
+}
+
+TEST(CudaPlanTime, InPlaceTileRunsLinesNoStockhamTileHolds) {
+  SKIP_WITHOUT_CUDA();
+  check_in_place_tile<float>({21875, 25088, 26244, 27648, 28125}, 10949);  // M = 21952
+  check_in_place_tile<double>({11664, 11760, 12544, 13500}, 5851);          // M = 11760
 }
 
 TEST(CudaPlanTime, SecondPlanLoadsTheCubinFromTheDiskCache) {

@@ -103,7 +103,8 @@ template <class T>
 bool plan_time_line_in_one_tile(std::size_t n) {
   if (sizeof(T) != sizeof(double) || n <= 10240) return true;
   if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) return false;
-  return schedule_shape<T>(static_cast<int>(n), false).register_target > 96;
+  const ScheduleShape g = schedule_shape<T>(static_cast<int>(n), false);
+  return g.in_place || g.register_target > 96;
 }
 
 // Whether a compiled schedule could hold a whole line, or a Bluestein
@@ -121,8 +122,12 @@ bool compiled_tile_holds(std::size_t n, TileKernels kernels, TileUse use) {
   if (kernels == TileKernels::general_only) return false;
   if (has_compiled_schedule<T>(length)) return true;
   const bool admitted = use != TileUse::whole_line || plan_time_line_in_one_tile<T>(n);
+  const ScheduleShape contiguous = schedule_shape<T>(length, false);
+  // The in-place tile transforms whole lines only: Bluestein's convolution
+  // of such an M takes the strided layout's tile, or none.
+  const bool contiguous_serves = contiguous.valid && (use == TileUse::whole_line || !contiguous.in_place);
   return kernels == TileKernels::compiled_where_available && admitted &&
-         (schedule_shape<T>(length, false).valid || schedule_shape<T>(length, true).valid);
+         (contiguous_serves || schedule_shape<T>(length, true).valid);
 }
 
 // The kernels a Bluestein convolution that fits the general kernel's tile

@@ -44,6 +44,7 @@ std::optional<std::string> no_tile(const ScheduleKey& key, const ScheduleShape& 
   if (key.use == ScheduleUse::four_step_twiddled && !strided) return "four-step step A runs on strided lanes";
   if (key.use == ScheduleUse::four_step_transposed && (strided || !g.uses_shared))
     return "four-step step B stages contiguous lines through shared memory";
+  if (g.in_place && key.use != ScheduleUse::transform) return "the in-place tile transforms whole lines only";
   const std::size_t bytes = launch_shared_bytes(key, g);
   if (bytes > optin)
     return "a tile needs " + std::to_string(bytes) + " bytes of shared memory, the device allows " +

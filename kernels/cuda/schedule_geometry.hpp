@@ -242,6 +242,10 @@ struct ScheduleShape {
   bool uses_shared = false;
   int shared_words = 0;
   std::size_t shared_bytes = 0;
+  // The in-place tile (in_place_shape below): stages of decimation in
+  // frequency on one line in one shared buffer, the passes of `schedule`
+  // in reverse order.
+  bool in_place = false;
   bool valid = false;
 };
 
@@ -1387,6 +1391,71 @@ constexpr bool tile_spills(std::size_t n, TileSearch search) {
   return false;
 }
 
+// The in-place tile: one contiguous line per block in one skewed shared
+// buffer, its stages decimation in frequency (Cooley-Tukey in place). A
+// group of stage s (radix R, block size M, M' = M / R) reads its R points
+// b M + j + M' r, applies the radix-R butterfly, multiplies output r by
+// w_M^(j r) and writes it back where it came from, so the groups of a
+// stage touch disjoint points: a thread holds one group's R values at a
+// time, where the Stockham tiles hold all of a thread's values of a stage
+// across the barrier between its reads and its writes (one buffer). Those
+// fill the register file past about 20000 complex64 points, and
+// complex128 lines past 10240 ran four steps. The first stage reads global
+// memory; the last (M' = 1) leaves the transform digit-reversed and writes
+// it to global memory in natural order, each thread taking consecutive
+// outputs (in_place_kernels.cuh). The stages are the schedule's passes in
+// reverse order: stage s is pass P - 1 - s, whose span is M' and whose
+// table entry (j, r) is w_M^(j r), so the line plan's twiddles serve both.
+//
+// The schedule: the fewest passes over uniform_radices up to 16, or with
+// 25 and 27 where they save a pass; largest first in the decimation order
+// (in pass order smallest first). On the H100 (bench/RESULTS.md, issue 10,
+// section "The in-place tile"), 20736 complex64 as 16 16 9 9 ran at 0.83x
+// cuFFT and as 9 9 16 16 at 0.68x; 27s held by a thread of 512 spilled
+// 56-92 bytes in complex128.
+constexpr RadixSchedule in_place_schedule(std::size_t n) {
+  if (n > (std::size_t{1} << 24)) return {};
+  const SmoothExponents x = smooth_exponents(static_cast<int>(n));
+  if (!x.smooth) return {};
+  // Radices dividing 5040 = 16 9 5 7: every one of uniform_radices but 25 and 27.
+  const RadixSchedule up_to_16 = fewest_passes_dividing(x.a, x.b, x.c, x.d, 5040);
+  const RadixSchedule any = fewest_passes_dividing(x.a, x.b, x.c, x.d, 0);
+  const RadixSchedule largest_first = up_to_16.count > 0 && up_to_16.count <= any.count ? up_to_16 : any;
+  RadixSchedule s = largest_first;
+  for (int p = 0; p < s.count; ++p) s.radices[p] = largest_first.radices[s.count - 1 - p];
+  return s;
+}
+
+// The longest line any compiled tile holds: 227 KB of complex<float>.
+inline constexpr int max_schedule_points = static_cast<int>(max_schedule_shared_bytes / 8);
+
+// Block size and register cap of the in-place tile: 512 threads at 128
+// registers (one block per SM, as the shared memory of these lines allows).
+inline constexpr int in_place_threads = 512;
+inline constexpr int in_place_registers = 128;
+
+template <class T>
+constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule) {
+  ScheduleShape g;
+  g.schedule = schedule;
+  g.passes = schedule.count;
+  g.stages = schedule.count;
+  if (g.passes == 0) return g;
+  g.lanes = 1;
+  g.points = n;
+  g.threads = in_place_threads;
+  g.values = largest_radix(schedule);
+  g.register_target = in_place_registers;
+  g.min_blocks = 1;
+  g.shift = sizeof(T) == 4 ? 5 : 4;
+  g.uses_shared = true;
+  g.shared_words = skewed_words(n, g.shift);
+  g.shared_bytes = 2 * sizeof(T) * static_cast<std::size_t>(g.shared_words);
+  g.in_place = true;
+  g.valid = g.shared_bytes <= max_schedule_shared_bytes;
+  return g;
+}
+
 // device_schedule in two steps, so that the device's tiles
 // (ScheduleGeometry) run the second ragged search in a constant evaluation
 // of its own: NVRTC limits the work of each, and with both searches in one
@@ -1432,10 +1501,57 @@ constexpr DeviceSchedule settled_schedule(const ScheduleChoice& choice, const Un
   return {second.schedule, second};
 }
 
+// The contiguous tile of lines of length n whose schedule the steps above
+// settled on (`settled`): its Stockham tile, or where none holds the line
+// (it would run four steps) the in-place tile where that fits. On the H100
+// against four steps (bench/RESULTS.md, issue 10, section "The in-place
+// tile"): complex64 16385..28000, 22 of the 23 lines faster (21875 0.63 ->
+// 0.95x cuFFT, 21952 0.54 -> 0.72x, 23328 0.95 -> 1.35x, 26244 0.55 ->
+// 0.76x, 27000 0.74 -> 0.92x), 27648 slower (1.50 -> 1.32x); complex128
+// 8193..14000, the 14 lines it serves faster (11664 0.60 -> 0.71x, 11760
+// 0.58 -> 0.69x, 13500 0.62 -> 0.69x). It lost to the Stockham tiles it
+// would replace: 12 of 13 uniform complex64 tiles slower (16807 0.95 ->
+// 0.67x), the ragged ones below 20000 mostly slower and those above mostly
+// faster (15 of 21; 20250 0.81 -> 0.75x, 25000 0.81 -> 0.73x slower), every
+// complex128 one-tile line to 10240 slower (9072 1.04 -> 0.65x). Those keep
+// their tiles; so does Bluestein's convolution of a length they serve.
 template <class T>
-constexpr DeviceSchedule device_schedule(std::size_t n) {
+constexpr ScheduleShape contiguous_shape(int n, const DeviceSchedule& settled) {
+  const ScheduleShape stockham = shape_of_schedule<T>(n, settled.schedule, false, settled.tile);
+  if (stockham.valid || n <= 4096 || n > max_schedule_points) return stockham;
+  const ScheduleShape in_place = in_place_shape<T>(n, in_place_schedule(static_cast<std::size_t>(n)));
+  return in_place.valid ? in_place : stockham;
+}
+
+// The schedule of the line: the in-place tile's where `contiguous` is that
+// tile, else `settled`.
+constexpr DeviceSchedule line_schedule(const DeviceSchedule& settled, const ScheduleShape& contiguous) {
+  return contiguous.in_place ? DeviceSchedule{contiguous.schedule, UniformTile{}} : settled;
+}
+
+// device_schedule before the in-place tile's rule.
+template <class T>
+constexpr DeviceSchedule settled_device_schedule(std::size_t n) {
   const ScheduleChoice choice = first_schedule_choice<T>(n);
   return settled_schedule(choice, choice.second_search ? ragged_tile<T>(n, RaggedOrder::most_threads) : UniformTile{});
+}
+
+// The tile of lines of length n in either layout from their settled
+// schedule: contiguous_shape, or the strided tile of line_schedule's
+// schedule. ScheduleGeometry takes the same steps.
+template <class T>
+constexpr ScheduleShape layout_shape(int n, const DeviceSchedule& settled, bool lanes_fast) {
+  const ScheduleShape contiguous = contiguous_shape<T>(n, settled);
+  if (!lanes_fast) return contiguous;
+  const DeviceSchedule d = line_schedule(settled, contiguous);
+  return shape_of_schedule<T>(n, d.schedule, true, d.tile);
+}
+
+template <class T>
+constexpr DeviceSchedule device_schedule(std::size_t n) {
+  const DeviceSchedule settled = settled_device_schedule<T>(n);
+  if (n > static_cast<std::size_t>(max_schedule_points)) return settled;
+  return line_schedule(settled, contiguous_shape<T>(static_cast<int>(n), settled));
 }
 
 // The line plan (stockham_radices) and the compiled tiles (schedule_shape)
@@ -1447,8 +1563,8 @@ constexpr RadixSchedule device_radix_schedule(std::size_t n) {
 
 template <class T>
 constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
-  const DeviceSchedule d = device_schedule<T>(static_cast<std::size_t>(n > 0 ? n : 1));
-  return shape_of_schedule<T>(n, d.schedule, lanes_fast, d.tile);
+  const int length = n > 0 ? n : 1;
+  return layout_shape<T>(length, settled_device_schedule<T>(static_cast<std::size_t>(length)), lanes_fast);
 }
 
 // The tile shapes of lines of length n in both layouts, computed once per
@@ -1465,8 +1581,8 @@ struct ScheduleShapes {
 
 template <class T>
 constexpr ScheduleShapes schedule_shapes(int n) {
-  const DeviceSchedule d = device_schedule<T>(static_cast<std::size_t>(n > 0 ? n : 1));
-  return {n, shape_of_schedule<T>(n, d.schedule, false, d.tile), shape_of_schedule<T>(n, d.schedule, true, d.tile)};
+  const DeviceSchedule settled = settled_device_schedule<T>(static_cast<std::size_t>(n > 0 ? n : 1));
+  return {n, layout_shape<T>(n, settled, false), layout_shape<T>(n, settled, true)};
 }
 
 // Shared bytes of Bluestein's one-kernel convolution of length m: always
@@ -1503,8 +1619,11 @@ struct ScheduleGeometry {
   static constexpr ScheduleChoice choice = first_schedule_choice<T>(N);
   static constexpr UniformTile second_ragged =
       choice.second_search ? ragged_tile<T>(N, RaggedOrder::most_threads) : UniformTile{};
-  static constexpr DeviceSchedule device = settled_schedule(choice, second_ragged);
-  static constexpr ScheduleShape shape = shape_of_schedule<T>(N, device.schedule, LanesFast, device.tile);
+  static constexpr DeviceSchedule settled = settled_schedule(choice, second_ragged);
+  static constexpr ScheduleShape contiguous = contiguous_shape<T>(N, settled);
+  static constexpr DeviceSchedule device = line_schedule(settled, contiguous);
+  static constexpr ScheduleShape shape =
+      LanesFast ? shape_of_schedule<T>(N, device.schedule, true, device.tile) : contiguous;
   static constexpr RadixSchedule schedule = shape.schedule;
   static constexpr int passes = shape.passes;
   static constexpr unsigned fused = shape.fused;
@@ -1526,6 +1645,7 @@ struct ScheduleGeometry {
   static constexpr bool uses_shared = shape.uses_shared;
   static constexpr int shared_words = shape.shared_words;
   static constexpr std::size_t shared_bytes = shape.shared_bytes;
+  static constexpr bool in_place = shape.in_place;
 
   static_assert(passes > 0, "compiled schedules are for 13-smooth lengths above 1");
   static_assert(threads > 0, "no block size keeps a thread's values within the register budget");

@@ -56,6 +56,7 @@
 #else
 #include "kernels/cuda/tile_launchers.cuh"
 #endif
+#include "kernels/cuda/in_place_kernels.cuh"
 
 namespace oocfft::kernels::cuda::detail {
 
@@ -436,13 +437,18 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::threads,
   const std::int64_t tile = this_tile();
   if (tile >= lane_tiles * job.group.count) return;  // the last grid row's spare blocks
   const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
-  if constexpr (G::staged_load) schedule_copy_in<T, N>(re, im, job, at.in, at.lanes_here, inverse);
-  schedule_stages<T, N, LanesFast, PassIo::direct, Store>(re, im, job, at, inverse,
-                                                          std::make_integer_sequence<int, G::stages>{});
-  if constexpr (Store == ScheduleStore::transposed) {
-    schedule_copy_out_transposed<T, N>(re, im, job, at.out, at.lanes_here, inverse);
-  } else if constexpr (G::staged_store) {
-    schedule_copy_out<T, N>(re, im, job, at.out, at.lanes_here, inverse);
+  if constexpr (G::in_place) {
+    static_assert(Store == ScheduleStore::plain && !LanesFast, "the in-place tile transforms whole contiguous lines");
+    in_place_stages<T, N>(re, im, job, at.in, at.out, inverse, std::make_integer_sequence<int, G::stages>{});
+  } else {
+    if constexpr (G::staged_load) schedule_copy_in<T, N>(re, im, job, at.in, at.lanes_here, inverse);
+    schedule_stages<T, N, LanesFast, PassIo::direct, Store>(re, im, job, at, inverse,
+                                                            std::make_integer_sequence<int, G::stages>{});
+    if constexpr (Store == ScheduleStore::transposed) {
+      schedule_copy_out_transposed<T, N>(re, im, job, at.out, at.lanes_here, inverse);
+    } else if constexpr (G::staged_store) {
+      schedule_copy_out<T, N>(re, im, job, at.out, at.lanes_here, inverse);
+    }
   }
 }
 
@@ -514,6 +520,7 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, M, LanesFast>::threads,
                                   ScheduleGeometry<T, M, LanesFast>::min_blocks)
     bluestein_schedule_kernel(const __grid_constant__ TileJob<T> job) {
   using G = ScheduleGeometry<T, M, LanesFast>;
+  static_assert(!G::in_place, "Bluestein's convolution runs Stockham tiles (no_tile in plan_time_schedules.cpp)");
   extern __shared__ unsigned char shared_raw[];
   T* re = reinterpret_cast<T*>(shared_raw);
   T* im = re + skewed_words(G::points, G::shift);
