@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "kernels/butterfly.hpp"
+#include "kernels/cuda/tile_kernels.cuh"
 
 using oocfft::kernels::Complex;
 using oocfft::kernels::radix_butterfly;
@@ -57,39 +58,19 @@ struct Radices {
   }
 };
 
-template <class T>
-__device__ __forceinline__ int skew(int i) {
-  constexpr int shift = sizeof(T) == 4 ? 5 : 4;
-  return i + (i >> shift);
-}
-
-template <class T>
-struct V2;
-template <>
-struct V2<float> {
-  using type = float2;
-};
-template <>
-struct V2<double> {
-  using type = double2;
-};
-
+// The product's skew and vector accesses (tile_kernels.cuh).
+using oocfft::kernels::cuda::detail::skew;
 template <class T>
 __device__ __forceinline__ Complex<T> ld(const Complex<T>* p) {
-  auto v = *reinterpret_cast<const typename V2<T>::type*>(p);
-  return {v.x, v.y};
+  return oocfft::kernels::cuda::detail::load(p);
 }
 template <class T>
 __device__ __forceinline__ Complex<T> ldt(const Complex<T>* p) {
-  auto v = __ldg(reinterpret_cast<const typename V2<T>::type*>(p));
-  return {v.x, v.y};
+  return oocfft::kernels::cuda::detail::load_table(p);
 }
 template <class T>
 __device__ __forceinline__ void st(Complex<T>* p, Complex<T> z) {
-  typename V2<T>::type v;
-  v.x = z.re;
-  v.y = z.im;
-  *reinterpret_cast<typename V2<T>::type*>(p) = v;
+  oocfft::kernels::cuda::detail::store(p, z);
 }
 
 // The position of the last stage's group k0 = r_0 + R_0 (r_1 + R_1 (...)):
