@@ -22,10 +22,13 @@ namespace {
 // The schedule of a line without direct primes: the device's sets ask the
 // tile that runs it (device_radix_schedule), so that a line plan's passes
 // are the ones its compiled kernel runs.
-RadixSchedule schedule_of(std::size_t n, CompositeRadices composites) {
+RadixSchedule schedule_of(std::size_t n, CompositeRadices composites, LineUse use) {
+  const bool whole = use == LineUse::whole_line;
   switch (composites) {
-    case CompositeRadices::device_complex64: return cuda::device_radix_schedule<float>(n);
-    case CompositeRadices::device_complex128: return cuda::device_radix_schedule<double>(n);
+    case CompositeRadices::device_complex64:
+      return whole ? cuda::device_radix_schedule<float>(n) : cuda::convolution_radix_schedule<float>(n);
+    case CompositeRadices::device_complex128:
+      return whole ? cuda::device_radix_schedule<double>(n) : cuda::convolution_radix_schedule<double>(n);
     case CompositeRadices::up_to_fifteen:
     case CompositeRadices::up_to_ten_through_4096: break;
   }
@@ -33,7 +36,7 @@ RadixSchedule schedule_of(std::size_t n, CompositeRadices composites) {
 }
 }  // namespace
 
-std::vector<int> stockham_radices(std::size_t n, CompositeRadices composites) {
+std::vector<int> stockham_radices(std::size_t n, CompositeRadices composites, LineUse use) {
   // Direct primes first: their pass then has span 1 and needs no twiddles,
   // and a prime line is that one pass.
   std::vector<int> radices;
@@ -43,7 +46,7 @@ std::vector<int> stockham_radices(std::size_t n, CompositeRadices composites) {
   }
   if (n == 1) return radices;
   const RadixSchedule s =
-      radices.empty() ? schedule_of(n, composites) : radix_schedule(n, without_pairings(composites));
+      radices.empty() ? schedule_of(n, composites, use) : radix_schedule(n, without_pairings(composites));
   if (s.count == 0) return {};
   radices.insert(radices.end(), s.radices, s.radices + s.count);
   return radices;
@@ -113,16 +116,16 @@ std::size_t bluestein_length(std::size_t n) {
   return static_cast<double>(power) <= 1.35 * static_cast<double>(smooth) ? power : smooth;
 }
 
-LineFactorization choose_line_algorithm(std::size_t n, CompositeRadices composites) {
+LineFactorization choose_line_algorithm(std::size_t n, CompositeRadices composites, LineUse use) {
   LineFactorization f;
   f.length = n;
   if (n <= 1) {
     f.reason = "length 1: identity";
     return f;
   }
-  const std::vector<int> direct = stockham_radices(n, composites);
+  const std::vector<int> direct = stockham_radices(n, composites, use);
   const std::size_t m = bluestein_length(n);
-  const std::vector<int> conv_radices = stockham_radices(m, composites);
+  const std::vector<int> conv_radices = stockham_radices(m, composites, LineUse::convolution);
   const double bluestein = bluestein_overhead * (2.0 * stockham_cost(m, conv_radices) +
                                                  3.0 * (twiddle_ops + memory_trip) * static_cast<double>(m));
   char text[200];

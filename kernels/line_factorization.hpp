@@ -13,6 +13,13 @@ namespace oocfft::kernels {
 
 enum class LineAlgorithm { stockham, bluestein };
 
+// What a line plan transforms: whole lines, or Bluestein's convolutions. On
+// the device their schedules differ where a whole line runs the in-place
+// tile and the convolution the Stockham tile of its settled schedule
+// (device_radix_schedule and convolution_radix_schedule in
+// cuda/schedule_geometry.hpp); elsewhere they are the same.
+enum class LineUse { whole_line, convolution };
+
 const char* to_string(LineAlgorithm) noexcept;
 
 struct LineFactorization {
@@ -33,7 +40,7 @@ struct LineFactorization {
 // vector when n has a larger prime factor (or n == 1). `composites`: which
 // composite radices the schedule may use (host_composite_radices or
 // device_composite_radices<T>(), radix_schedule.hpp).
-std::vector<int> stockham_radices(std::size_t n, CompositeRadices composites);
+std::vector<int> stockham_radices(std::size_t n, CompositeRadices composites, LineUse use = LineUse::whole_line);
 
 // Estimated work of a chain of radix passes over n points: per pass, the
 // butterfly's real operations per point plus twiddle and load/store costs.
@@ -49,6 +56,7 @@ std::size_t bluestein_length(std::size_t n);
 
 // The decision: Stockham when stockham_radices(n, composites) has a schedule
 // and it is cheaper than Bluestein, Bluestein otherwise.
-LineFactorization choose_line_algorithm(std::size_t n, CompositeRadices composites);
+LineFactorization choose_line_algorithm(std::size_t n, CompositeRadices composites,
+                                        LineUse use = LineUse::whole_line);
 
 }  // namespace oocfft::kernels

@@ -69,7 +69,7 @@ void build_bluestein(LinePlan<T>& plan, CompositeRadices composites) {
     kernel[j] = b;
     if (j > 0) kernel[m - j] = b;
   }
-  const auto spectrum_plan = make_line_plan<double>(m, composites);
+  const auto spectrum_plan = make_line_plan<double>(m, composites, LineUse::convolution);
   const LineBatch one_line{m, 1, 1, 0, 1, 0};
   execute_lines_host(*spectrum_plan, kernel.data(), one_line, false, 1.0 / static_cast<double>(m));
   plan.kernel_spectrum.resize(m);
@@ -79,16 +79,16 @@ void build_bluestein(LinePlan<T>& plan, CompositeRadices composites) {
   if constexpr (std::is_same_v<T, double>) {
     plan.convolution = spectrum_plan;
   } else {
-    plan.convolution = make_line_plan<T>(m, composites);
+    plan.convolution = make_line_plan<T>(m, composites, LineUse::convolution);
   }
 }
 
 }  // namespace
 
 template <class T>
-std::shared_ptr<const LinePlan<T>> make_line_plan(std::size_t n, CompositeRadices composites) {
+std::shared_ptr<const LinePlan<T>> make_line_plan(std::size_t n, CompositeRadices composites, LineUse use) {
   auto plan = std::make_shared<LinePlan<T>>();
-  plan->factorization = choose_line_algorithm(n, composites);
+  plan->factorization = choose_line_algorithm(n, composites, use);
   if (plan->factorization.algorithm == LineAlgorithm::bluestein) {
     build_bluestein(*plan, composites);
   } else {
@@ -99,7 +99,7 @@ std::shared_ptr<const LinePlan<T>> make_line_plan(std::size_t n, CompositeRadice
 
 template struct LinePlan<float>;
 template struct LinePlan<double>;
-template std::shared_ptr<const LinePlan<float>> make_line_plan<float>(std::size_t, CompositeRadices);
-template std::shared_ptr<const LinePlan<double>> make_line_plan<double>(std::size_t, CompositeRadices);
+template std::shared_ptr<const LinePlan<float>> make_line_plan<float>(std::size_t, CompositeRadices, LineUse);
+template std::shared_ptr<const LinePlan<double>> make_line_plan<double>(std::size_t, CompositeRadices, LineUse);
 
 }  // namespace oocfft::kernels

@@ -50,11 +50,13 @@ struct LinePlan {
 };
 
 // `composites`: host_composite_radices for the host executor,
-// device_composite_radices<T>() for the device kernels (radix_schedule.hpp).
+// device_composite_radices<T>() for the device kernels (radix_schedule.hpp);
+// `use`: whole lines, or a Bluestein convolution (line_factorization.hpp).
 template <class T>
-std::shared_ptr<const LinePlan<T>> make_line_plan(std::size_t n, CompositeRadices composites);
+std::shared_ptr<const LinePlan<T>> make_line_plan(std::size_t n, CompositeRadices composites,
+                                                  LineUse use = LineUse::whole_line);
 
-extern template std::shared_ptr<const LinePlan<float>> make_line_plan<float>(std::size_t, CompositeRadices);
-extern template std::shared_ptr<const LinePlan<double>> make_line_plan<double>(std::size_t, CompositeRadices);
+extern template std::shared_ptr<const LinePlan<float>> make_line_plan<float>(std::size_t, CompositeRadices, LineUse);
+extern template std::shared_ptr<const LinePlan<double>> make_line_plan<double>(std::size_t, CompositeRadices, LineUse);
 
 }  // namespace oocfft::kernels

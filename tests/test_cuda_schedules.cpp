@@ -201,11 +201,12 @@ void expect_tile(const char* what, const kc::ScheduleShape& g, int threads, int 
   EXPECT_EQ(g.min_blocks, min_blocks) << what;
 }
 
-// The tile device_schedule gives contiguous lines of length n: uniform,
-// ragged, or none (threads 0) where the paired schedule runs.
+// The tile the Stockham rules give contiguous lines of length n (the
+// settled schedule's; a whole line may run the in-place tile instead):
+// uniform, ragged, or none (threads 0) where the paired schedule runs.
 template <class T>
 kc::UniformTile device_tile(int n) {
-  return kc::device_schedule<T>(static_cast<std::size_t>(n)).tile;
+  return kc::settled_device_schedule<T>(static_cast<std::size_t>(n)).tile;
 }
 
 // The contiguous tile of n's paired schedule, which device_schedule weighs
@@ -224,9 +225,9 @@ kc::ScheduleShape paired_shape(int n) {
 TEST(CudaSchedules, CrowdedTilesTakeFewerThreads) {
   // 2016 = 8 4 9 7: 512 threads of at most 14 values at 64 registers (two
   // blocks per SM) without the rule; with it 224 threads of 24 at 96 (three).
-  expect_tile("2016 complex<float>", kc::schedule_shape<float>(2016, false), 224, 24, 96, 3);
+  expect_tile("2016 complex<float>", kc::stockham_shape<float>(2016, false), 224, 24, 96, 3);
   // 2100 = 4 15 5 7: 160 threads, six blocks per SM at 64 registers: kept.
-  const kc::ScheduleShape roomy = kc::schedule_shape<float>(2100, false);
+  const kc::ScheduleShape roomy = kc::stockham_shape<float>(2100, false);
   EXPECT_EQ(roomy.register_target, 64);
   EXPECT_EQ(roomy.threads, 160);
   // Lines past 4096: 5292 = 4 9 3 7 7, one block of 896 threads at 64
@@ -238,24 +239,24 @@ TEST(CudaSchedules, CrowdedTilesTakeFewerThreads) {
   EXPECT_EQ(long_crowded.threads, 320);
   EXPECT_EQ(long_crowded.values, 21);
   EXPECT_EQ(kc::resident_blocks(long_crowded.threads, long_crowded.register_target), 2);
-  const kc::ScheduleShape long_kept = kc::schedule_shape<float>(5880, false);
+  const kc::ScheduleShape long_kept = kc::stockham_shape<float>(5880, false);
   EXPECT_EQ(long_kept.register_target, 64);
   EXPECT_EQ(long_kept.threads, 448);
   // complex<double> up to 4096: 2744 = 8 7 7 7, two blocks of 416 threads
   // holding 8 values at 72 registers without the rule (the two-block rule
   // below), two of 224 holding 16 at 128 with it.
-  const kc::ScheduleShape double_crowded = kc::schedule_shape<double>(2744, false);
+  const kc::ScheduleShape double_crowded = kc::stockham_shape<double>(2744, false);
   EXPECT_EQ(double_crowded.register_target, 128);
   EXPECT_EQ(double_crowded.threads, 224);
   EXPECT_EQ(double_crowded.values, 16);
   // Powers of two and strided tiles keep theirs, as do complex<double> tiles
   // of two or more blocks and lines past 4096.
-  EXPECT_EQ(kc::schedule_shape<float>(4096, false).register_target, 64);
-  EXPECT_EQ(kc::schedule_shape<float>(2016, true).register_target, 64);
-  EXPECT_EQ(kc::schedule_shape<double>(1400, false).register_target, 96);  // three blocks of 224
-  EXPECT_EQ(kc::schedule_shape<double>(300, true).register_target, 96);
-  EXPECT_EQ(kc::schedule_shape<double>(5400, false).register_target, 96);
-  EXPECT_EQ(kc::schedule_shape<double>(2048, false).register_target, 128);
+  EXPECT_EQ(kc::stockham_shape<float>(4096, false).register_target, 64);
+  EXPECT_EQ(kc::stockham_shape<float>(2016, true).register_target, 64);
+  EXPECT_EQ(kc::stockham_shape<double>(1400, false).register_target, 96);  // three blocks of 224
+  EXPECT_EQ(kc::stockham_shape<double>(300, true).register_target, 96);
+  EXPECT_EQ(kc::stockham_shape<double>(5400, false).register_target, 96);
+  EXPECT_EQ(kc::stockham_shape<double>(2048, false).register_target, 128);
 }
 
 // Contiguous odd-radix tiles that would hold one block per SM by registers
@@ -270,14 +271,14 @@ TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
   expect_tile("8748 complex<float>", paired_shape<float>(8748), 352, 28, 88, 2);
   // complex<double> 3780 = 4 9 3 5 7: one block of 544 at 96 before; two of
   // 256 holding 21 values at 128.
-  const kc::ScheduleShape two = kc::schedule_shape<double>(3780, false);
+  const kc::ScheduleShape two = kc::stockham_shape<double>(3780, false);
   EXPECT_EQ(two.threads, 256);
   EXPECT_EQ(two.values, 21);
   EXPECT_EQ(two.register_target, 128);
   EXPECT_EQ(kc::resident_blocks(two.threads, two.register_target), 2);
   // complex<double> 1750 = 10 5 5 7: two blocks of 256 at 96 before; the
   // cap of three (80) holds its 10 values.
-  const kc::ScheduleShape three = kc::schedule_shape<double>(1750, false);
+  const kc::ScheduleShape three = kc::stockham_shape<double>(1750, false);
   EXPECT_EQ(three.threads, 256);
   EXPECT_EQ(three.register_target, 80);
   EXPECT_EQ(three.min_blocks, 3);
@@ -285,19 +286,19 @@ TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
   // 15625 = 25 25 25 complex<float> (126 KB) holds one block by shared
   // memory either way (640 threads holding 25 values); powers of two and
   // strided tiles.
-  EXPECT_EQ(kc::schedule_shape<double>(3780, false).min_blocks, 2);
-  EXPECT_EQ(kc::schedule_shape<float>(15625, false).threads, 640);
-  EXPECT_EQ(kc::schedule_shape<float>(15625, false).min_blocks, 1);
-  EXPECT_EQ(kc::schedule_shape<float>(8192, false).register_target, 64);
-  EXPECT_EQ(kc::schedule_shape<double>(2520, true).threads, 672);  // one block of 4 strided lanes
+  EXPECT_EQ(kc::stockham_shape<double>(3780, false).min_blocks, 2);
+  EXPECT_EQ(kc::stockham_shape<float>(15625, false).threads, 640);
+  EXPECT_EQ(kc::stockham_shape<float>(15625, false).min_blocks, 1);
+  EXPECT_EQ(kc::stockham_shape<float>(8192, false).register_target, 64);
+  EXPECT_EQ(kc::stockham_shape<double>(2520, true).threads, 672);  // one block of 4 strided lanes
   for (int n = 9; n <= 16384; ++n) {
-    const kc::ScheduleShape g = kc::schedule_shape<float>(n, false);
+    const kc::ScheduleShape g = kc::stockham_shape<float>(n, false);
     if (g.valid) {
       EXPECT_LE(g.threads * g.register_target * g.min_blocks, 65536) << n;
       EXPECT_LE(g.values, device_tile<float>(n).threads > 0 ? 64 : 32) << n;
       EXPECT_LE(g.register_target, 248) << n;
     }
-    const kc::ScheduleShape d = kc::schedule_shape<double>(n, false);
+    const kc::ScheduleShape d = kc::stockham_shape<double>(n, false);
     if (d.valid) {
       EXPECT_LE(d.threads * d.register_target * d.min_blocks, 65536) << n;
       EXPECT_LE(d.values, device_tile<double>(n).threads > 0 ? 50 : 32) << n;
@@ -318,32 +319,32 @@ TEST(CudaSchedules, TilesTakeTheResidentBlocksMeasuredBest) {
   // values; 2520 = 8 9 5 7, three blocks of 320 before, four of 192 holding
   // 18 at 80 (ptxas's cap for 24 warps); complex<double> 2100 = 4 3 5 5 7,
   // two blocks of 320 before, four of 160 holding 16 at 96.
-  expect_tile("3150 complex<float>", kc::schedule_shape<float>(3150, false), 160, 28, 96, 4);
-  EXPECT_EQ(kc::schedule_shape<float>(2520, false).threads, 192);
-  EXPECT_EQ(kc::schedule_shape<float>(2520, false).register_target, 80);
-  EXPECT_EQ(kc::schedule_shape<double>(2100, false).threads, 160);
-  EXPECT_EQ(kc::schedule_shape<double>(2100, false).min_blocks, 4);
+  expect_tile("3150 complex<float>", kc::stockham_shape<float>(3150, false), 160, 28, 96, 4);
+  EXPECT_EQ(kc::stockham_shape<float>(2520, false).threads, 192);
+  EXPECT_EQ(kc::stockham_shape<float>(2520, false).register_target, 80);
+  EXPECT_EQ(kc::stockham_shape<double>(2100, false).threads, 160);
+  EXPECT_EQ(kc::stockham_shape<double>(2100, false).min_blocks, 4);
   // Three blocks for complex<float> past 4096: 4536 = 8 9 9 7, three of 256
   // threads holding 24 values at 80 registers (ptxas's cap for 24 warps).
-  expect_tile("4536 complex<float>", kc::schedule_shape<float>(4536, false), 256, 24, 80, 3);
+  expect_tile("4536 complex<float>", kc::stockham_shape<float>(4536, false), 256, 24, 80, 3);
   // One block with fewer threads for complex<double>: 6804 = 4 9 9 3 7,
   // 512 threads at 128 registers; 9072, 352 holding 32 values at 168.
-  const kc::ScheduleShape lone = kc::schedule_shape<double>(6804, false);
+  const kc::ScheduleShape lone = kc::stockham_shape<double>(6804, false);
   EXPECT_EQ(lone.threads, 512);
   EXPECT_EQ(lone.register_target, 128);
   EXPECT_EQ(lone.min_blocks, 1);
-  EXPECT_EQ(kc::schedule_shape<double>(9072, false).threads, 352);
-  EXPECT_EQ(kc::schedule_shape<double>(9072, false).register_target, 168);
+  EXPECT_EQ(kc::stockham_shape<double>(9072, false).threads, 352);
+  EXPECT_EQ(kc::stockham_shape<double>(9072, false).register_target, 168);
   // Kept: four blocks past 4096 (complex<float> 4116 stays at three blocks
   // of 320), complex<double> at three blocks (1750), complex<float> at one
   // block (9072, 672 threads), lengths with a factor 11 or 13 (2310 = 2 3 5
   // 7 11 complex<double> stays at two blocks of 256), powers of two.
-  EXPECT_EQ(kc::schedule_shape<float>(4116, false).threads, 320);
-  EXPECT_EQ(kc::schedule_shape<double>(2310, false).threads, 256);
-  EXPECT_EQ(kc::schedule_shape<double>(2310, false).min_blocks, 2);
-  EXPECT_EQ(kc::schedule_shape<double>(1750, false).min_blocks, 3);
-  EXPECT_EQ(kc::schedule_shape<float>(9072, false).threads, 672);
-  EXPECT_EQ(kc::schedule_shape<double>(4096, false).register_target, 128);
+  EXPECT_EQ(kc::stockham_shape<float>(4116, false).threads, 320);
+  EXPECT_EQ(kc::stockham_shape<double>(2310, false).threads, 256);
+  EXPECT_EQ(kc::stockham_shape<double>(2310, false).min_blocks, 2);
+  EXPECT_EQ(kc::stockham_shape<double>(1750, false).min_blocks, 3);
+  EXPECT_EQ(kc::stockham_shape<float>(9072, false).threads, 672);
+  EXPECT_EQ(kc::stockham_shape<double>(4096, false).register_target, 128);
 }
 
 // A lone 3 joins a 9 as radix 27 only where the length is one measured
@@ -377,20 +378,21 @@ void expect_twenty_seven_where_the_tiles_hold_it(int& joined) {
 TEST(CudaSchedules, ComplexDoubleRadixTwentyFiveWhereTheTilesHoldIt) {
   int paired = 0;
   for (int n = 4097; n <= 10240; ++n) {
-    const kernels::RadixSchedule s = kc::device_radix_schedule<double>(static_cast<std::size_t>(n));
+    // The settled schedule (6300 runs the in-place tile, its own radices).
+    const kernels::RadixSchedule s = kc::convolution_radix_schedule<double>(static_cast<std::size_t>(n));
     const kernels::RadixSchedule plain =
         kernels::radix_schedule(static_cast<std::size_t>(n), kernels::device_composite_radices<double>());
     const bool has_25 = std::find(s.radices, s.radices + s.count, 25) != s.radices + s.count;
     if (!has_25 || std::find(plain.radices, plain.radices + plain.count, 25) != plain.radices + plain.count) continue;
     if (kc::uniform_tile<double>(static_cast<std::size_t>(n)).threads > 0) continue;  // its own radices
     ++paired;
-    const kc::ScheduleShape g = kc::schedule_shape<double>(n, false);
+    const kc::ScheduleShape g = kc::stockham_shape<double>(n, false);
     ASSERT_TRUE(g.valid) << n;
     EXPECT_LE(g.values, kc::values_within<double>(kc::capped_registers(g))) << n;
   }
   EXPECT_EQ(paired, 12);  // 4500 .. 8100 (8000 and 8575 run their uniform tiles)
   // 4500 = 4 9 25 5: two blocks of 192 threads holding 27 values at 168.
-  expect_tile("4500 complex<double>", kc::schedule_shape<double>(4500, false), 192, 27, 168, 2);
+  expect_tile("4500 complex<double>", kc::stockham_shape<double>(4500, false), 192, 27, 168, 2);
 }
 
 // Pairs of 5s as radix 25 in complex64 lines 12000..16384 only where that
@@ -421,8 +423,8 @@ TEST(CudaSchedules, ComplexFloatRadixTwentyFivePast12000WhereTheTilesHoldIt) {
   // runs its uniform tile (10 5 | 25 | 10) instead, 12800 its uniform tile; 15000 (8 15 25 5 paired)
   // runs its one-block uniform tile, 15 10 10 10; 15625 = 25 25 25 pairs on
   // radix_schedule's own rule.
-  EXPECT_EQ(kc::schedule_shape<float>(15625, false).passes, 3);
-  EXPECT_TRUE(kc::same_schedule(kc::schedule_shape<float>(12500, false).schedule,
+  EXPECT_EQ(kc::stockham_shape<float>(15625, false).passes, 3);
+  EXPECT_TRUE(kc::same_schedule(kc::stockham_shape<float>(12500, false).schedule,
                                 kc::uniform_tile<float>(12500).schedule));
 }
 
@@ -432,7 +434,7 @@ TEST(CudaSchedules, ComplexFloatRadixTwentyFivePast12000WhereTheTilesHoldIt) {
 template <class T>
 void expect_uniform(int n, const kc::UniformTile& u) {
   EXPECT_EQ(u.threads * u.values, n);
-  const kc::ScheduleShape g = kc::schedule_shape<T>(n, false);
+  const kc::ScheduleShape g = kc::stockham_shape<T>(n, false);
   ASSERT_TRUE(g.valid) << n;
   EXPECT_TRUE(kc::same_schedule(g.schedule, u.schedule)) << n;
   EXPECT_EQ(g.fused, u.fused) << n;
@@ -510,11 +512,11 @@ TEST(CudaSchedules, UniformTilesWhereMeasured) {
                                                11250, 12005, 12288, 12500}));
   // 9000 = 6 5 | 6 5 | 10: two blocks of 300 threads holding 30 values at
   // 96 registers (8 9 25 5 was one block of 608 holding 25).
-  expect_tile("9000 complex<float>", kc::schedule_shape<float>(9000, false), 300, 30, 96, 2);
-  EXPECT_EQ(kc::schedule_shape<float>(9000, false).stages, 3);
+  expect_tile("9000 complex<float>", kc::stockham_shape<float>(9000, false), 300, 30, 96, 2);
+  EXPECT_EQ(kc::stockham_shape<float>(9000, false).stages, 3);
   // complex128 12500 = 10 5 | 25 | 10: one block of 250 threads holding 50
   // values at 248 registers (four steps before).
-  expect_tile("12500 complex<double>", kc::schedule_shape<double>(12500, false), 250, 50, 248, 1);
+  expect_tile("12500 complex<double>", kc::stockham_shape<double>(12500, false), 250, 50, 248, 1);
 }
 
 // Uniform tiles run their passes in stages (first_stage_fused, and the
@@ -540,29 +542,29 @@ TEST(CudaSchedules, UniformTilesRunInStagesWhereMeasured) {
   expect_stages_where_measured<double>();
   // 12500 complex<float>: 10 5 | 25 | 10, three exchanges through shared
   // memory where 25 10 10 5 made four.
-  const kc::ScheduleShape g = kc::schedule_shape<float>(12500, false);
+  const kc::ScheduleShape g = kc::stockham_shape<float>(12500, false);
   EXPECT_EQ((std::vector<int>(g.schedule.radices, g.schedule.radices + g.passes)), (std::vector<int>{10, 5, 25, 10}));
   EXPECT_EQ(g.stages, 3);
   EXPECT_EQ(kc::stage_points(g, 0), 50);
   // 18000 complex<float>: one block of 600 threads holding 30 values in
   // 6 5 | 10 | 10 | 6 (672 threads of 16 9 5 5 5 before).
-  const kc::ScheduleShape h = kc::schedule_shape<float>(18000, false);
+  const kc::ScheduleShape h = kc::stockham_shape<float>(18000, false);
   expect_tile("18000 complex<float>", h, 600, 30, 96, 1);
   EXPECT_EQ(h.stages, 4);
   // 5292 complex<double>: 7 6 | 7 6 | 3, 126 threads of 42 values.
-  const kc::ScheduleShape d = kc::schedule_shape<double>(5292, false);
+  const kc::ScheduleShape d = kc::stockham_shape<double>(5292, false);
   EXPECT_EQ(d.threads, 126);
   EXPECT_EQ(d.stages, 3);
   EXPECT_EQ(d.passes, 5);
   // 10800 complex<double> = 10 6 6 6 5 keeps its passes: a first stage of
   // 6 5 would write 30 complex<double> apart, eight of a half warp to a bank.
   EXPECT_EQ(kc::stage_conflicts<double>(1, 30), 8);
-  EXPECT_EQ(kc::schedule_shape<double>(10800, false).stages, 5);
+  EXPECT_EQ(kc::stockham_shape<double>(10800, false).stages, 5);
   // 12005 complex<double> = 7 7 7 7 5 keeps its passes: by stages its 35
   // values leave no spare registers at 168 (stage_spare).
-  EXPECT_EQ(kc::schedule_shape<double>(12005, false).stages, 5);
+  EXPECT_EQ(kc::stockham_shape<double>(12005, false).stages, 5);
   // Strided tiles run one pass per stage.
-  EXPECT_EQ(kc::schedule_shape<float>(12500, true).fused, 0u);
+  EXPECT_EQ(kc::stockham_shape<float>(12500, true).fused, 0u);
 }
 
 // Ragged tiles (ragged_tile) where measured (device_schedule): lines that
@@ -615,7 +617,7 @@ std::vector<int> expect_ragged_tiles_where_measured(int low, int high) {
     EXPECT_EQ(u.values, held) << n;
     EXPECT_LE(u.values, single ? 56 : 50) << n;
     EXPECT_LE(u.values * (single ? 2 : 4) + 28 + (single ? 0 : 16), u.registers) << n;
-    const kc::ScheduleShape g = kc::schedule_shape<T>(n, false);
+    const kc::ScheduleShape g = kc::stockham_shape<T>(n, false);
     EXPECT_TRUE(g.valid) << n;
     if (!g.valid) continue;
     EXPECT_TRUE(kc::same_schedule(g.schedule, u.schedule)) << n;
@@ -659,25 +661,25 @@ TEST(CudaSchedules, RaggedTilesWhereMeasured) {
     EXPECT_TRUE(kc::schedule_shape<float>(n, false).in_place) << n;
   }
   EXPECT_EQ(std::count(past.begin(), past.end(), 20480), 1);
-  expect_tile("20480 complex<float>", kc::schedule_shape<float>(20480, false), 512, 48, 128, 1);
+  expect_tile("20480 complex<float>", kc::stockham_shape<float>(20480, false), 512, 48, 128, 1);
   EXPECT_EQ(kc::stage_points(kc::ragged_tile<float>(20480).schedule, kc::ragged_tile<float>(20480).fused, 3), 5);
   // 10206 complex<float> = 27 27 14: 189 threads holding 56 values (the
   // 14s four groups each) at 168 registers, two blocks per SM; 9 9 9 14 was
   // one block of 736 threads in four passes.
-  const kc::ScheduleShape f = kc::schedule_shape<float>(10206, false);
+  const kc::ScheduleShape f = kc::stockham_shape<float>(10206, false);
   expect_tile("10206 complex<float>", f, 189, 56, 168, 2);
   EXPECT_EQ((std::vector<int>(f.schedule.radices, f.schedule.radices + f.passes)), (std::vector<int>{27, 27, 14}));
   EXPECT_EQ(f.stages, 3);
   // 11520 complex<double> = 48 | 16 | 15: 256 threads of 48 values at 248
   // registers, one tile where it ran four steps; the tile of the second
   // search (the first's, 48 | 48 | 5, has a stage of 5).
-  const kc::ScheduleShape d = kc::schedule_shape<double>(11520, false);
+  const kc::ScheduleShape d = kc::stockham_shape<double>(11520, false);
   expect_tile("11520 complex<double>", d, 256, 48, 248, 1);
   EXPECT_EQ(d.stages, 3);
   // 8748 complex<float> = 9 6 | 27 | 6: 162 threads holding 54 values at
   // 168 registers, two blocks per SM; its paired tile (4 9 9 9 3) was two
   // blocks of 352 threads in five stages.
-  const kc::ScheduleShape two = kc::schedule_shape<float>(8748, false);
+  const kc::ScheduleShape two = kc::stockham_shape<float>(8748, false);
   expect_tile("8748 complex<float>", two, 162, 54, 168, 2);
   EXPECT_EQ(two.stages, 3);
   EXPECT_EQ(paired_shape<float>(8748).stages, 5);
@@ -689,7 +691,7 @@ TEST(CudaSchedules, RaggedTilesWhereMeasured) {
   const kc::UniformTile first = kc::ragged_tile<float>(14580);
   EXPECT_EQ(first.threads, 270);
   EXPECT_EQ(kc::stage_points(first.schedule, first.fused, first.stages - 1), 5);
-  const kc::ScheduleShape second = kc::schedule_shape<float>(14580, false);
+  const kc::ScheduleShape second = kc::stockham_shape<float>(14580, false);
   expect_tile("14580 complex<float>", second, 503, 45, 128, 1);
   EXPECT_EQ(second.stages, 3);
   EXPECT_TRUE(device_tile<float>(14580).ragged);
@@ -728,49 +730,64 @@ TEST(CudaSchedules, SpilledTilesGiveWay) {
   // 8064 = 14 4 | 9 2 | 8 in 150 threads spilled 340 bytes; the second
   // search's tile runs, stages of 32, 28 and 9 points in 311 threads of 32
   // values at 96 registers, two blocks per SM.
-  const kc::ScheduleShape second = kc::schedule_shape<float>(8064, false);
+  const kc::ScheduleShape second = kc::stockham_shape<float>(8064, false);
   expect_tile("8064 complex<float>", second, 311, 32, 96, 2);
   EXPECT_EQ(second.stages, 3);
   // 5760's second ragged tile (four blocks of 128 threads) spilled 508
   // bytes: it runs its paired schedule.
   EXPECT_FALSE(device_tile<float>(5760).ragged);
-  EXPECT_EQ(kc::schedule_shape<float>(5760, false).stages, paired_shape<float>(5760).stages);
+  EXPECT_EQ(kc::stockham_shape<float>(5760, false).stages, paired_shape<float>(5760).stages);
   // 10935's uniform tile (15 9 9 9, 243 threads of 45) spilled 172 bytes;
   // the ragged rule takes 27 | 27 | 15 in 405 threads of 30.
-  expect_tile("10935 complex<float>", kc::schedule_shape<float>(10935, false), 405, 30, 128, 1);
+  expect_tile("10935 complex<float>", kc::stockham_shape<float>(10935, false), 405, 30, 128, 1);
   EXPECT_TRUE(device_tile<float>(10935).ragged);
   // 10125's uniform tile and the first ragged one, the same 225 threads of
   // 45 values, spilled 112 bytes; the second search's 254 threads run.
-  EXPECT_EQ(kc::schedule_shape<float>(10125, false).threads, 254);
+  EXPECT_EQ(kc::stockham_shape<float>(10125, false).threads, 254);
   // complex<double> tiles of these lengths are as the rules give them.
-  EXPECT_EQ(kc::schedule_shape<double>(10935, false).threads, kc::uniform_tile<double>(10935).threads);
+  EXPECT_EQ(kc::stockham_shape<double>(10935, false).threads, kc::uniform_tile<double>(10935).threads);
 }
 
 // The lengths 4097..30000 whose contiguous lines run the in-place tile of
-// a type: exactly those no Stockham tile holds (they ran four steps), where
-// its one buffer fits a block. Its schedule is the line plan's, its block
-// 512 threads (host arithmetic: no device needed).
+// a type: those no Stockham tile holds (they ran four steps), where its one
+// buffer fits a block, in one block of 512 threads; and the lines of
+// two_block_in_place_lines, in two blocks of 256. Its schedule is the whole
+// line's plan's; Bluestein's convolution keeps the Stockham tile of the
+// settled schedule, and its plan that schedule (host arithmetic: no device
+// needed).
 template <class T>
-std::vector<int> expect_in_place_tiles() {
+std::vector<int> expect_in_place_tiles(std::vector<int>& two_blocks) {
   std::vector<int> served;
   for (int n = 4097; n <= 30000; ++n) {
     if (!kc::smooth_exponents(n).smooth) continue;
-    const kc::DeviceSchedule settled = kc::settled_device_schedule<T>(static_cast<std::size_t>(n));
+    const auto length = static_cast<std::size_t>(n);
+    const kc::DeviceSchedule settled = kc::settled_device_schedule<T>(length);
     const kc::ScheduleShape stockham = kc::shape_of_schedule<T>(n, settled.schedule, false, settled.tile);
-    const kernels::RadixSchedule own = kc::in_place_schedule(static_cast<std::size_t>(n));
+    const kernels::RadixSchedule own = kc::in_place_schedule(length);
     const bool fits = kc::in_place_shape<T>(n, own).valid;
+    const bool listed = kc::two_block_in_place<T>(n);
     const kc::ScheduleShape g = kc::schedule_shape<T>(n, false);
-    EXPECT_EQ(g.in_place, !stockham.valid && fits) << n;
+    EXPECT_EQ(g.in_place, (!stockham.valid && fits) || listed) << n;
     EXPECT_FALSE(kc::schedule_shape<T>(n, true).in_place) << n;
-    if (!g.in_place) continue;
-    served.push_back(n);
+    const kc::ScheduleShape convolution = kc::convolution_shape<T>(n, false);
+    EXPECT_FALSE(convolution.in_place) << n;
+    EXPECT_EQ(convolution.valid, stockham.valid) << n;
+    EXPECT_EQ(convolution.threads, stockham.threads) << n;
+    EXPECT_TRUE(kc::same_schedule(kc::convolution_radix_schedule<T>(length), settled.schedule)) << n;
+    if (!g.in_place) {
+      EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<T>(length), settled.schedule)) << n;
+      continue;
+    }
+    (listed ? two_blocks : served).push_back(n);
     EXPECT_TRUE(g.valid) << n;
-    EXPECT_EQ(g.threads, 512) << n;
+    EXPECT_EQ(g.threads, listed ? 256 : 512) << n;
+    EXPECT_EQ(g.min_blocks, listed ? 2 : 1) << n;
     EXPECT_EQ(g.lanes, 1) << n;
     EXPECT_EQ(g.shared_bytes, 2 * sizeof(T) * static_cast<std::size_t>(kc::skewed_words(n, g.shift))) << n;
-    EXPECT_LE(g.shared_bytes, kc::max_schedule_shared_bytes) << n;
+    // Two blocks' buffers fit an SM's 228 KB, 1 KB of it reserved per block.
+    EXPECT_LE(static_cast<std::size_t>(g.min_blocks) * (g.shared_bytes + 1024), std::size_t{228 * 1024}) << n;
     EXPECT_TRUE(kc::same_schedule(g.schedule, own)) << n;
-    EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<T>(static_cast<std::size_t>(n)), own)) << n;
+    EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<T>(length), own)) << n;
     long product = 1;
     for (int p = 0; p < own.count; ++p) product *= own.radices[p];
     EXPECT_EQ(product, n);
@@ -778,12 +795,18 @@ std::vector<int> expect_in_place_tiles() {
   return served;
 }
 
-TEST(CudaSchedules, InPlaceTileWhereNoStockhamTileHoldsTheLine) {
-  EXPECT_EQ(expect_in_place_tiles<float>(),
+TEST(CudaSchedules, InPlaceTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
+  std::vector<int> two_single, two_double;
+  EXPECT_EQ(expect_in_place_tiles<float>(two_single),
             (std::vector<int>{21875, 21952, 23328, 23625, 23814, 24300, 24696, 25088, 25200, 25515, 25600, 25725,
                               25920, 26244, 26250, 26460, 26880, 27000, 27216, 27440, 27648, 27783, 28000, 28125}));
-  EXPECT_EQ(expect_in_place_tiles<double>(), (std::vector<int>{11664, 11760, 12150, 12250, 12348, 12544, 12600,
-                                                                12960, 13122, 13125, 13230, 13440, 13500, 13608}));
+  EXPECT_EQ(expect_in_place_tiles<double>(two_double), (std::vector<int>{11664, 11760, 12150, 12250, 12348, 12544,
+                                                                          12600, 12960, 13122, 13125, 13230, 13440,
+                                                                          13500, 13608}));
+  // Every listed line is served, in its type only.
+  EXPECT_EQ(two_single, (std::vector<int>{9072, 9375, 10000, 10080, 10800, 10935, 10976, 11200, 11340, 11664, 11760,
+                                          11907, 12250, 13125, 13608}));
+  EXPECT_EQ(two_double, (std::vector<int>{6174, 6300, 6615, 6804}));
   // Radices up to 16 where they take no more passes (20736's 16 16 9 9 ran
   // faster than 27 16 8 6), 25 and 27 where they save one; in pass order
   // smallest first, the order the decimation runs them reversed.
@@ -795,10 +818,11 @@ TEST(CudaSchedules, InPlaceTileWhereNoStockhamTileHoldsTheLine) {
   EXPECT_EQ(radices(20736), (std::vector<int>{9, 9, 16, 16}));
   EXPECT_EQ(radices(21875), (std::vector<int>{5, 7, 25, 25}));
   EXPECT_EQ(radices(11664), (std::vector<int>{16, 27, 27}));
-  // A Stockham tile that holds the line keeps it, and lines up to 4096
-  // never take the in-place tile.
+  // A Stockham tile that holds the line keeps it but for the list, and
+  // lines up to 4096 never take the in-place tile.
   EXPECT_FALSE(kc::schedule_shape<float>(16807, false).in_place);
   EXPECT_FALSE(kc::schedule_shape<float>(4096, false).in_place);
+  EXPECT_FALSE(kc::schedule_shape<double>(10000, false).in_place);
   // Past one buffer's shared memory (28672 complex<float>, 14400
   // complex<double>), nothing changes: four steps.
   EXPECT_FALSE(kc::schedule_shape<float>(28672, false).valid);
@@ -812,12 +836,12 @@ TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {
   EXPECT_EQ(joined, 13);  // 10 complex64 lengths up to 16384, 3 complex128 (945, 3375, 9261)
   // 3402 = 27 9 14 complex<float>: four blocks of 128 threads holding 28
   // values at 128 registers (9 9 3 14 was four of 160 at 96).
-  expect_tile("3402 complex<float>", kc::schedule_shape<float>(3402, false), 128, 28, 128, 4);
+  expect_tile("3402 complex<float>", kc::stockham_shape<float>(3402, false), 128, 28, 128, 4);
   // 2187 = 9 9 9 3 complex<float>: as 27 9 9 seven blocks of 96 threads,
   // ptxas's cap 80 registers for 27 values: it keeps the lone 3.
-  EXPECT_EQ(kc::schedule_shape<float>(2187, false).schedule.radices[3], 3);
+  EXPECT_EQ(kc::stockham_shape<float>(2187, false).schedule.radices[3], 3);
   // 3375 = 27 5 5 5 complex<double>: two blocks of 192 threads at 144.
-  expect_tile("3375 complex<double>", kc::schedule_shape<double>(3375, false), 192, 27, 144, 2);
+  expect_tile("3375 complex<double>", kc::stockham_shape<double>(3375, false), 192, 27, 144, 2);
 }
 
 // complex<float> contiguous lines past the value budget of the other
@@ -831,7 +855,7 @@ TEST(CudaSchedules, LongLinesPastTheValueBudgetTakeOneBlock) {
   expect_tile("15750 complex<float>", paired_shape<float>(15750), 640, 28, 96, 1);
   expect_tile("19683 complex<float>", paired_shape<float>(19683), 736, 27, 88, 1);
   EXPECT_TRUE(kc::schedule_shape<double>(11664, false).in_place);  // no Stockham tile
-  EXPECT_FALSE(kc::schedule_shape<float>(19683, true).valid);
+  EXPECT_FALSE(kc::stockham_shape<float>(19683, true).valid);
 }
 
 // Strided complex<double> tiles of powers of two up to 1024 hold at least
@@ -839,10 +863,10 @@ TEST(CudaSchedules, LongLinesPastTheValueBudgetTakeOneBlock) {
 // odd radices and longer lines keep 4 complex<double> lanes, complex<float>
 // keeps 8 (host arithmetic: no device needed).
 TEST(CudaSchedules, StridedComplexDoublePowersOfTwoTakeWholeSegments) {
-  for (int n = 16; n <= 1024; n *= 2) EXPECT_GE(kc::schedule_shape<double>(n, true).lanes, 8) << n;
-  EXPECT_EQ(kc::schedule_shape<double>(2048, true).lanes, 4);
-  for (int n : {300, 343, 360}) EXPECT_EQ(kc::schedule_shape<double>(n, true).lanes, 4) << n;
-  EXPECT_EQ(kc::schedule_shape<float>(512, true).lanes, 8);
+  for (int n = 16; n <= 1024; n *= 2) EXPECT_GE(kc::stockham_shape<double>(n, true).lanes, 8) << n;
+  EXPECT_EQ(kc::stockham_shape<double>(2048, true).lanes, 4);
+  for (int n : {300, 343, 360}) EXPECT_EQ(kc::stockham_shape<double>(n, true).lanes, 4) << n;
+  EXPECT_EQ(kc::stockham_shape<float>(512, true).lanes, 8);
 }
 
 TEST(CudaSchedules, SelectionFallsBackWhereNoScheduleServes) {

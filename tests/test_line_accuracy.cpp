@@ -186,8 +186,14 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
 // outside that range, where it saves a pass (radix_schedule.hpp says why).
 TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
   using kernels::CompositeRadices;
-  const auto single = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::device_complex64); };
-  const auto twin = [](std::size_t n) { return kernels::stockham_radices(n, CompositeRadices::device_complex128); };
+  // The settled schedules (a whole line may run the in-place tile's own):
+  // what Bluestein's convolutions run.
+  const auto single = [](std::size_t n) {
+    return kernels::stockham_radices(n, CompositeRadices::device_complex64, kernels::LineUse::convolution);
+  };
+  const auto twin = [](std::size_t n) {
+    return kernels::stockham_radices(n, CompositeRadices::device_complex128, kernels::LineUse::convolution);
+  };
   EXPECT_EQ(single(6125), (std::vector<int>{25, 5, 7, 7}));
   EXPECT_EQ(single(8750), (std::vector<int>{25, 25, 14}));
   EXPECT_EQ(single(10000), (std::vector<int>{16, 25, 25}));

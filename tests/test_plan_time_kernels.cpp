@@ -569,14 +569,19 @@ TEST(CudaPlanTime, LongLinesAndBluesteinConvolutionsRunInOnePlanTimeTile) {
   check_one_tile_plan_time<double>();
 }
 
-// The in-place tile (in_place_shape in schedule_geometry.hpp) on lines no
-// Stockham tile holds, compiled at plan time, forward and inverse against
-// fftwl (radices 25, 27, 4 and 7 among them, and 28125 complex<float>,
-// whose buffer takes all but 408 bytes of a block's shared memory); and
-// Bluestein's convolution of such a length M, which that tile does not
-// serve: it runs on the general kernel, and no plan-time tile is asked for.
+// The in-place tile (in_place_shape in schedule_geometry.hpp) compiled at
+// plan time, forward and inverse against fftwl: on lines no Stockham tile
+// holds (radices 25, 27, 4 and 7 among them, and 28125 complex<float>,
+// whose buffer takes all but 408 bytes of a block's shared memory) and on
+// lines of two_block_in_place_lines (two blocks of 256 threads). Then
+// Bluestein's convolution of two lengths M the in-place tile serves as
+// whole lines: one no Stockham tile holds, which runs on the general
+// kernel (no plan-time tile asked for), and one of the list, whose
+// convolution runs the Stockham tile of its settled schedule in one
+// plan-time kernel.
 template <class T>
-void check_in_place_tile(std::initializer_list<int> lengths, std::size_t bluestein_n) {
+void check_in_place_tile(std::initializer_list<int> lengths, std::size_t four_step_m_prime,
+                         std::size_t listed_m_prime) {
   auto plan_time = std::make_shared<kc::PlanTimeSchedules>(CubinCache::memory_only());
   DeviceRunner<T> runner;
   const ElementType type = kc::element_type_of<T>();
@@ -591,20 +596,34 @@ void check_in_place_tile(std::initializer_list<int> lengths, std::size_t blueste
     EXPECT_EQ(axis_kernel(plan, false), 'P') << "n=" << n << "\n" << plan.describe();
     check_against_fftwl(runner, plan, shape, false, 59 * static_cast<std::uint64_t>(n), c_for_line(n));
   }
-  const std::size_t m = kernels::bluestein_length(bluestein_n);
-  ASSERT_TRUE(kc::schedule_shape<T>(static_cast<int>(m), false).in_place) << "M=" << m;
-  const BrickShape shape{1, 3, bluestein_n};
-  const auto plan = lines_plan<T>(shape, false, plan_time);
-  const ScheduleKey convolution{type, static_cast<int>(m), ScheduleLayout::contiguous, ScheduleUse::bluestein};
-  EXPECT_FALSE(plan_time->outcome(convolution).has_value()) << plan.describe();
-  check_against_fftwl(runner, plan, shape, false, 61, c_for_line(bluestein_n));
+  for (const std::size_t n : {four_step_m_prime, listed_m_prime}) {
+    if (n == 0) continue;
+    const std::size_t m = kernels::bluestein_length(n);
+    ASSERT_TRUE(kc::schedule_shape<T>(static_cast<int>(m), false).in_place) << "M=" << m;
+    const bool listed = kc::two_block_in_place<T>(static_cast<int>(m));
+    EXPECT_EQ(kc::convolution_shape<T>(static_cast<int>(m), false).valid, listed) << "M=" << m;
+    const BrickShape shape{1, 3, n};
+    const auto plan = lines_plan<T>(shape, false, plan_time);
+    const ScheduleKey convolution{type, static_cast<int>(m), ScheduleLayout::contiguous, ScheduleUse::bluestein};
+    const auto outcome = plan_time->outcome(convolution);
+    if (listed) {
+      ASSERT_TRUE(outcome.has_value()) << kc::describe(convolution) << " was not asked for\n" << plan.describe();
+      EXPECT_NE(outcome->source, kc::PlanTimeSource::failed) << kc::describe(*outcome);
+      EXPECT_EQ(axis_kernel(plan, false), 'P') << "n=" << n << "\n" << plan.describe();
+    } else {
+      EXPECT_FALSE(outcome.has_value()) << plan.describe();
+    }
+    check_against_fftwl(runner, plan, shape, false, 61 * static_cast<std::uint64_t>(n), c_for_line(n));
+  }
   std::printf("[ info ] in-place tiles (%zu-bit): %s\n", sizeof(T) * 8, plan_time->summary().c_str());
 }
 
-TEST(CudaPlanTime, InPlaceTileRunsLinesNoStockhamTileHolds) {
+TEST(CudaPlanTime, InPlaceTileRunsLinesNoStockhamTileHoldsAndListedLines) {
   SKIP_WITHOUT_CUDA();
-  check_in_place_tile<float>({21875, 25088, 26244, 27648, 28125}, 10949);  // M = 21952
-  check_in_place_tile<double>({11664, 11760, 12544, 13500}, 5851);          // M = 11760
+  // Bluestein: 10949 (M = 21952) and 4999 (M = 10000).
+  check_in_place_tile<float>({21875, 25088, 26244, 27648, 28125, 10000, 10935, 9072}, 10949, 4999);
+  // Bluestein: 5851 (M = 11760).
+  check_in_place_tile<double>({11664, 11760, 12544, 13500, 6804, 6174}, 5851, 0);
 }
 
 TEST(CudaPlanTime, SecondPlanLoadsTheCubinFromTheDiskCache) {

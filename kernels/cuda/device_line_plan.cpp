@@ -122,12 +122,12 @@ bool compiled_tile_holds(std::size_t n, TileKernels kernels, TileUse use) {
   if (kernels == TileKernels::general_only) return false;
   if (has_compiled_schedule<T>(length)) return true;
   const bool admitted = use != TileUse::whole_line || plan_time_line_in_one_tile<T>(n);
-  const ScheduleShape contiguous = schedule_shape<T>(length, false);
-  // The in-place tile transforms whole lines only: Bluestein's convolution
-  // of such an M takes the strided layout's tile, or none.
-  const bool contiguous_serves = contiguous.valid && (use == TileUse::whole_line || !contiguous.in_place);
-  return kernels == TileKernels::compiled_where_available && admitted &&
-         (contiguous_serves || schedule_shape<T>(length, true).valid);
+  // Bluestein's convolution runs the Stockham tile of its settled schedule
+  // (convolution_shape), a whole line its own tile, in-place or Stockham.
+  const bool whole = use == TileUse::whole_line;
+  const bool contiguous = whole ? schedule_shape<T>(length, false).valid : convolution_shape<T>(length, false).valid;
+  const bool strided = whole ? schedule_shape<T>(length, true).valid : convolution_shape<T>(length, true).valid;
+  return kernels == TileKernels::compiled_where_available && admitted && (contiguous || strided);
 }
 
 // The kernels a Bluestein convolution that fits the general kernel's tile

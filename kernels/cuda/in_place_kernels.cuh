@@ -34,11 +34,11 @@
 
 namespace oocfft::kernels::cuda::detail {
 
-// Radix and sub-block M' of stage S of the in-place tile G.
+// Radix and sub-block M' of stage S of the in-place tile of G (G::line).
 template <class G, int S>
-inline constexpr int in_place_radix = G::schedule.radices[G::passes - 1 - S];
+inline constexpr int in_place_radix = G::line.schedule.radices[G::line.passes - 1 - S];
 template <class G, int S>
-inline constexpr int in_place_sub_block = G::schedule.span(G::passes - 1 - S);
+inline constexpr int in_place_sub_block = G::line.schedule.span(G::line.passes - 1 - S);
 
 // The point where the last stage's group k0 starts: sum over the earlier
 // stages of digit r_s of k0 (k0 = r_0 + R_0 (r_1 + ...)) times M'_s.
@@ -55,24 +55,25 @@ template <class T, int N, int S>
 __device__ __forceinline__ void in_place_stage(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
                                                Complex<T>* out, bool inverse) {
   using G = ScheduleGeometry<T, N, false>;
-  constexpr int P = G::passes - 1 - S;
+  constexpr int P = G::line.passes - 1 - S;
   constexpr int R = in_place_radix<G, S>;
   constexpr int sub = in_place_sub_block<G, S>;
   constexpr int block = sub * R;
   constexpr int groups = N / R;
-  constexpr int rounds = (groups + G::threads - 1) / G::threads;
+  constexpr int threads = G::line.threads;
+  constexpr int rounds = (groups + threads - 1) / threads;
   constexpr bool first = S == 0;
   constexpr bool last = P == 0;
   const Complex<T>* tw = job.twiddles + job.passes[P].twiddle_offset;
 OOCFFT_UNROLL
   for (int round = 0; round < rounds; ++round) {
-    const int g = static_cast<int>(threadIdx.x) + round * G::threads;
-    if (groups % G::threads != 0 && g >= groups) break;
+    const int g = static_cast<int>(threadIdx.x) + round * threads;
+    if (groups % threads != 0 && g >= groups) break;
     // Unsigned: as schedule_decode, no sign fix-up for the constant divisions.
     const int j = last ? 0 : static_cast<int>(static_cast<unsigned>(g) % static_cast<unsigned>(sub));
     int start;
     if constexpr (last) {
-      start = in_place_last_group<G>(g, std::make_integer_sequence<int, G::passes - 1>{});
+      start = in_place_last_group<G>(g, std::make_integer_sequence<int, G::line.passes - 1>{});
     } else {
       start = static_cast<int>(static_cast<unsigned>(g) / static_cast<unsigned>(sub)) * block + j;
     }

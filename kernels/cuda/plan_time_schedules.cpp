@@ -103,8 +103,10 @@ std::optional<std::string> outside_plan_time_family(const ScheduleKey& key) {
 
 ScheduleShape shape_of(const ScheduleKey& key) {
   const bool strided = key.layout == ScheduleLayout::strided;
-  return key.type == ElementType::complex_float ? schedule_shape<float>(key.length, strided)
-                                                : schedule_shape<double>(key.length, strided);
+  const bool single = key.type == ElementType::complex_float;
+  if (key.use == ScheduleUse::bluestein)
+    return single ? convolution_shape<float>(key.length, strided) : convolution_shape<double>(key.length, strided);
+  return single ? schedule_shape<float>(key.length, strided) : schedule_shape<double>(key.length, strided);
 }
 
 namespace {

@@ -1429,13 +1429,14 @@ constexpr RadixSchedule in_place_schedule(std::size_t n) {
 // The longest line any compiled tile holds: 227 KB of complex<float>.
 inline constexpr int max_schedule_points = static_cast<int>(max_schedule_shared_bytes / 8);
 
-// Block size and register cap of the in-place tile: 512 threads at 128
-// registers (one block per SM, as the shared memory of these lines allows).
+// Threads per SM and register cap of the in-place tile: 512 threads at 128
+// registers, in one block (the lines no Stockham tile holds, whose buffer
+// takes most of an SM's shared memory) or two of 256 (two_block_in_place).
 inline constexpr int in_place_threads = 512;
 inline constexpr int in_place_registers = 128;
 
 template <class T>
-constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule) {
+constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule, int blocks = 1) {
   ScheduleShape g;
   g.schedule = schedule;
   g.passes = schedule.count;
@@ -1443,10 +1444,10 @@ constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule) {
   if (g.passes == 0) return g;
   g.lanes = 1;
   g.points = n;
-  g.threads = in_place_threads;
+  g.threads = in_place_threads / blocks;
   g.values = largest_radix(schedule);
   g.register_target = in_place_registers;
-  g.min_blocks = 1;
+  g.min_blocks = blocks;
   g.shift = sizeof(T) == 4 ? 5 : 4;
   g.uses_shared = true;
   g.shared_words = skewed_words(n, g.shift);
@@ -1501,52 +1502,74 @@ constexpr DeviceSchedule settled_schedule(const ScheduleChoice& choice, const Un
   return {second.schedule, second};
 }
 
-// The contiguous tile of lines of length n whose schedule the steps above
-// settled on (`settled`): its Stockham tile, or where none holds the line
-// (it would run four steps) the in-place tile where that fits. On the H100
-// against four steps (bench/RESULTS.md, issue 10, section "The in-place
-// tile"): complex64 16385..28000, 22 of the 23 lines faster (21875 0.63 ->
-// 0.95x cuFFT, 21952 0.54 -> 0.72x, 23328 0.95 -> 1.35x, 26244 0.55 ->
-// 0.76x, 27000 0.74 -> 0.92x), 27648 slower (1.50 -> 1.32x); complex128
+// Lines a Stockham tile holds that run two in-place blocks per SM instead
+// (256 threads each, in_place_schedule's radices): where they ran faster by
+// more than 5% on the H100, two rounds of a sweep that gave every line
+// 4097..16384 whose buffer fits twice in an SM two in-place blocks
+// (bench/RESULTS.md, issue 10, section "The in-place tile"): complex64
+// 10000 0.77 -> 0.91x cuFFT, 10935 0.79 -> 0.93x, 10976 0.78 -> 0.85x,
+// 11760 0.99 -> 1.21x, 11907 0.82 -> 0.99x; complex128 6804 0.89 -> 1.09x.
+// Everywhere else they were slower or no faster (75 of the 143 complex64
+// lines slower, most below 9000, where the Stockham tiles hold several
+// blocks per SM: 4200 0.82 -> 0.58x).
+struct InPlaceLine {
+  int length;
+  bool complex128;
+};
+inline constexpr InPlaceLine two_block_in_place_lines[] = {
+    {9072, false},  {9375, false},  {10000, false}, {10080, false}, {10800, false}, {10935, false}, {10976, false},
+    {11200, false}, {11340, false}, {11664, false}, {11760, false}, {11907, false}, {12250, false}, {13125, false},
+    {13608, false}, {6174, true},   {6300, true},   {6615, true},   {6804, true},
+};
+
+template <class T>
+constexpr bool two_block_in_place(int n) {
+  for (const InPlaceLine& line : two_block_in_place_lines)
+    if (line.length == n && line.complex128 == (sizeof(T) == 8)) return true;
+  return false;
+}
+
+// The whole-line tile of contiguous lines of length n whose schedule the
+// steps above settled on (`settled`): its Stockham tile; or, where none
+// holds the line (it would run four steps), the in-place tile where that
+// fits; or two in-place blocks for the lines of two_block_in_place_lines.
+// On the H100 against four steps (bench/RESULTS.md, issue 10, section "The
+// in-place tile"): complex64 16385..28000, 22 of the 23 lines faster (21875
+// 0.63 -> 0.95x cuFFT, 21952 0.54 -> 0.72x, 23328 0.95 -> 1.35x, 26244 0.55
+// -> 0.76x, 27000 0.74 -> 0.92x), 27648 slower (1.50 -> 1.32x); complex128
 // 8193..14000, the 14 lines it serves faster (11664 0.60 -> 0.71x, 11760
-// 0.58 -> 0.69x, 13500 0.62 -> 0.69x). It lost to the Stockham tiles it
-// would replace: 12 of 13 uniform complex64 tiles slower (16807 0.95 ->
-// 0.67x), the ragged ones below 20000 mostly slower and those above mostly
-// faster (15 of 21; 20250 0.81 -> 0.75x, 25000 0.81 -> 0.73x slower), every
-// complex128 one-tile line to 10240 slower (9072 1.04 -> 0.65x). Those keep
-// their tiles; so does Bluestein's convolution of a length they serve.
+// 0.58 -> 0.69x, 13500 0.62 -> 0.69x). One in-place block lost to most of
+// the Stockham tiles it would replace: 12 of 13 uniform complex64 tiles
+// slower (16807 0.95 -> 0.67x), the ragged ones below 20000 mostly slower
+// and those above mostly faster (15 of 21; 20250 0.81 -> 0.75x, 25000 0.81
+// -> 0.73x slower), every complex128 one-tile line to 10240 slower (9072
+// 1.04 -> 0.65x). Bluestein's convolution keeps the Stockham tile of the
+// settled schedule whatever a whole line takes (convolution_shape).
 template <class T>
 constexpr ScheduleShape contiguous_shape(int n, const DeviceSchedule& settled) {
   const ScheduleShape stockham = shape_of_schedule<T>(n, settled.schedule, false, settled.tile);
-  if (stockham.valid || n <= 4096 || n > max_schedule_points) return stockham;
-  const ScheduleShape in_place = in_place_shape<T>(n, in_place_schedule(static_cast<std::size_t>(n)));
+  if (n <= 4096 || n > max_schedule_points) return stockham;
+  const RadixSchedule own = in_place_schedule(static_cast<std::size_t>(n));
+  if (stockham.valid) return two_block_in_place<T>(n) ? in_place_shape<T>(n, own, 2) : stockham;
+  const ScheduleShape in_place = in_place_shape<T>(n, own);
   return in_place.valid ? in_place : stockham;
 }
 
-// The schedule of the line: the in-place tile's where `contiguous` is that
-// tile, else `settled`.
+// The schedule of a whole line: the in-place tile's where `contiguous` is
+// that tile, else `settled`.
 constexpr DeviceSchedule line_schedule(const DeviceSchedule& settled, const ScheduleShape& contiguous) {
   return contiguous.in_place ? DeviceSchedule{contiguous.schedule, UniformTile{}} : settled;
 }
 
-// device_schedule before the in-place tile's rule.
+// The schedule the steps above settle on: Bluestein's convolution's, and a
+// whole line's but where the in-place tile takes it.
 template <class T>
 constexpr DeviceSchedule settled_device_schedule(std::size_t n) {
   const ScheduleChoice choice = first_schedule_choice<T>(n);
   return settled_schedule(choice, choice.second_search ? ragged_tile<T>(n, RaggedOrder::most_threads) : UniformTile{});
 }
 
-// The tile of lines of length n in either layout from their settled
-// schedule: contiguous_shape, or the strided tile of line_schedule's
-// schedule. ScheduleGeometry takes the same steps.
-template <class T>
-constexpr ScheduleShape layout_shape(int n, const DeviceSchedule& settled, bool lanes_fast) {
-  const ScheduleShape contiguous = contiguous_shape<T>(n, settled);
-  if (!lanes_fast) return contiguous;
-  const DeviceSchedule d = line_schedule(settled, contiguous);
-  return shape_of_schedule<T>(n, d.schedule, true, d.tile);
-}
-
+// The schedule of a whole line of length n.
 template <class T>
 constexpr DeviceSchedule device_schedule(std::size_t n) {
   const DeviceSchedule settled = settled_device_schedule<T>(n);
@@ -1554,11 +1577,26 @@ constexpr DeviceSchedule device_schedule(std::size_t n) {
   return line_schedule(settled, contiguous_shape<T>(static_cast<int>(n), settled));
 }
 
-// The line plan (stockham_radices) and the compiled tiles (schedule_shape)
-// ask the same function.
+// The line plans (stockham_radices: whole lines, and Bluestein's
+// convolutions) and the compiled tiles (schedule_shape, convolution_shape)
+// ask the same functions.
 template <class T>
 constexpr RadixSchedule device_radix_schedule(std::size_t n) {
   return device_schedule<T>(n).schedule;
+}
+template <class T>
+constexpr RadixSchedule convolution_radix_schedule(std::size_t n) {
+  return settled_device_schedule<T>(n).schedule;
+}
+
+// The tile of a whole line of length n whose settled schedule is
+// `settled`: contiguous_shape, or the strided Stockham tile of `settled`
+// (the in-place tile serves contiguous lines only; strided lines past 1024
+// run the general kernel). ScheduleGeometry takes the same steps.
+template <class T>
+constexpr ScheduleShape layout_shape(int n, const DeviceSchedule& settled, bool lanes_fast) {
+  if (lanes_fast) return shape_of_schedule<T>(n, settled.schedule, true, settled.tile);
+  return contiguous_shape<T>(n, settled);
 }
 
 template <class T>
@@ -1567,22 +1605,43 @@ constexpr ScheduleShape schedule_shape(int n, bool lanes_fast) {
   return layout_shape<T>(length, settled_device_schedule<T>(static_cast<std::size_t>(length)), lanes_fast);
 }
 
-// The tile shapes of lines of length n in both layouts, computed once per
-// plan (TileStockham in device_line_plan.cpp): the compiled-kernel check of
-// every launch (schedule_key_for) reads them instead of computing
-// schedule_shape again, which takes 2-11 us on the host for lines past 4096
-// (the uniform_tile searches and the pairings' tile checks).
+// The Stockham tile of the settled schedule of length n, whatever a whole
+// line takes: what the tile rules above give, and what Bluestein's
+// one-kernel convolution of that length runs (convolution_shape).
+template <class T>
+constexpr ScheduleShape stockham_shape(int n, bool lanes_fast) {
+  const int length = n > 0 ? n : 1;
+  const DeviceSchedule settled = settled_device_schedule<T>(static_cast<std::size_t>(length));
+  return shape_of_schedule<T>(length, settled.schedule, lanes_fast, settled.tile);
+}
+
+template <class T>
+constexpr ScheduleShape convolution_shape(int m, bool lanes_fast) {
+  return stockham_shape<T>(m, lanes_fast);
+}
+
+// The tile shapes of lines of length n in both layouts, and of Bluestein's
+// contiguous convolution, computed once per plan (TileStockham in
+// device_line_plan.cpp): the compiled-kernel check of every launch
+// (schedule_key_for) reads them instead of computing schedule_shape again,
+// which takes 2-11 us on the host for lines past 4096 (the uniform_tile
+// searches and the pairings' tile checks).
 struct ScheduleShapes {
   int length = 0;
   ScheduleShape contiguous;
   ScheduleShape strided;
+  ScheduleShape convolution;  // contiguous; a strided convolution's is `strided`
   constexpr const ScheduleShape& of(bool lanes_fast) const { return lanes_fast ? strided : contiguous; }
+  constexpr const ScheduleShape& convolution_of(bool lanes_fast) const {
+    return lanes_fast ? strided : convolution;
+  }
 };
 
 template <class T>
 constexpr ScheduleShapes schedule_shapes(int n) {
   const DeviceSchedule settled = settled_device_schedule<T>(static_cast<std::size_t>(n > 0 ? n : 1));
-  return {n, layout_shape<T>(n, settled, false), layout_shape<T>(n, settled, true)};
+  return {n, layout_shape<T>(n, settled, false), layout_shape<T>(n, settled, true),
+          shape_of_schedule<T>(n, settled.schedule, false, settled.tile)};
 }
 
 // Shared bytes of Bluestein's one-kernel convolution of length m: always
@@ -1614,16 +1673,18 @@ constexpr TileGrid tile_grid(std::int64_t lanes, int log_lanes, std::int64_t gro
 
 template <class T, int N, bool LanesFast>
 struct ScheduleGeometry {
-  // schedule_shape<T>(N, LanesFast), its second ragged search evaluated
-  // apart (first_schedule_choice says why).
+  // The Stockham tile of the settled schedule (settled_device_schedule, its
+  // second ragged search evaluated apart: first_schedule_choice says why),
+  // which the members below describe and Bluestein's convolution runs; and
+  // the whole-line tile of contiguous lines (contiguous_shape), which may
+  // be the in-place tile instead.
   static constexpr ScheduleChoice choice = first_schedule_choice<T>(N);
   static constexpr UniformTile second_ragged =
       choice.second_search ? ragged_tile<T>(N, RaggedOrder::most_threads) : UniformTile{};
-  static constexpr DeviceSchedule settled = settled_schedule(choice, second_ragged);
-  static constexpr ScheduleShape contiguous = contiguous_shape<T>(N, settled);
-  static constexpr DeviceSchedule device = line_schedule(settled, contiguous);
-  static constexpr ScheduleShape shape =
-      LanesFast ? shape_of_schedule<T>(N, device.schedule, true, device.tile) : contiguous;
+  static constexpr DeviceSchedule device = settled_schedule(choice, second_ragged);
+  static constexpr ScheduleShape shape = shape_of_schedule<T>(N, device.schedule, LanesFast, device.tile);
+  static constexpr ScheduleShape line = LanesFast ? shape : contiguous_shape<T>(N, device);
+  static constexpr bool in_place = line.in_place;
   static constexpr RadixSchedule schedule = shape.schedule;
   static constexpr int passes = shape.passes;
   static constexpr unsigned fused = shape.fused;
@@ -1645,11 +1706,10 @@ struct ScheduleGeometry {
   static constexpr bool uses_shared = shape.uses_shared;
   static constexpr int shared_words = shape.shared_words;
   static constexpr std::size_t shared_bytes = shape.shared_bytes;
-  static constexpr bool in_place = shape.in_place;
 
-  static_assert(passes > 0, "compiled schedules are for 13-smooth lengths above 1");
-  static_assert(threads > 0, "no block size keeps a thread's values within the register budget");
-  static_assert(shared_bytes <= max_schedule_shared_bytes, "a tile must fit the shared memory of one block");
+  static_assert(line.passes > 0, "compiled schedules are for 13-smooth lengths above 1");
+  static_assert(line.threads > 0, "no block size keeps a thread's values within the register budget");
+  static_assert(line.shared_bytes <= max_schedule_shared_bytes, "a tile must fit the shared memory of one block");
 };
 
 }  // namespace oocfft::kernels::cuda

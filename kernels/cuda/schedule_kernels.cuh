@@ -423,8 +423,8 @@ __device__ __forceinline__ void schedule_stages(T* re, T* im, const TileJob<T>& 
 }
 
 template <class T, int N, bool LanesFast, ScheduleStore Store>
-__global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::threads,
-                                  ScheduleGeometry<T, N, LanesFast>::min_blocks)
+__global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::line.threads,
+                                  ScheduleGeometry<T, N, LanesFast>::line.min_blocks)
     schedule_kernel(const __grid_constant__ TileJob<T> job, bool inverse) {
   using G = ScheduleGeometry<T, N, LanesFast>;
   static_assert(Store != ScheduleStore::twiddled || LanesFast, "four-step step A runs on strided lanes");
@@ -432,15 +432,21 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::threads,
                 "four-step step B stages contiguous lines through shared memory");
   extern __shared__ unsigned char shared_raw[];
   T* re = reinterpret_cast<T*>(shared_raw);
-  T* im = re + G::shared_words;
-  const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
   const std::int64_t tile = this_tile();
-  if (tile >= lane_tiles * job.group.count) return;  // the last grid row's spare blocks
-  const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
   if constexpr (G::in_place) {
     static_assert(Store == ScheduleStore::plain && !LanesFast, "the in-place tile transforms whole contiguous lines");
-    in_place_stages<T, N>(re, im, job, at.in, at.out, inverse, std::make_integer_sequence<int, G::stages>{});
+    // One line per tile.
+    if (tile >= job.lane.count * job.group.count) return;  // the last grid row's spare blocks
+    const std::int64_t group = tile / job.lane.count;
+    const std::int64_t lane = tile - group * job.lane.count;
+    in_place_stages<T, N>(re, re + G::line.shared_words, job, job.in + group * job.group.in + lane * job.lane.in,
+                          job.out + group * job.group.out + lane * job.lane.out, inverse,
+                          std::make_integer_sequence<int, G::line.stages>{});
   } else {
+    T* im = re + G::shared_words;
+    const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
+    if (tile >= lane_tiles * job.group.count) return;  // the last grid row's spare blocks
+    const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
     if constexpr (G::staged_load) schedule_copy_in<T, N>(re, im, job, at.in, at.lanes_here, inverse);
     schedule_stages<T, N, LanesFast, PassIo::direct, Store>(re, im, job, at, inverse,
                                                             std::make_integer_sequence<int, G::stages>{});
@@ -520,7 +526,8 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, M, LanesFast>::threads,
                                   ScheduleGeometry<T, M, LanesFast>::min_blocks)
     bluestein_schedule_kernel(const __grid_constant__ TileJob<T> job) {
   using G = ScheduleGeometry<T, M, LanesFast>;
-  static_assert(!G::in_place, "Bluestein's convolution runs Stockham tiles (no_tile in plan_time_schedules.cpp)");
+  static_assert(G::threads > 0 && G::shared_bytes <= max_schedule_shared_bytes,
+                "Bluestein's convolution runs the Stockham tile of its settled schedule (convolution_shape)");
   extern __shared__ unsigned char shared_raw[];
   T* re = reinterpret_cast<T*>(shared_raw);
   T* im = re + skewed_words(G::points, G::shift);
@@ -544,11 +551,11 @@ namespace oocfft::kernels::cuda {
 // (launch_compiled_schedule) has checked that it serves the job.
 template <class T, int N, bool LanesFast, ScheduleStore Store>
 void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
-  using G = ScheduleGeometry<T, N, LanesFast>;
-  const TileGrid grid = tile_grid(job.lane.count, G::log_lanes, job.group.count);
-  detail::allow_shared(detail::schedule_kernel<T, N, LanesFast, Store>, G::shared_bytes);
+  constexpr ScheduleShape g = ScheduleGeometry<T, N, LanesFast>::line;
+  const TileGrid grid = tile_grid(job.lane.count, g.log_lanes, job.group.count);
+  detail::allow_shared(detail::schedule_kernel<T, N, LanesFast, Store>, g.shared_bytes);
   detail::schedule_kernel<T, N, LanesFast, Store>
-      <<<dim3(grid.x, grid.y), G::threads, G::shared_bytes, stream>>>(job, inverse);
+      <<<dim3(grid.x, grid.y), g.threads, g.shared_bytes, stream>>>(job, inverse);
   check_launch("schedule_kernel");
 }
 

@@ -123,7 +123,13 @@ std::optional<ScheduleKey> schedule_key_for(const TileJob<T>& job) {
                                                                      : job.point_in == 1 && job.point_out == 1;
   if (!unit_stride) return std::nullopt;
   const bool planned = job.shapes != nullptr && job.shapes->length == job.n;
-  const ScheduleShape shape = planned ? job.shapes->of(lanes_fast) : schedule_shape<T>(job.n, lanes_fast);
+  // Bluestein's convolution runs the Stockham tile of its settled schedule,
+  // a whole line the tile of its own (schedule_geometry.hpp).
+  const bool convolution = *use == ScheduleUse::bluestein;
+  const ScheduleShape shape = planned        ? (convolution ? job.shapes->convolution_of(lanes_fast)
+                                                            : job.shapes->of(lanes_fast))
+                              : convolution ? convolution_shape<T>(job.n, lanes_fast)
+                                            : schedule_shape<T>(job.n, lanes_fast);
   if (!shape.valid || !passes_match(job, shape.schedule) || job.lane.count < shape.lanes) return std::nullopt;
   return ScheduleKey{element_type_of<T>(), job.n, lanes_fast ? ScheduleLayout::strided : ScheduleLayout::contiguous,
                      *use};
