@@ -750,8 +750,9 @@ TEST(CudaSchedules, SpilledTilesGiveWay) {
 
 // The lengths 4097..30000 whose contiguous lines run the in-place tile of
 // a type: those no Stockham tile holds (they ran four steps), where its one
-// buffer fits a block, in one block of 512 threads; and the lines of
-// two_block_in_place_lines, in two blocks of 256. Its schedule is the whole
+// buffer fits a block, and those of one_block_in_place_lines, in one block
+// of 512 threads; and the lines of two_block_in_place_lines, in two blocks
+// of 256. Its schedule is the whole
 // line's plan's; Bluestein's convolution keeps the Stockham tile of the
 // settled schedule, and its plan that schedule (host arithmetic: no device
 // needed).
@@ -766,8 +767,9 @@ std::vector<int> expect_in_place_tiles(std::vector<int>& two_blocks) {
     const kernels::RadixSchedule own = kc::in_place_schedule(length);
     const bool fits = kc::in_place_shape<T>(n, own).valid;
     const bool listed = kc::two_block_in_place<T>(n);
+    const bool one_listed = kc::one_block_in_place<T>(n);
     const kc::ScheduleShape g = kc::schedule_shape<T>(n, false);
-    EXPECT_EQ(g.in_place, (!stockham.valid && fits) || listed) << n;
+    EXPECT_EQ(g.in_place, (!stockham.valid && fits) || listed || one_listed) << n;
     EXPECT_FALSE(kc::schedule_shape<T>(n, true).in_place) << n;
     const kc::ScheduleShape convolution = kc::convolution_shape<T>(n, false);
     EXPECT_FALSE(convolution.in_place) << n;
@@ -797,12 +799,21 @@ std::vector<int> expect_in_place_tiles(std::vector<int>& two_blocks) {
 
 TEST(CudaSchedules, InPlaceTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   std::vector<int> two_single, two_double;
+  // One block: the lines no Stockham tile holds, and those of
+  // one_block_in_place_lines (20160 .. 24500 complex64, 10976 .. 12800
+  // complex128).
   EXPECT_EQ(expect_in_place_tiles<float>(two_single),
-            (std::vector<int>{21875, 21952, 23328, 23625, 23814, 24300, 24696, 25088, 25200, 25515, 25600, 25725,
+            (std::vector<int>{20160, 20580, 20736, 21000, 21504, 21609, 21875, 21952, 22400, 22680, 23040, 23328, 23520,
+                              23625, 23814, 24000, 24010, 24192, 24300, 24500, 24696, 25088, 25200, 25515, 25600, 25725,
                               25920, 26244, 26250, 26460, 26880, 27000, 27216, 27440, 27648, 27783, 28000, 28125}));
-  EXPECT_EQ(expect_in_place_tiles<double>(two_double), (std::vector<int>{11664, 11760, 12150, 12250, 12348, 12544,
-                                                                          12600, 12960, 13122, 13125, 13230, 13440,
-                                                                          13500, 13608}));
+  EXPECT_EQ(expect_in_place_tiles<double>(two_double),
+            (std::vector<int>{10976, 11025, 11200, 11340, 11664, 11760, 11907, 12096, 12150, 12250, 12348, 12544, 12600,
+                              12800, 12960, 13122, 13125, 13230, 13440, 13500, 13608}));
+  for (const kc::InPlaceLine& line : kc::one_block_in_place_lines) {
+    EXPECT_TRUE(line.complex128 ? kc::stockham_shape<double>(line.length, false).valid
+                                : kc::stockham_shape<float>(line.length, false).valid)
+        << line.length;  // listed: lines a Stockham tile holds
+  }
   // Every listed line is served, in its type only.
   EXPECT_EQ(two_single, (std::vector<int>{9072, 9375, 10000, 10080, 10800, 10935, 10976, 11200, 11340, 11664, 11760,
                                           11907, 12250, 13125, 13608}));
@@ -823,6 +834,7 @@ TEST(CudaSchedules, InPlaceTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   EXPECT_FALSE(kc::schedule_shape<float>(16807, false).in_place);
   EXPECT_FALSE(kc::schedule_shape<float>(4096, false).in_place);
   EXPECT_FALSE(kc::schedule_shape<double>(10000, false).in_place);
+  EXPECT_FALSE(kc::schedule_shape<float>(25000, false).in_place);  // measured slower in place
   // Past one buffer's shared memory (28672 complex<float>, 14400
   // complex<double>), nothing changes: four steps.
   EXPECT_FALSE(kc::schedule_shape<float>(28672, false).valid);

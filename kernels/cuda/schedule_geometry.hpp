@@ -1522,17 +1522,46 @@ inline constexpr InPlaceLine two_block_in_place_lines[] = {
     {13608, false}, {6174, true},   {6300, true},   {6615, true},   {6804, true},
 };
 
+// Lines a Stockham tile holds that run one in-place block instead (512
+// threads): where they ran faster by more than 5% in the sweep of the
+// in-place tile over complex64 16385..28000 and complex128 8193..14000 on
+// the H100 (bench/RESULTS.md, issue 10, section "The in-place tile"):
+// complex64 ragged tiles past 20000 and one paired tile (21609 0.75 ->
+// 0.84x cuFFT, 20736 0.72 -> 0.76x, 23040 1.95 -> 2.85x, 21504 1.92 ->
+// 2.86x), and the complex128 lines past 10240 whose tile the whole line
+// does not take (they ran four steps: 12800 0.75 -> 0.84x, 10976 0.59 ->
+// 0.65x, 11340 1.65 -> 2.19x). Slower there, and left out: 20250, 21870
+// and 25000 complex64 (0.81 -> 0.75x, 1.69 -> 1.52x, 0.81 -> 0.73x).
+inline constexpr InPlaceLine one_block_in_place_lines[] = {
+    {20160, false}, {20580, false}, {20736, false}, {21000, false}, {21504, false}, {21609, false}, {22400, false},
+    {22680, false}, {23040, false}, {23520, false}, {24000, false}, {24010, false}, {24192, false}, {24500, false},
+    {10976, true},  {11025, true},  {11200, true},  {11340, true},  {11907, true},  {12096, true},  {12800, true},
+};
+
+template <class T>
+constexpr bool listed_line(const InPlaceLine* first, const InPlaceLine* last, int n) {
+  for (; first != last; ++first)
+    if (first->length == n && first->complex128 == (sizeof(T) == 8)) return true;
+  return false;
+}
+
 template <class T>
 constexpr bool two_block_in_place(int n) {
-  for (const InPlaceLine& line : two_block_in_place_lines)
-    if (line.length == n && line.complex128 == (sizeof(T) == 8)) return true;
-  return false;
+  constexpr auto count = sizeof(two_block_in_place_lines) / sizeof(InPlaceLine);
+  return listed_line<T>(two_block_in_place_lines, two_block_in_place_lines + count, n);
+}
+
+template <class T>
+constexpr bool one_block_in_place(int n) {
+  constexpr auto count = sizeof(one_block_in_place_lines) / sizeof(InPlaceLine);
+  return listed_line<T>(one_block_in_place_lines, one_block_in_place_lines + count, n);
 }
 
 // The whole-line tile of contiguous lines of length n whose schedule the
 // steps above settled on (`settled`): its Stockham tile; or, where none
 // holds the line (it would run four steps), the in-place tile where that
-// fits; or two in-place blocks for the lines of two_block_in_place_lines.
+// fits; or two in-place blocks for the lines of two_block_in_place_lines,
+// one for those of one_block_in_place_lines.
 // On the H100 against four steps (bench/RESULTS.md, issue 10, section "The
 // in-place tile"): complex64 16385..28000, 22 of the 23 lines faster (21875
 // 0.63 -> 0.95x cuFFT, 21952 0.54 -> 0.72x, 23328 0.95 -> 1.35x, 26244 0.55
@@ -1550,7 +1579,10 @@ constexpr ScheduleShape contiguous_shape(int n, const DeviceSchedule& settled) {
   const ScheduleShape stockham = shape_of_schedule<T>(n, settled.schedule, false, settled.tile);
   if (n <= 4096 || n > max_schedule_points) return stockham;
   const RadixSchedule own = in_place_schedule(static_cast<std::size_t>(n));
-  if (stockham.valid) return two_block_in_place<T>(n) ? in_place_shape<T>(n, own, 2) : stockham;
+  if (stockham.valid) {
+    if (two_block_in_place<T>(n)) return in_place_shape<T>(n, own, 2);
+    if (!one_block_in_place<T>(n)) return stockham;
+  }
   const ScheduleShape in_place = in_place_shape<T>(n, own);
   return in_place.valid ? in_place : stockham;
 }
