@@ -766,8 +766,8 @@ std::vector<int> expect_in_place_tiles(std::vector<int>& two_blocks) {
     const kc::ScheduleShape stockham = kc::shape_of_schedule<T>(n, settled.schedule, false, settled.tile);
     const kernels::RadixSchedule own = kc::in_place_schedule(length);
     const bool fits = kc::in_place_shape<T>(n, own).valid;
-    const bool listed = kc::two_block_in_place<T>(n);
-    const bool one_listed = kc::one_block_in_place<T>(n);
+    const bool listed = kc::listed_in_place_blocks<T>(n) == 2;
+    const bool one_listed = kc::listed_in_place_blocks<T>(n) == 1;
     const kc::ScheduleShape g = kc::schedule_shape<T>(n, false);
     EXPECT_EQ(g.in_place, (!stockham.valid && fits) || listed || one_listed) << n;
     EXPECT_FALSE(kc::schedule_shape<T>(n, true).in_place) << n;

@@ -1431,7 +1431,7 @@ inline constexpr int max_schedule_points = static_cast<int>(max_schedule_shared_
 
 // Threads per SM and register cap of the in-place tile: 512 threads at 128
 // registers, in one block (the lines no Stockham tile holds, whose buffer
-// takes most of an SM's shared memory) or two of 256 (two_block_in_place).
+// takes most of an SM's shared memory) or two of 256 (two_block_in_place_lines).
 inline constexpr int in_place_threads = 512;
 inline constexpr int in_place_registers = 128;
 
@@ -1538,30 +1538,23 @@ inline constexpr InPlaceLine one_block_in_place_lines[] = {
     {10976, true},  {11025, true},  {11200, true},  {11340, true},  {11907, true},  {12096, true},  {12800, true},
 };
 
+// The in-place blocks per SM the lists above give a line of length n: 2,
+// 1, or 0 where it is in neither.
 template <class T>
-constexpr bool listed_line(const InPlaceLine* first, const InPlaceLine* last, int n) {
-  for (; first != last; ++first)
-    if (first->length == n && first->complex128 == (sizeof(T) == 8)) return true;
-  return false;
+constexpr int listed_in_place_blocks(int n) {
+  const bool complex128 = sizeof(T) == 8;
+  for (const InPlaceLine& line : two_block_in_place_lines)
+    if (line.length == n && line.complex128 == complex128) return 2;
+  for (const InPlaceLine& line : one_block_in_place_lines)
+    if (line.length == n && line.complex128 == complex128) return 1;
+  return 0;
 }
 
-template <class T>
-constexpr bool two_block_in_place(int n) {
-  constexpr auto count = sizeof(two_block_in_place_lines) / sizeof(InPlaceLine);
-  return listed_line<T>(two_block_in_place_lines, two_block_in_place_lines + count, n);
-}
-
-template <class T>
-constexpr bool one_block_in_place(int n) {
-  constexpr auto count = sizeof(one_block_in_place_lines) / sizeof(InPlaceLine);
-  return listed_line<T>(one_block_in_place_lines, one_block_in_place_lines + count, n);
-}
-
-// The whole-line tile of contiguous lines of length n whose schedule the
-// steps above settled on (`settled`): its Stockham tile; or, where none
-// holds the line (it would run four steps), the in-place tile where that
-// fits; or two in-place blocks for the lines of two_block_in_place_lines,
-// one for those of one_block_in_place_lines.
+// The whole-line tile of contiguous lines of length n whose settled
+// schedule has the contiguous Stockham tile `stockham`: that tile; or,
+// where that is not valid (the line would run four steps), the in-place
+// tile where that fits; or two in-place blocks for the lines of
+// two_block_in_place_lines, one for those of one_block_in_place_lines.
 // On the H100 against four steps (bench/RESULTS.md, issue 10, section "The
 // in-place tile"): complex64 16385..28000, 22 of the 23 lines faster (21875
 // 0.63 -> 0.95x cuFFT, 21952 0.54 -> 0.72x, 23328 0.95 -> 1.35x, 26244 0.55
@@ -1575,16 +1568,19 @@ constexpr bool one_block_in_place(int n) {
 // 1.04 -> 0.65x). Bluestein's convolution keeps the Stockham tile of the
 // settled schedule whatever a whole line takes (convolution_shape).
 template <class T>
-constexpr ScheduleShape contiguous_shape(int n, const DeviceSchedule& settled) {
-  const ScheduleShape stockham = shape_of_schedule<T>(n, settled.schedule, false, settled.tile);
+constexpr ScheduleShape contiguous_shape(int n, const ScheduleShape& stockham) {
   if (n <= 4096 || n > max_schedule_points) return stockham;
+  const int listed = listed_in_place_blocks<T>(n);
+  if (stockham.valid && listed == 0) return stockham;
   const RadixSchedule own = in_place_schedule(static_cast<std::size_t>(n));
-  if (stockham.valid) {
-    if (two_block_in_place<T>(n)) return in_place_shape<T>(n, own, 2);
-    if (!one_block_in_place<T>(n)) return stockham;
-  }
-  const ScheduleShape in_place = in_place_shape<T>(n, own);
+  const ScheduleShape in_place = in_place_shape<T>(n, own, listed == 2 ? 2 : 1);
   return in_place.valid ? in_place : stockham;
+}
+
+// The contiguous Stockham tile of the settled schedule `settled`.
+template <class T>
+constexpr ScheduleShape contiguous_stockham(int n, const DeviceSchedule& settled) {
+  return shape_of_schedule<T>(n, settled.schedule, false, settled.tile);
 }
 
 // The schedule of a whole line: the in-place tile's where `contiguous` is
@@ -1606,7 +1602,8 @@ template <class T>
 constexpr DeviceSchedule device_schedule(std::size_t n) {
   const DeviceSchedule settled = settled_device_schedule<T>(n);
   if (n > static_cast<std::size_t>(max_schedule_points)) return settled;
-  return line_schedule(settled, contiguous_shape<T>(static_cast<int>(n), settled));
+  const int length = static_cast<int>(n);
+  return line_schedule(settled, contiguous_shape<T>(length, contiguous_stockham<T>(length, settled)));
 }
 
 // The line plans (stockham_radices: whole lines, and Bluestein's
@@ -1628,7 +1625,7 @@ constexpr RadixSchedule convolution_radix_schedule(std::size_t n) {
 template <class T>
 constexpr ScheduleShape layout_shape(int n, const DeviceSchedule& settled, bool lanes_fast) {
   if (lanes_fast) return shape_of_schedule<T>(n, settled.schedule, true, settled.tile);
-  return contiguous_shape<T>(n, settled);
+  return contiguous_shape<T>(n, contiguous_stockham<T>(n, settled));
 }
 
 template <class T>
@@ -1672,8 +1669,8 @@ struct ScheduleShapes {
 template <class T>
 constexpr ScheduleShapes schedule_shapes(int n) {
   const DeviceSchedule settled = settled_device_schedule<T>(static_cast<std::size_t>(n > 0 ? n : 1));
-  return {n, layout_shape<T>(n, settled, false), layout_shape<T>(n, settled, true),
-          shape_of_schedule<T>(n, settled.schedule, false, settled.tile)};
+  const ScheduleShape stockham = contiguous_stockham<T>(n, settled);
+  return {n, contiguous_shape<T>(n, stockham), layout_shape<T>(n, settled, true), stockham};
 }
 
 // Shared bytes of Bluestein's one-kernel convolution of length m: always
@@ -1715,7 +1712,7 @@ struct ScheduleGeometry {
       choice.second_search ? ragged_tile<T>(N, RaggedOrder::most_threads) : UniformTile{};
   static constexpr DeviceSchedule device = settled_schedule(choice, second_ragged);
   static constexpr ScheduleShape shape = shape_of_schedule<T>(N, device.schedule, LanesFast, device.tile);
-  static constexpr ScheduleShape line = LanesFast ? shape : contiguous_shape<T>(N, device);
+  static constexpr ScheduleShape line = LanesFast ? shape : contiguous_shape<T>(N, shape);
   static constexpr bool in_place = line.in_place;
   static constexpr RadixSchedule schedule = shape.schedule;
   static constexpr int passes = shape.passes;
