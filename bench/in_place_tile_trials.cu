@@ -11,6 +11,7 @@
 // in_place_tile_trials` (CUDA builds), then `in_place_tile_trials first`,
 // `batch` or `two_blocks` for the three trials of that section; SMALL=1 runs
 // 8 lines per case (for compute-sanitizer).
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <cufft.h>
 
@@ -174,6 +175,122 @@ __global__ void __launch_bounds__(Threads, Blocks) dif_kernel(Complex<T>* data, 
   dif_stages<T, Rs, Threads, Batch>(re, im, line, line, tables.stage, std::make_integer_sequence<int, Rs::count>{});
 }
 
+
+// The cluster trial: one line per cluster of C blocks, each block holding
+// N / C points in its own shared memory, so that blocks of several lines
+// share an SM. Stage 0 (radix R_0, C | R_0) reads global memory; block c
+// takes groups [c G / C, (c + 1) G / C) of its G = N / R_0 and writes output
+// r of each to sub-block r of the line, which block r / (R_0 / C) holds
+// (distributed shared memory, written through map_shared_rank). After a
+// cluster barrier, each block's R_0 / C sub-blocks are independent lines
+// of N / R_0 points: the later stages run in the block's own buffer as in
+// dif_stage, and the last writes outputs k = r_0 + R_0 m of its r_0, so
+// consecutive threads write runs of R_0 / C consecutive points.
+template <class Rs, int... S>
+__device__ __forceinline__ int later_digit_position(int k, std::integer_sequence<int, S...>) {
+  int base = 0;
+  ((base += (k % radix_of<Rs, S + 1>) * sub_block_of<Rs, S + 1>, k /= radix_of<Rs, S + 1>), ...);
+  return base;
+}
+
+template <class T, class Rs, int Threads, int C, int S>
+__device__ __forceinline__ void cluster_stage(T* re, T* im, int words, const Complex<T>* in, Complex<T>* out,
+                                              const Complex<T>* const* tables) {
+  namespace cg = cooperative_groups;
+  constexpr int N = Rs::n();
+  constexpr int L = N / C;
+  constexpr int R = Rs::radix(S);
+  constexpr int M = Rs::block(S);
+  constexpr int Mp = M / R;
+  constexpr int R0 = Rs::radix(0);
+  constexpr int Q = R0 / C;
+  static_assert(R0 % C == 0 && Rs::count >= 2, "the cluster splits the first stage's sub-blocks");
+  constexpr bool first = S == 0;
+  constexpr bool last = S == Rs::count - 1;
+  const Complex<T>* tw = tables[S];
+  cg::cluster_group cluster = cg::this_cluster();
+  const int rank = static_cast<int>(cluster.block_rank());
+  if constexpr (first) {
+    constexpr int groups = N / R;
+    constexpr int share = (groups + C - 1) / C;
+    const int lo = rank * share;
+    const int hi = min(groups, lo + share);
+    cluster.sync();  // every block of the cluster runs before any writes another's shared memory
+    for (int g = lo + static_cast<int>(threadIdx.x); g < hi; g += Threads) {
+      Complex<T> u[R];
+#pragma unroll
+      for (int r = 0; r < R; ++r) u[r] = ld(in + g + r * Mp);
+      radix_butterfly<R, false>(u);
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        Complex<T> z = u[r];
+        if (r > 0) z = z * ldt(tw + (r - 1) * Mp + g);
+        const int owner = r / Q;
+        T* to = owner == rank ? re : cluster.map_shared_rank(re, owner);
+        const int at = skew<T>((r % Q) * Mp + g);
+        to[at] = z.re;
+        to[words + at] = z.im;
+      }
+    }
+    cluster.sync();
+  } else {
+    constexpr int groups = L / R;
+    constexpr int iterations = (groups + Threads - 1) / Threads;
+#pragma unroll
+    for (int c = 0; c < iterations; ++c) {
+      const int g = static_cast<int>(threadIdx.x) + c * Threads;
+      if (groups % Threads != 0 && g >= groups) break;
+      int base;
+      if constexpr (last) {
+        base = (g % Q) * (N / R0) +
+               later_digit_position<Rs>(g / Q, std::make_integer_sequence<int, Rs::count - 2>{});
+      } else {
+        base = (g / Mp) * M + g % Mp;
+      }
+      Complex<T> u[R];
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        const int at = skew<T>(base + r * Mp);
+        u[r] = {re[at], im[at]};
+      }
+      radix_butterfly<R, false>(u);
+      if constexpr (last) {
+        const int k0 = rank * Q + g % Q + R0 * (g / Q);
+#pragma unroll
+        for (int r = 0; r < R; ++r) st(out + k0 + r * (N / R), u[r]);
+      } else {
+        const int j = g % Mp;
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+          Complex<T> z = u[r];
+          if (r > 0 && Mp > 1) z = z * ldt(tw + (r - 1) * Mp + j);
+          const int at = skew<T>(base + r * Mp);
+          re[at] = z.re;
+          im[at] = z.im;
+        }
+      }
+    }
+    if constexpr (!last) __syncthreads();
+  }
+}
+
+template <class T, class Rs, int Threads, int C, int... S>
+__device__ __forceinline__ void cluster_stages(T* re, T* im, int words, const Complex<T>* in, Complex<T>* out,
+                                               const Complex<T>* const* tables, std::integer_sequence<int, S...>) {
+  (cluster_stage<T, Rs, Threads, C, S>(re, im, words, in, out, tables), ...);
+}
+
+template <class T, class Rs, int Threads, int C, int Blocks>
+__global__ void __launch_bounds__(Threads, Blocks) cluster_kernel(Complex<T>* data, Tables<T> tables) {
+  constexpr int L = Rs::n() / C;
+  constexpr int words = L + (L >> (sizeof(T) == 4 ? 5 : 4)) + 1;
+  extern __shared__ unsigned char raw[];
+  T* re = reinterpret_cast<T*>(raw);
+  Complex<T>* line = data + static_cast<long>(blockIdx.x / C) * Rs::n();
+  cluster_stages<T, Rs, Threads, C>(re, re + words, words, line, line, tables.stage,
+                                    std::make_integer_sequence<int, Rs::count>{});
+}
+
 template <class T>
 struct CufftType;
 template <>
@@ -214,7 +331,7 @@ float median_ms(F&& f, int reps = 10) {
 
 double g_copy_gbs = 0;
 
-template <class T, class Rs, int Threads, int Batch = 1, int Blocks = 1>
+template <class T, class Rs, int Threads, int Batch = 1, int Blocks = 1, int Cluster = 1>
 void run_case() {
   constexpr int N = Rs::n();
   const long lines = std::getenv("SMALL") ? 8 : (1L << 30) / (2 * sizeof(T) * N);
@@ -244,11 +361,31 @@ void run_case() {
     tables.stage[s] = p;
     dev_tables.push_back(p);
   }
-  const size_t shared = 2 * sizeof(T) * (N + (N >> (sizeof(T) == 4 ? 5 : 4)) + 1);
-  auto kernel = dif_kernel<T, Rs, Threads, Batch, Blocks>;
+  constexpr int L = N / Cluster;
+  const size_t shared = 2 * sizeof(T) * (L + (L >> (sizeof(T) == 4 ? 5 : 4)) + 1);
+  void (*kernel)(Complex<T>*, Tables<T>);
+  if constexpr (Cluster == 1) {
+    kernel = dif_kernel<T, Rs, Threads, Batch, Blocks>;
+  } else {
+    kernel = cluster_kernel<T, Rs, Threads, Cluster, Blocks>;
+  }
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
   cudaFuncAttributes attr;
   CK(cudaFuncGetAttributes(&attr, kernel));
+  cudaLaunchAttribute cluster_dim[1];
+  cluster_dim[0].id = cudaLaunchAttributeClusterDimension;
+  cluster_dim[0].val.clusterDim.x = Cluster;
+  cluster_dim[0].val.clusterDim.y = 1;
+  cluster_dim[0].val.clusterDim.z = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(static_cast<unsigned>(lines * Cluster));
+  config.blockDim = dim3(Threads);
+  config.dynamicSmemBytes = shared;
+  config.attrs = cluster_dim;
+  config.numAttrs = Cluster == 1 ? 0 : 1;
+  int clusters = 0;
+  if (Cluster > 1) CK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  const auto launch = [&] { CK(cudaLaunchKernelEx(&config, kernel, d, tables)); };
   cufftHandle plan;
   if (cufftPlan1d(&plan, N, CufftType<T>::type, lines) != CUFFT_SUCCESS) {
     std::printf("cufft plan failed\n");
@@ -257,8 +394,7 @@ void run_case() {
   // Correctness: both on the same input.
   CK(cudaMemcpy(d, host.data(), total * sizeof(Complex<T>), cudaMemcpyHostToDevice));
   CK(cudaMemcpy(ref, host.data(), total * sizeof(Complex<T>), cudaMemcpyHostToDevice));
-  kernel<<<lines, Threads, shared>>>(d, tables);
-  CK(cudaGetLastError());
+  launch();
   CufftType<T>::exec(plan, ref);
   CK(cudaDeviceSynchronize());
   std::vector<Complex<T>> a(total), b(total);
@@ -270,12 +406,12 @@ void run_case() {
     num += dr * dr + di * di;
     den += double(b[i].re) * b[i].re + double(b[i].im) * b[i].im;
   }
-  const float ours = median_ms([&] { kernel<<<lines, Threads, shared>>>(d, tables); });
+  const float ours = median_ms(launch);
   const float theirs = median_ms([&] { CufftType<T>::exec(plan, ref); });
   const double bytes = 2.0 * total * sizeof(Complex<T>);
-  std::printf("%-7s k%d b%d n=%6d threads=%4d regs=%3d local=%3zu shared=%6zu  ours %.3f ms (%.2f of copy)  cufft %.3f ms "
+  std::printf("%-7s k%d b%d c%d/%3d n=%6d threads=%4d regs=%3d local=%3zu shared=%6zu  ours %.3f ms (%.2f of copy)  cufft %.3f ms "
               "(%.2f of copy)  ratio %.2f  diff %.1e\n",
-              sizeof(T) == 4 ? "c64" : "c128", Blocks, Batch, N, Threads, attr.numRegs, attr.localSizeBytes, shared, ours,
+              sizeof(T) == 4 ? "c64" : "c128", Blocks, Batch, Cluster, clusters, N, Threads, attr.numRegs, attr.localSizeBytes, shared, ours,
               bytes / ours / 1e6 / g_copy_gbs, theirs, bytes / theirs / 1e6 / g_copy_gbs, theirs / ours,
               std::sqrt(num / den));
   cufftDestroy(plan);
@@ -384,14 +520,45 @@ void two_blocks_trial() {
   run_case<double, Radices<27, 25, 8>, 512, 1, 1>();
 }
 
+// The fourth: one line per cluster of blocks (cluster_kernel), for the
+// lines that ran below 0.8x cuFFT with one block per SM.
+void cluster_trial() {
+  run_case<float, Radices<16, 16, 9, 9>, 256, 1, 2, 2>();
+  run_case<float, Radices<16, 16, 9, 9>, 512, 1, 1, 1>();
+  run_case<float, Radices<16, 14, 14, 7>, 256, 1, 2, 2>();
+  run_case<float, Radices<16, 16, 14, 7>, 256, 1, 2, 2>();
+  run_case<float, Radices<6, 27, 27, 6>, 256, 1, 2, 2>();
+  run_case<float, Radices<27, 27, 9, 4>, 128, 1, 4, 3>();
+  run_case<float, Radices<27, 27, 27>, 128, 1, 4, 3>();
+  run_case<float, Radices<16, 14, 9, 9>, 256, 1, 2, 2>();
+  run_case<float, Radices<16, 16, 16, 5>, 256, 1, 2, 2>();
+  run_case<float, Radices<16, 15, 15, 6>, 256, 1, 2, 2>();
+  run_case<float, Radices<25, 25, 25>, 128, 1, 4, 5>();
+  run_case<float, Radices<14, 27, 27>, 128, 1, 4, 2>();
+  run_case<double, Radices<16, 14, 7, 7>, 256, 1, 2, 2>();
+  run_case<double, Radices<16, 9, 9, 9>, 256, 1, 2, 2>();
+  run_case<double, Radices<16, 15, 7, 7>, 256, 1, 2, 2>();
+  run_case<double, Radices<16, 16, 7, 7>, 256, 1, 2, 2>();
+  run_case<double, Radices<10, 15, 15, 6>, 256, 1, 2, 2>();
+  run_case<double, Radices<16, 15, 15, 4>, 128, 1, 4, 4>();
+  run_case<double, Radices<15, 25, 25>, 128, 1, 4, 3>();
+  run_case<double, Radices<15, 25, 27>, 128, 1, 4, 3>();
+  run_case<double, Radices<15, 27, 27>, 128, 1, 4, 3>();
+  run_case<double, Radices<14, 25, 25>, 128, 1, 3, 2>();
+  run_case<double, Radices<16, 16, 10, 4>, 256, 1, 2, 2>();
+  run_case<double, Radices<10, 15, 15, 5>, 256, 1, 2, 2>();
+  run_case<double, Radices<10, 15, 6, 6>, 128, 1, 4, 2>();
+}
+
 int main(int argc, char** argv) {
   const std::string trial = argc > 1 ? argv[1] : "";
-  if (trial != "first" && trial != "batch" && trial != "two_blocks") {
-    std::fprintf(stderr, "usage: in_place_tile_trials first|batch|two_blocks\n");
+  if (trial != "first" && trial != "batch" && trial != "two_blocks" && trial != "cluster") {
+    std::fprintf(stderr, "usage: in_place_tile_trials first|batch|two_blocks|cluster\n");
     return 2;
   }
   measure_copy();
   if (trial == "first") first_trial();
   if (trial == "batch") batch_trial();
   if (trial == "two_blocks") two_blocks_trial();
+  if (trial == "cluster") cluster_trial();
 }

@@ -748,28 +748,42 @@ TEST(CudaSchedules, SpilledTilesGiveWay) {
   EXPECT_EQ(kc::stockham_shape<double>(10935, false).threads, kc::uniform_tile<double>(10935).threads);
 }
 
-// The lengths 4097..30000 whose contiguous lines run the in-place tile of
-// a type: those no Stockham tile holds (they ran four steps), where its one
-// buffer fits a block, and those of one_block_in_place_lines, in one block
-// of 512 threads; and the lines of two_block_in_place_lines, in two blocks
-// of 256. Its schedule is the whole
-// line's plan's; Bluestein's convolution keeps the Stockham tile of the
-// settled schedule, and its plan that schedule (host arithmetic: no device
-// needed).
+// The whole-line tiles of the contiguous lines 4097..30000 of a type
+// (contiguous_shape; host arithmetic, no device needed), sorted into the
+// lines of the cluster tile, of two in-place blocks and of one:
+// - the cluster tile: the lines of cluster_lines, and those no Stockham
+//   tile holds (they ran four steps) up to max_schedule_points but powers of two and the
+//   lines of four_step_lines; its first stage's radix is one its blocks
+//   divide, at least two of its blocks fit an SM, and its radices are
+//   in_place_schedule's;
+// - two in-place blocks of 256 threads: the lines of
+//   two_block_in_place_lines;
+// - one in-place block: none left (every line it served the cluster tile
+//   serves).
+// Every such schedule is the whole line's plan's; Bluestein's convolution
+// keeps the Stockham tile of the settled schedule, and its plan that
+// schedule.
+struct InPlaceTiles {
+  std::vector<int> cluster, two_blocks, one_block;
+};
+
 template <class T>
-std::vector<int> expect_in_place_tiles(std::vector<int>& two_blocks) {
-  std::vector<int> served;
+InPlaceTiles expect_in_place_tiles() {
+  InPlaceTiles served;
   for (int n = 4097; n <= 30000; ++n) {
     if (!kc::smooth_exponents(n).smooth) continue;
     const auto length = static_cast<std::size_t>(n);
     const kc::DeviceSchedule settled = kc::settled_device_schedule<T>(length);
     const kc::ScheduleShape stockham = kc::shape_of_schedule<T>(n, settled.schedule, false, settled.tile);
-    const kernels::RadixSchedule own = kc::in_place_schedule(length);
-    const bool fits = kc::in_place_shape<T>(n, own).valid;
-    const bool listed = kc::listed_in_place_blocks<T>(n) == 2;
-    const bool one_listed = kc::listed_in_place_blocks<T>(n) == 1;
+    const kc::ListedTile listed = kc::listed_tile<T>(n);
+    const bool power_of_two = (n & (n - 1)) == 0;
+    const bool cluster_expected = !power_of_two && n <= kc::max_schedule_points &&
+                                  ((!stockham.valid && listed == kc::ListedTile::none) ||
+                                   listed == kc::ListedTile::cluster);
     const kc::ScheduleShape g = kc::schedule_shape<T>(n, false);
-    EXPECT_EQ(g.in_place, (!stockham.valid && fits) || listed || one_listed) << n;
+    EXPECT_EQ(g.cluster > 1, cluster_expected) << n;
+    EXPECT_EQ(g.in_place, cluster_expected || listed == kc::ListedTile::two_in_place_blocks) << n;
+    if (listed == kc::ListedTile::four_steps) EXPECT_FALSE(g.valid) << n;
     EXPECT_FALSE(kc::schedule_shape<T>(n, true).in_place) << n;
     const kc::ScheduleShape convolution = kc::convolution_shape<T>(n, false);
     EXPECT_FALSE(convolution.in_place) << n;
@@ -780,44 +794,72 @@ std::vector<int> expect_in_place_tiles(std::vector<int>& two_blocks) {
       EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<T>(length), settled.schedule)) << n;
       continue;
     }
-    (listed ? two_blocks : served).push_back(n);
+    (g.cluster > 1 ? served.cluster : g.min_blocks == 2 ? served.two_blocks : served.one_block).push_back(n);
     EXPECT_TRUE(g.valid) << n;
-    EXPECT_EQ(g.threads, listed ? 256 : 512) << n;
-    EXPECT_EQ(g.min_blocks, listed ? 2 : 1) << n;
     EXPECT_EQ(g.lanes, 1) << n;
-    EXPECT_EQ(g.shared_bytes, 2 * sizeof(T) * static_cast<std::size_t>(kc::skewed_words(n, g.shift))) << n;
-    // Two blocks' buffers fit an SM's 228 KB, 1 KB of it reserved per block.
+    EXPECT_EQ(g.threads, 512 / g.min_blocks / 32 * 32) << n;
+    EXPECT_EQ(g.shared_bytes, 2 * sizeof(T) * static_cast<std::size_t>(kc::skewed_words(n / g.cluster, g.shift))) << n;
+    // At least two blocks' buffers fit an SM's 228 KB, 1 KB of it reserved per block.
+    EXPECT_GE(g.min_blocks, 2) << n;
     EXPECT_LE(static_cast<std::size_t>(g.min_blocks) * (g.shared_bytes + 1024), std::size_t{228 * 1024}) << n;
-    EXPECT_TRUE(kc::same_schedule(g.schedule, own)) << n;
-    EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<T>(length), own)) << n;
+    EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<T>(length), g.schedule)) << n;
+    // The first stage (the last pass) splits among the cluster's blocks.
+    EXPECT_EQ(g.schedule.radices[g.schedule.count - 1] % g.cluster, 0) << n;
+    const kernels::RadixSchedule own = kc::in_place_schedule(length);
+    std::vector<int> radices(g.schedule.radices, g.schedule.radices + g.schedule.count);
+    std::vector<int> own_radices(own.radices, own.radices + own.count);
+    std::sort(radices.begin(), radices.end());
+    std::sort(own_radices.begin(), own_radices.end());
+    EXPECT_EQ(radices, own_radices) << n;
     long product = 1;
-    for (int p = 0; p < own.count; ++p) product *= own.radices[p];
+    for (int r : radices) product *= r;
     EXPECT_EQ(product, n);
   }
   return served;
 }
 
-TEST(CudaSchedules, InPlaceTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
-  std::vector<int> two_single, two_double;
-  // One block: the lines no Stockham tile holds, and those of
-  // one_block_in_place_lines (20160 .. 24500 complex64, 10976 .. 12800
-  // complex128).
-  EXPECT_EQ(expect_in_place_tiles<float>(two_single),
-            (std::vector<int>{20160, 20580, 20736, 21000, 21504, 21609, 21875, 21952, 22400, 22680, 23040, 23328, 23520,
-                              23625, 23814, 24000, 24010, 24192, 24300, 24500, 24696, 25088, 25200, 25515, 25600, 25725,
-                              25920, 26244, 26250, 26460, 26880, 27000, 27216, 27440, 27648, 27783, 28000, 28125}));
-  EXPECT_EQ(expect_in_place_tiles<double>(two_double),
-            (std::vector<int>{10976, 11025, 11200, 11340, 11664, 11760, 11907, 12096, 12150, 12250, 12348, 12544, 12600,
-                              12800, 12960, 13122, 13125, 13230, 13440, 13500, 13608}));
-  for (const kc::InPlaceLine& line : kc::one_block_in_place_lines) {
+TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
+  const InPlaceTiles single = expect_in_place_tiles<float>();
+  const InPlaceTiles twice = expect_in_place_tiles<double>();
+  // The cluster tile: 26 listed complex64 lines and the 29 up to
+  // max_schedule_points (29056) no Stockham tile holds; 20 listed
+  // complex128 lines and 113 such lines.
+  EXPECT_EQ(single.cluster.size(), 55u);
+  EXPECT_EQ(twice.cluster.size(), 133u);
+  EXPECT_TRUE(single.one_block.empty());
+  EXPECT_TRUE(twice.one_block.empty());
+  // The listed cluster lines have Stockham tiles, the four-step ones none.
+  for (const kc::InPlaceLine& line : kc::cluster_lines) {
     EXPECT_TRUE(line.complex128 ? kc::stockham_shape<double>(line.length, false).valid
                                 : kc::stockham_shape<float>(line.length, false).valid)
-        << line.length;  // listed: lines a Stockham tile holds
+        << line.length;
   }
-  // Every listed line is served, in its type only.
-  EXPECT_EQ(two_single, (std::vector<int>{9072, 9375, 10000, 10080, 10800, 10935, 10976, 11200, 11340, 11664, 11760,
-                                          11907, 12250, 13125, 13608}));
-  EXPECT_EQ(two_double, (std::vector<int>{6174, 6300, 6615, 6804}));
+  for (const kc::InPlaceLine& line : kc::four_step_lines) {
+    EXPECT_TRUE(line.complex128);
+    EXPECT_FALSE(kc::stockham_shape<double>(line.length, false).valid) << line.length;
+    EXPECT_FALSE(kc::schedule_shape<double>(line.length, false).valid) << line.length;
+  }
+  // Every two-block line is served, in its type only.
+  EXPECT_EQ(single.two_blocks, (std::vector<int>{9072, 9375, 10000, 10080, 10800, 10935, 10976, 11200, 11340, 11664,
+                                                 11760, 11907, 12250, 13125, 13608}));
+  EXPECT_EQ(twice.two_blocks, (std::vector<int>{6174, 6300, 6615, 6804}));
+  // The fewest blocks of which two fit an SM, with a radix they divide:
+  // 21952 = 16 14 14 7 in two blocks of 256 threads, 16 first; 19683 = 27
+  // 27 27 in three of 128 (four per SM); 28125 complex<double> in five.
+  const kc::ScheduleShape a = kc::schedule_shape<float>(21952, false);
+  EXPECT_EQ(a.cluster, 2);
+  EXPECT_EQ(a.threads, 256);
+  EXPECT_EQ(a.schedule.radices[a.schedule.count - 1], 16);
+  const kc::ScheduleShape b = kc::schedule_shape<float>(19683, false);
+  EXPECT_EQ(b.cluster, 3);
+  EXPECT_EQ(b.min_blocks, 4);
+  EXPECT_EQ(b.threads, 128);
+  EXPECT_EQ(kc::schedule_shape<double>(28125, false).cluster, 5);
+  // The largest radix the blocks divide runs first: 26244 = 27 27 9 4 in
+  // two blocks runs 4 first.
+  const kc::ScheduleShape c = kc::schedule_shape<float>(26244, false);
+  EXPECT_EQ(c.cluster, 2);
+  EXPECT_EQ(c.schedule.radices[c.schedule.count - 1], 4);
   // Radices up to 16 where they take no more passes (20736's 16 16 9 9 ran
   // faster than 27 16 8 6), 25 and 27 where they save one; in pass order
   // smallest first, the order the decimation runs them reversed.
@@ -829,16 +871,16 @@ TEST(CudaSchedules, InPlaceTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   EXPECT_EQ(radices(20736), (std::vector<int>{9, 9, 16, 16}));
   EXPECT_EQ(radices(21875), (std::vector<int>{5, 7, 25, 25}));
   EXPECT_EQ(radices(11664), (std::vector<int>{16, 27, 27}));
-  // A Stockham tile that holds the line keeps it but for the list, and
-  // lines up to 4096 never take the in-place tile.
-  EXPECT_FALSE(kc::schedule_shape<float>(16807, false).in_place);
+  // A Stockham tile that holds the line keeps it but for the lists, and
+  // lines up to 4096 and powers of two never take the in-place tiles.
+  EXPECT_FALSE(kc::schedule_shape<float>(16807, false).in_place);  // seven blocks of radix 7: 0.95 -> 0.46x
   EXPECT_FALSE(kc::schedule_shape<float>(4096, false).in_place);
-  EXPECT_FALSE(kc::schedule_shape<double>(10000, false).in_place);
-  EXPECT_FALSE(kc::schedule_shape<float>(25000, false).in_place);  // measured slower in place
-  // Past one buffer's shared memory (28672 complex<float>, 14400
-  // complex<double>), nothing changes: four steps.
-  EXPECT_FALSE(kc::schedule_shape<float>(28672, false).valid);
-  EXPECT_FALSE(kc::schedule_shape<double>(14400, false).valid);
+  EXPECT_FALSE(kc::schedule_shape<double>(16384, false).in_place);
+  EXPECT_FALSE(kc::schedule_shape<double>(9216, false).in_place);  // measured slower in the cluster
+  // Past max_schedule_points nothing changes: four steps.
+  EXPECT_EQ(kc::schedule_shape<float>(28672, false).cluster, 4);  // two blocks of 14336 do not fit an SM twice
+  EXPECT_FALSE(kc::schedule_shape<float>(29160, false).valid);
+  EXPECT_FALSE(kc::schedule_shape<double>(29160, false).valid);
 }
 
 TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {

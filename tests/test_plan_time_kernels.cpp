@@ -299,6 +299,22 @@ TEST(PlanTimeFamily, NvrtcFoldsTheTileShapesOfLinesWithManyDivisors) {
   }
 }
 
+// The cluster tile (cluster_shape in schedule_geometry.hpp: distributed
+// shared memory, cluster barriers) compiles for sm_90 without a GPU, in
+// both precisions and in clusters of two and three blocks.
+TEST(PlanTimeFamily, NvrtcCompilesTheClusterTile) {
+  const kc::PlanTimeCompiler compiler(90);
+  for (const ScheduleKey& k : {key(21952), key(19683), key(13500, ScheduleLayout::contiguous, ElementType::complex_double)}) {
+    const bool single = k.type == ElementType::complex_float;
+    const kc::ScheduleShape g = single ? kc::schedule_shape<float>(k.length, false) : kc::schedule_shape<double>(k.length, false);
+    ASSERT_GT(g.cluster, 1) << kc::describe(k);
+    kc::CompiledCubin cubin;
+    EXPECT_NO_THROW(cubin = compiler.compile(k)) << kc::describe(k);
+    ASSERT_GT(cubin.image.size(), 4u) << kc::describe(k);
+    EXPECT_EQ(std::string(cubin.image.data(), 4), "\x7f" "ELF") << kc::describe(k);
+  }
+}
+
 // A small NVRTC compile of the CPU tests (well under a second): a damaged
 // entry is compiled again and written over, and the result is a cubin for
 // the architecture asked for. NVRTC needs no GPU.
@@ -569,16 +585,19 @@ TEST(CudaPlanTime, LongLinesAndBluesteinConvolutionsRunInOnePlanTimeTile) {
   check_one_tile_plan_time<double>();
 }
 
-// The in-place tile (in_place_shape in schedule_geometry.hpp) compiled at
-// plan time, forward and inverse against fftwl: on lines no Stockham tile
-// holds (radices 25, 27, 4 and 7 among them, and 28125 complex<float>,
-// whose buffer takes all but 408 bytes of a block's shared memory) and on
-// lines of two_block_in_place_lines (two blocks of 256 threads). Then
-// Bluestein's convolution of two lengths M the in-place tile serves as
-// whole lines: one no Stockham tile holds, which runs on the general
-// kernel (no plan-time tile asked for), and one of the list, whose
-// convolution runs the Stockham tile of its settled schedule in one
-// plan-time kernel.
+// The in-place tiles (in_place_shape and cluster_shape in
+// schedule_geometry.hpp) compiled at plan time, forward and inverse
+// against fftwl: the cluster tile on lines no Stockham tile holds
+// (radices 25, 27, 4 and 7 among them; clusters of two, three and five
+// blocks, 21875 and 28125 complex<double> in five) and on lines of
+// cluster_lines (19683 in three blocks of radix 27; 9375 complex<double>
+// in three of radix 15, whose first stage's 625 groups split unevenly
+// among them); two in-place blocks of 256 threads on lines of
+// two_block_in_place_lines. Then Bluestein's convolution of two lengths
+// M the in-place tiles serve as whole lines: one no Stockham tile holds,
+// which runs on the general kernel (no plan-time tile asked for), and one
+// of the two-block list, whose convolution runs the Stockham tile of its
+// settled schedule in one plan-time kernel.
 template <class T>
 void check_in_place_tile(std::initializer_list<int> lengths, std::size_t four_step_m_prime,
                          std::size_t listed_m_prime) {
@@ -600,7 +619,7 @@ void check_in_place_tile(std::initializer_list<int> lengths, std::size_t four_st
     if (n == 0) continue;
     const std::size_t m = kernels::bluestein_length(n);
     ASSERT_TRUE(kc::schedule_shape<T>(static_cast<int>(m), false).in_place) << "M=" << m;
-    const bool listed = kc::listed_in_place_blocks<T>(static_cast<int>(m)) == 2;
+    const bool listed = kc::listed_tile<T>(static_cast<int>(m)) == kc::ListedTile::two_in_place_blocks;
     EXPECT_EQ(kc::convolution_shape<T>(static_cast<int>(m), false).valid, listed) << "M=" << m;
     const BrickShape shape{1, 3, n};
     const auto plan = lines_plan<T>(shape, false, plan_time);
@@ -621,9 +640,11 @@ void check_in_place_tile(std::initializer_list<int> lengths, std::size_t four_st
 TEST(CudaPlanTime, InPlaceTileRunsLinesNoStockhamTileHoldsAndListedLines) {
   SKIP_WITHOUT_CUDA();
   // Bluestein: 10949 (M = 21952) and 4999 (M = 10000).
-  check_in_place_tile<float>({21875, 25088, 26244, 27648, 28125, 21609, 23040, 10000, 10935, 9072}, 10949, 4999);
+  check_in_place_tile<float>({21875, 25088, 26244, 27648, 28125, 21609, 23040, 19683, 18144, 10000, 10935, 9072}, 10949,
+                             4999);
   // Bluestein: 5851 (M = 11760).
-  check_in_place_tile<double>({11664, 11760, 12544, 13500, 12800, 6804, 6174}, 5851, 0);
+  check_in_place_tile<double>({11664, 11760, 12544, 13500, 12800, 9375, 10125, 16000, 21000, 28125, 6804, 6174}, 5851,
+                              0);
 }
 
 TEST(CudaPlanTime, SecondPlanLoadsTheCubinFromTheDiskCache) {

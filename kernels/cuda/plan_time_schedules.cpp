@@ -32,11 +32,12 @@ std::size_t launch_shared_bytes(const ScheduleKey& key, const ScheduleShape& g) 
   return key.type == ElementType::complex_float ? bluestein_shared_bytes<float>(g) : bluestein_shared_bytes<double>(g);
 }
 
-// Why no compiled tile serves `key` on a device with `optin` bytes of
-// shared memory per block, or none. The conditions the kernels'
-// static_asserts check at compile time, read at run time, so that NVRTC is
-// never asked for a kernel that cannot exist.
-std::optional<std::string> no_tile(const ScheduleKey& key, const ScheduleShape& g, std::size_t optin) {
+// Why no compiled tile serves `key` on a device of compute capability
+// `arch` (90 for sm_90) with `optin` bytes of shared memory per block, or
+// none. The conditions the kernels' static_asserts check at compile time,
+// read at run time, so that NVRTC is never asked for a kernel that cannot
+// exist.
+std::optional<std::string> no_tile(const ScheduleKey& key, const ScheduleShape& g, int arch, std::size_t optin) {
   if (g.passes == 0) return "the length has a prime factor above 13";
   if (g.threads == 0) return "no block size keeps a thread's values within the register budget";
   if (!g.valid) return "a tile needs more shared memory than a block has";
@@ -45,6 +46,9 @@ std::optional<std::string> no_tile(const ScheduleKey& key, const ScheduleShape& 
   if (key.use == ScheduleUse::four_step_transposed && (strided || !g.uses_shared))
     return "four-step step B stages contiguous lines through shared memory";
   if (g.in_place && key.use != ScheduleUse::transform) return "the in-place tile transforms whole lines only";
+  if (g.cluster > 1 && arch < 90)
+    return "the cluster tile needs thread-block clusters (compute capability 9.0), the device has " +
+           std::to_string(arch / 10) + "." + std::to_string(arch % 10);
   const std::size_t bytes = launch_shared_bytes(key, g);
   if (bytes > optin)
     return "a tile needs " + std::to_string(bytes) + " bytes of shared memory, the device allows " +
@@ -215,7 +219,7 @@ bool PlanTimeSchedules::prepare(const ScheduleKey& key) {
   std::unique_ptr<const Loaded> loaded;
   if (const auto why = outside_plan_time_family(key)) {
     outcome.note = *why;
-  } else if (const auto none = no_tile(key, shape_of(key), shared_optin_)) {
+  } else if (const auto none = no_tile(key, shape_of(key), compiler_.arch(), shared_optin_)) {
     outcome.note = "no compiled tile: " + *none;
   } else {
     loaded = obtain_and_load(key, outcome);
@@ -244,15 +248,27 @@ void PlanTimeSchedules::launch(const ScheduleKey& key, const TileJob<T>& job, bo
   }
   if (l == nullptr)
     throw Error(ErrorKind::invalid_argument, "plan-time schedule " + describe(key) + " was not prepared");
-  const TileGrid grid = tile_grid(job.lane.count, l->shape.log_lanes, job.group.count);
+  const int cluster = l->shape.cluster;
+  const TileGrid grid = tile_grid(job.lane.count, l->shape.log_lanes, job.group.count, cluster);
   TileJob<T> job_parameter = job;
   bool inverse_parameter = inverse;
   void* transform_parameters[] = {&job_parameter, &inverse_parameter};
   void* bluestein_parameters[] = {&job_parameter};
-  check_cuda(cudaLaunchKernel(reinterpret_cast<const void*>(l->kernel), dim3(grid.x, grid.y), dim3(l->shape.threads),
-                              key.use == ScheduleUse::bluestein ? bluestein_parameters : transform_parameters,
-                              l->shared_bytes, stream),
-             "cudaLaunchKernel (plan-time schedule)");
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(grid.x, grid.y);
+  config.blockDim = dim3(static_cast<unsigned>(l->shape.threads));
+  config.dynamicSmemBytes = l->shared_bytes;
+  config.stream = stream;
+  cudaLaunchAttribute cluster_size{};
+  cluster_size.id = cudaLaunchAttributeClusterDimension;
+  cluster_size.val.clusterDim.x = static_cast<unsigned>(cluster);
+  cluster_size.val.clusterDim.y = 1;
+  cluster_size.val.clusterDim.z = 1;
+  config.attrs = &cluster_size;
+  config.numAttrs = cluster > 1 ? 1 : 0;
+  check_cuda(cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(l->kernel),
+                                 key.use == ScheduleUse::bluestein ? bluestein_parameters : transform_parameters),
+             "cudaLaunchKernelExC (plan-time schedule)");
 }
 
 std::optional<PlanTimeOutcome> PlanTimeSchedules::outcome(const ScheduleKey& key) const {

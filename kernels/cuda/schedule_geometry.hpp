@@ -246,6 +246,9 @@ struct ScheduleShape {
   // frequency on one line in one shared buffer, the passes of `schedule`
   // in reverse order.
   bool in_place = false;
+  // The blocks of a thread-block cluster that hold one line of the
+  // in-place tile between them, each N / cluster points (cluster_shape).
+  int cluster = 1;
   bool valid = false;
 };
 
@@ -1435,8 +1438,10 @@ inline constexpr int max_schedule_points = static_cast<int>(max_schedule_shared_
 inline constexpr int in_place_threads = 512;
 inline constexpr int in_place_registers = 128;
 
+// `blocks` resident per SM share in_place_threads (in whole warps); a line
+// spans `cluster` blocks (cluster_shape), each holding n / cluster points.
 template <class T>
-constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule, int blocks = 1) {
+constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule, int blocks = 1, int cluster = 1) {
   ScheduleShape g;
   g.schedule = schedule;
   g.passes = schedule.count;
@@ -1444,17 +1449,72 @@ constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule, int
   if (g.passes == 0) return g;
   g.lanes = 1;
   g.points = n;
-  g.threads = in_place_threads / blocks;
+  g.threads = in_place_threads / blocks / 32 * 32;
   g.values = largest_radix(schedule);
   g.register_target = in_place_registers;
   g.min_blocks = blocks;
+  g.cluster = cluster;
   g.shift = sizeof(T) == 4 ? 5 : 4;
   g.uses_shared = true;
-  g.shared_words = skewed_words(n, g.shift);
+  g.shared_words = skewed_words(n / cluster, g.shift);
   g.shared_bytes = 2 * sizeof(T) * static_cast<std::size_t>(g.shared_words);
   g.in_place = true;
   g.valid = g.shared_bytes <= max_schedule_shared_bytes;
   return g;
+}
+
+// The cluster tile: the in-place tile of one line spread over a cluster of
+// C blocks (distributed shared memory, compute capability 9.0), each
+// holding N / C points, so that blocks of several lines share an SM and
+// one block's loads and stores overlap another's passes; one block of a
+// line per SM runs them in turn (0.46-0.64 of copy speed where cuFFT ran
+// 0.6-0.9). The first stage's radix R_0 is one that C divides: block c
+// takes 1 / C of its groups and writes their outputs to sub-blocks of the
+// line, which block r / (R_0 / C) holds for output r; after a cluster
+// barrier every later stage is the block's own (in_place_kernels.cuh).
+//
+// C is the fewest blocks, up to the portable cluster size 8, of which at
+// least two fit an SM's shared memory (the H100's 228 KB, 1 KB of it
+// reserved per block), with a radix of in_place_schedule that C divides;
+// that radix, the largest such, runs first. Up to four blocks per SM share
+// in_place_threads. Trials on the H100 (bench/RESULTS.md, issue 10,
+// section "The cluster tile"): 20736 complex64 in two blocks 0.90x cuFFT
+// (one in-place block 0.83x), 21952 0.84x (0.72x), 25088 0.94x (0.77x),
+// complex128 11664 0.89x (0.71x), 12544 0.89x (0.70x).
+inline constexpr std::size_t cluster_sm_shared_bytes = 228 * 1024;
+inline constexpr std::size_t block_reserved_shared_bytes = 1024;
+inline constexpr int max_cluster_blocks = 8;
+inline constexpr int max_cluster_resident_blocks = 4;
+
+// `schedule` with its largest radix that `blocks` divides moved to the
+// first stage (the last pass), the others in their order; none where no
+// radix is divisible.
+constexpr RadixSchedule cluster_schedule(const RadixSchedule& schedule, int blocks) {
+  int at = -1;
+  for (int p = 0; p < schedule.count; ++p)
+    if (schedule.radices[p] % blocks == 0 && (at < 0 || schedule.radices[p] > schedule.radices[at])) at = p;
+  if (at < 0) return {};
+  RadixSchedule s = schedule;
+  for (int p = at; p + 1 < s.count; ++p) s.radices[p] = s.radices[p + 1];
+  s.radices[s.count - 1] = schedule.radices[at];
+  return s;
+}
+
+template <class T>
+constexpr ScheduleShape cluster_shape(int n) {
+  const RadixSchedule own = in_place_schedule(static_cast<std::size_t>(n));
+  if (own.count < 2) return {};
+  for (int blocks = 2; blocks <= max_cluster_blocks; ++blocks) {
+    const RadixSchedule schedule = cluster_schedule(own, blocks);
+    if (schedule.count == 0) continue;
+    const int shift = sizeof(T) == 4 ? 5 : 4;
+    const std::size_t bytes = 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(n / blocks, shift));
+    const std::size_t fit = cluster_sm_shared_bytes / (bytes + block_reserved_shared_bytes);
+    if (fit < 2) continue;
+    const int resident = fit < max_cluster_resident_blocks ? static_cast<int>(fit) : max_cluster_resident_blocks;
+    return in_place_shape<T>(n, schedule, resident, blocks);
+  }
+  return {};
 }
 
 // device_schedule in two steps, so that the device's tiles
@@ -1522,58 +1582,83 @@ inline constexpr InPlaceLine two_block_in_place_lines[] = {
     {13608, false}, {6174, true},   {6300, true},   {6615, true},   {6804, true},
 };
 
-// Lines a Stockham tile holds that run one in-place block instead (512
-// threads): where they ran faster by more than 5% in the sweep of the
-// in-place tile over complex64 16385..28000 and complex128 8193..14000 on
-// the H100 (bench/RESULTS.md, issue 10, section "The in-place tile"):
-// complex64 ragged tiles past 20000 and one paired tile (21609 0.75 ->
-// 0.84x cuFFT, 20736 0.72 -> 0.76x, 23040 1.95 -> 2.85x, 21504 1.92 ->
-// 2.86x), and the complex128 lines past 10240 whose tile the whole line
-// does not take (they ran four steps: 12800 0.75 -> 0.84x, 10976 0.59 ->
-// 0.65x, 11340 1.65 -> 2.19x). Slower there, and left out: 20250, 21870
-// and 25000 complex64 (0.81 -> 0.75x, 1.69 -> 1.52x, 0.81 -> 0.73x).
-inline constexpr InPlaceLine one_block_in_place_lines[] = {
-    {20160, false}, {20580, false}, {20736, false}, {21000, false}, {21504, false}, {21609, false}, {22400, false},
-    {22680, false}, {23040, false}, {23520, false}, {24000, false}, {24010, false}, {24192, false}, {24500, false},
-    {10976, true},  {11025, true},  {11200, true},  {11340, true},  {11907, true},  {12096, true},  {12800, true},
+// Lines a Stockham tile holds that run the cluster tile instead: where it
+// ran faster by more than 5% in both rounds of a sweep of the cluster tile
+// over every line 4097..28125 whose tile held one block per SM
+// (bench/RESULTS.md, issue 10, section "The cluster tile"): complex64 18144
+// 0.75 -> 0.97x cuFFT, 20480 0.75 -> 0.89x, 21600 0.77 -> 0.92x, 15876 0.79
+// -> 0.95x, 19683 0.67 -> 0.71x; complex128 9375 0.72 -> 0.90x, 10935 0.75 ->
+// 0.88x, 7500 0.85 -> 1.03x, 12800 0.84 -> 1.06x. With them the lines that
+// ran one in-place block (20160..24500 complex64, 10976..12800
+// complex128), which were no slower in the cluster. Slower in the sweep,
+// and left out: 34 complex64 and 43 complex128 lines (16807 complex64 0.95
+// -> 0.46x in seven blocks of radix 7; complex128 9216 1.01 -> 0.65x, 6125
+// 0.82 -> 0.56x), most of them below 17000 complex64 and 10000 complex128.
+inline constexpr InPlaceLine cluster_lines[] = {
+    {14336, false}, {15120, false}, {15360, false}, {15876, false}, {17640, false}, {17920, false}, {18144, false},
+    {19683, false}, {20160, false}, {20480, false}, {20580, false}, {20736, false}, {21000, false}, {21504, false},
+    {21600, false}, {21609, false}, {22050, false}, {22400, false}, {22680, false}, {23040, false}, {23520, false},
+    {24000, false}, {24010, false}, {24192, false}, {24500, false}, {24576, false}, {4900, true},   {5250, true},
+    {6000, true},   {7000, true},   {7500, true},   {8400, true},   {8820, true},   {8960, true},   {9375, true},
+    {10080, true},  {10125, true},  {10935, true},  {10976, true},  {11025, true},  {11200, true},  {11340, true},
+    {11907, true},  {12000, true},  {12096, true},  {12800, true},
 };
 
-// The in-place blocks per SM the lists above give a line of length n: 2,
-// 1, or 0 where it is in neither.
+// Lines no Stockham tile holds that keep four steps where the cluster tile
+// ran slower in both rounds of that sweep: complex128 14400 0.71 -> 0.67x,
+// 21875 1.50 -> 1.36x, 23040 1.64 -> 1.55x, 27648 1.06 -> 0.94x. The cluster
+// tile ran the other 108 such complex128 lines and all 24 complex64 ones
+// no slower (complex128 11760 0.68 -> 0.89x, 13500 0.69 -> 0.96x, 16000 0.96
+// -> 1.41x; complex64 21952 0.69 -> 0.82x, 25088 0.77 -> 0.95x, 27648 1.32
+// -> 2.27x).
+inline constexpr InPlaceLine four_step_lines[] = {
+    {14400, true}, {21875, true}, {23040, true}, {27648, true}};
+
+// Which list above names a line of length n.
+enum class ListedTile { none, two_in_place_blocks, cluster, four_steps };
+
 template <class T>
-constexpr int listed_in_place_blocks(int n) {
+constexpr ListedTile listed_tile(int n) {
   const bool complex128 = sizeof(T) == 8;
-  for (const InPlaceLine& line : two_block_in_place_lines)
-    if (line.length == n && line.complex128 == complex128) return 2;
-  for (const InPlaceLine& line : one_block_in_place_lines)
-    if (line.length == n && line.complex128 == complex128) return 1;
-  return 0;
+  const auto in = [&](const auto& lines) {
+    for (const InPlaceLine& line : lines)
+      if (line.length == n && line.complex128 == complex128) return true;
+    return false;
+  };
+  if (in(two_block_in_place_lines)) return ListedTile::two_in_place_blocks;
+  if (in(cluster_lines)) return ListedTile::cluster;
+  if (in(four_step_lines)) return ListedTile::four_steps;
+  return ListedTile::none;
 }
 
 // The whole-line tile of contiguous lines of length n whose settled
-// schedule has the contiguous Stockham tile `stockham`: that tile; or,
-// where that is not valid (the line would run four steps), the in-place
-// tile where that fits; or two in-place blocks for the lines of
-// two_block_in_place_lines, one for those of one_block_in_place_lines.
-// On the H100 against four steps (bench/RESULTS.md, issue 10, section "The
-// in-place tile"): complex64 16385..28000, 22 of the 23 lines faster (21875
-// 0.63 -> 0.95x cuFFT, 21952 0.54 -> 0.72x, 23328 0.95 -> 1.35x, 26244 0.55
-// -> 0.76x, 27000 0.74 -> 0.92x), 27648 slower (1.50 -> 1.32x); complex128
-// 8193..14000, the 14 lines it serves faster (11664 0.60 -> 0.71x, 11760
-// 0.58 -> 0.69x, 13500 0.62 -> 0.69x). One in-place block lost to most of
-// the Stockham tiles it would replace: 12 of 13 uniform complex64 tiles
-// slower (16807 0.95 -> 0.67x), the ragged ones below 20000 mostly slower
-// and those above mostly faster (15 of 21; 20250 0.81 -> 0.75x, 25000 0.81
-// -> 0.73x slower), every complex128 one-tile line to 10240 slower (9072
-// 1.04 -> 0.65x). Bluestein's convolution keeps the Stockham tile of the
-// settled schedule whatever a whole line takes (convolution_shape).
+// schedule has the contiguous Stockham tile `stockham`:
+// - the cluster tile (cluster_shape) where `stockham` is not valid (the
+//   line would run four steps) but for four_step_lines, and for the lines
+//   of cluster_lines;
+// - two in-place blocks for the lines of two_block_in_place_lines;
+// - one in-place block where neither tile is valid but that one fits;
+// - else `stockham`, which may be invalid: four steps.
+// Powers of two keep their Stockham tiles (0.98-1.08x cuFFT). On the H100
+// against four steps, the in-place tile in one block ran complex64
+// 16385..28000 22 of 23 lines faster, complex128 8193..14000 the 14 lines
+// it served (bench/RESULTS.md, issue 10, section "The in-place tile");
+// the cluster tile ran those lines faster again (section "The cluster
+// tile"). Bluestein's convolution keeps the Stockham tile of the settled
+// schedule whatever a whole line takes (convolution_shape).
 template <class T>
 constexpr ScheduleShape contiguous_shape(int n, const ScheduleShape& stockham) {
-  if (n <= 4096 || n > max_schedule_points) return stockham;
-  const int listed = listed_in_place_blocks<T>(n);
-  if (stockham.valid && listed == 0) return stockham;
+  if (n <= 4096 || n > max_schedule_points || (n & (n - 1)) == 0) return stockham;
+  const ListedTile listed = listed_tile<T>(n);
+  if (listed == ListedTile::four_steps) return stockham;
+  if ((!stockham.valid && listed == ListedTile::none) || listed == ListedTile::cluster) {
+    const ScheduleShape cluster = cluster_shape<T>(n);
+    if (cluster.valid) return cluster;
+  }
+  if (stockham.valid && listed != ListedTile::two_in_place_blocks) return stockham;
   const RadixSchedule own = in_place_schedule(static_cast<std::size_t>(n));
-  const ScheduleShape in_place = in_place_shape<T>(n, own, listed == 2 ? 2 : 1);
+  const ScheduleShape in_place =
+      in_place_shape<T>(n, own, listed == ListedTile::two_in_place_blocks ? 2 : 1);
   return in_place.valid ? in_place : stockham;
 }
 
@@ -1693,11 +1778,14 @@ struct TileGrid {
 
 inline constexpr std::int64_t max_grid_x = 0x7fffffff;
 
-constexpr TileGrid tile_grid(std::int64_t lanes, int log_lanes, std::int64_t groups) {
-  const std::int64_t tiles = ((lanes + (std::int64_t{1} << log_lanes) - 1) >> log_lanes) * groups;
-  if (tiles <= 0) return {};
-  const std::int64_t x = tiles < max_grid_x ? tiles : max_grid_x;
-  return {static_cast<unsigned>(x), static_cast<unsigned>((tiles + x - 1) / x)};
+// A tile of `cluster` blocks (cluster_shape) takes `cluster` consecutive
+// blocks of a grid row, whose width is a multiple of it.
+constexpr TileGrid tile_grid(std::int64_t lanes, int log_lanes, std::int64_t groups, int cluster = 1) {
+  const std::int64_t blocks = ((lanes + (std::int64_t{1} << log_lanes) - 1) >> log_lanes) * groups * cluster;
+  if (blocks <= 0) return {};
+  const std::int64_t widest = max_grid_x - max_grid_x % cluster;
+  const std::int64_t x = blocks < widest ? blocks : widest;
+  return {static_cast<unsigned>(x), static_cast<unsigned>((blocks + x - 1) / x)};
 }
 
 template <class T, int N, bool LanesFast>

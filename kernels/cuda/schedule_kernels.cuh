@@ -435,12 +435,17 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::line.thread
   const std::int64_t tile = this_tile();
   if constexpr (G::in_place) {
     static_assert(Store == ScheduleStore::plain && !LanesFast, "the in-place tile transforms whole contiguous lines");
-    // One line per tile.
-    if (tile >= job.lane.count * job.group.count) return;  // the last grid row's spare blocks
-    const std::int64_t group = tile / job.lane.count;
-    const std::int64_t lane = tile - group * job.lane.count;
+    // One line per tile, a tile of G::line.cluster consecutive blocks (a
+    // cluster, whose blocks all return here or none does).
+    constexpr int C = G::line.cluster;
+    const std::int64_t line = tile / C;
+    if (line >= job.lane.count * job.group.count) return;  // the last grid row's spare blocks
+    const std::int64_t group = line / job.lane.count;
+    const std::int64_t lane = line - group * job.lane.count;
+    int rank = 0;
+    if constexpr (C > 1) rank = cluster_block_rank();  // sm_90 only: never emitted for C = 1
     in_place_stages<T, N>(re, re + G::line.shared_words, job, job.in + group * job.group.in + lane * job.lane.in,
-                          job.out + group * job.group.out + lane * job.lane.out, inverse,
+                          job.out + group * job.group.out + lane * job.lane.out, inverse, rank,
                           std::make_integer_sequence<int, G::line.stages>{});
   } else {
     T* im = re + G::shared_words;
@@ -552,6 +557,7 @@ namespace oocfft::kernels::cuda {
 template <class T, int N, bool LanesFast, ScheduleStore Store>
 void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
   constexpr ScheduleShape g = ScheduleGeometry<T, N, LanesFast>::line;
+  static_assert(g.cluster == 1, "the cluster tile runs lines past 4096 but powers of two, which no kernel set compiles ahead of time");
   const TileGrid grid = tile_grid(job.lane.count, g.log_lanes, job.group.count);
   detail::allow_shared(detail::schedule_kernel<T, N, LanesFast, Store>, g.shared_bytes);
   detail::schedule_kernel<T, N, LanesFast, Store>
