@@ -1605,14 +1605,15 @@ inline constexpr InPlaceLine cluster_lines[] = {
 };
 
 // Lines no Stockham tile holds that keep four steps where the cluster tile
-// ran slower in both rounds of that sweep: complex128 14400 0.71 -> 0.67x,
-// 21875 1.50 -> 1.36x, 23040 1.64 -> 1.55x, 27648 1.06 -> 0.94x. The cluster
-// tile ran the other 108 such complex128 lines and all 24 complex64 ones
-// no slower (complex128 11760 0.68 -> 0.89x, 13500 0.69 -> 0.96x, 16000 0.96
-// -> 1.41x; complex64 21952 0.69 -> 0.82x, 25088 0.77 -> 0.95x, 27648 1.32
-// -> 2.27x).
+// ran slower: in both rounds of that sweep, complex128 14400 0.71 -> 0.67x,
+// 21875 1.50 -> 1.36x, 23040 1.64 -> 1.55x, 27648 1.06 -> 0.94x; and in the
+// confirming run of --longer, 28672 1.48 -> 1.21x (past the sweep) and
+// 25515 1.50 -> 1.41x (4-6% slower in all three rounds). The cluster tile
+// ran the other such lines no slower (complex128 11760 0.68 -> 0.89x, 13500
+// 0.69 -> 0.96x, 16000 0.96 -> 1.41x; complex64 21952 0.69 -> 0.82x, 25088
+// 0.77 -> 0.95x, 27648 1.32 -> 2.27x).
 inline constexpr InPlaceLine four_step_lines[] = {
-    {14400, true}, {21875, true}, {23040, true}, {27648, true}};
+    {14400, true}, {21875, true}, {23040, true}, {25515, true}, {27648, true}, {28672, true}};
 
 // Which list above names a line of length n.
 enum class ListedTile { none, two_in_place_blocks, cluster, four_steps };
