@@ -9,8 +9,9 @@
 //
 // Not part of the default build: `cmake --build build --target
 // in_place_tile_trials` (CUDA builds), then `in_place_tile_trials first`,
-// `batch` or `two_blocks` for the three trials of that section; SMALL=1 runs
-// 8 lines per case (for compute-sanitizer).
+// `batch`, `two_blocks` or `cluster` for the trials of that section and of
+// "The cluster tile" (`cluster N`: length N only); SMALL=1 runs 8 lines per
+// case (for compute-sanitizer).
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <cufft.h>
@@ -330,10 +331,12 @@ float median_ms(F&& f, int reps = 10) {
 }
 
 double g_copy_gbs = 0;
+int g_only_length = 0;  // the cluster trial's optional second argument: that length only
 
 template <class T, class Rs, int Threads, int Batch = 1, int Blocks = 1, int Cluster = 1>
 void run_case() {
   constexpr int N = Rs::n();
+  if (g_only_length != 0 && g_only_length != N) return;
   const long lines = std::getenv("SMALL") ? 8 : (1L << 30) / (2 * sizeof(T) * N);
   const long total = lines * N;
   std::vector<Complex<T>> host(total);
@@ -556,6 +559,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: in_place_tile_trials first|batch|two_blocks|cluster\n");
     return 2;
   }
+  if (argc > 2) g_only_length = std::atoi(argv[2]);
   measure_copy();
   if (trial == "first") first_trial();
   if (trial == "batch") batch_trial();

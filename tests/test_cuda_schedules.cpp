@@ -805,9 +805,17 @@ InPlaceTiles expect_in_place_tiles() {
     EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<T>(length), g.schedule)) << n;
     // The first stage (the last pass) splits among the cluster's blocks.
     EXPECT_EQ(g.schedule.radices[g.schedule.count - 1] % g.cluster, 0) << n;
+    // in_place_schedule's radices, or those measured_cluster_schedules lists.
     const kernels::RadixSchedule own = kc::in_place_schedule(length);
     std::vector<int> radices(g.schedule.radices, g.schedule.radices + g.schedule.count);
     std::vector<int> own_radices(own.radices, own.radices + own.count);
+    for (const kc::ClusterSchedule& m : kc::measured_cluster_schedules) {
+      if (m.length != n || m.complex128 != (sizeof(T) == 8)) continue;
+      own_radices.clear();
+      for (int r : m.radices)
+        if (r > 1) own_radices.push_back(r);
+      EXPECT_EQ(g.cluster, m.blocks) << n;
+    }
     std::sort(radices.begin(), radices.end());
     std::sort(own_radices.begin(), own_radices.end());
     EXPECT_EQ(radices, own_radices) << n;
@@ -855,6 +863,13 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   EXPECT_EQ(b.min_blocks, 4);
   EXPECT_EQ(b.threads, 128);
   EXPECT_EQ(kc::schedule_shape<double>(28125, false).cluster, 5);
+  // 11664 complex<double> as measured_cluster_schedules lists it: 16 9 9 9
+  // (in pass order 9 9 9 16), not the rule's 16 27 27.
+  const kc::ScheduleShape measured = kc::schedule_shape<double>(11664, false);
+  EXPECT_EQ(measured.cluster, 2);
+  EXPECT_EQ(std::vector<int>(measured.schedule.radices, measured.schedule.radices + measured.schedule.count),
+            (std::vector<int>{9, 9, 9, 16}));
+  EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<double>(11664), measured.schedule));
   // The largest radix the blocks divide runs first: 26244 = 27 27 9 4 in
   // two blocks runs 4 first.
   const kc::ScheduleShape c = kc::schedule_shape<float>(26244, false);

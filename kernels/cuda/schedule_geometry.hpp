@@ -1476,7 +1476,8 @@ constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule, int
 // C is the fewest blocks, up to the portable cluster size 8, of which at
 // least two fit an SM's shared memory (the H100's 228 KB, 1 KB of it
 // reserved per block), with a radix of in_place_schedule that C divides;
-// that radix, the largest such, runs first. Up to four blocks per SM share
+// that radix, the largest such, runs first (measured_cluster_schedules
+// below names the exceptions). Up to four blocks per SM share
 // in_place_threads. Trials on the H100 (bench/RESULTS.md, issue 10,
 // section "The cluster tile"): 20736 complex64 in two blocks 0.90x cuFFT
 // (one in-place block 0.83x), 21952 0.84x (0.72x), 25088 0.94x (0.77x),
@@ -1500,18 +1501,55 @@ constexpr RadixSchedule cluster_schedule(const RadixSchedule& schedule, int bloc
   return s;
 }
 
+// Cluster tiles whose blocks and radices differ from the rule's, where
+// they ran faster (bench/RESULTS.md, issue 10, section "The cluster tile"):
+// the radices in decimation order, the first stage's first. 11664
+// complex128 as 16 9 9 9 ran at 0.82-0.84x cuFFT in three rounds, as the
+// rule's 16 27 27 (36 bytes spilled) at 0.70x. Tried there and left out,
+// no faster: 26244 complex64 in three blocks as 27 27 9 4 (0.76 -> 0.77x),
+// 5400 complex128 as 10 15 6 6 (0.77x, as its Stockham tile), 10976
+// complex128 as 14 16 7 7 (0.70 -> 0.72x).
+struct ClusterSchedule {
+  int length;
+  bool complex128;
+  int blocks;
+  int radices[4];
+};
+inline constexpr ClusterSchedule measured_cluster_schedules[] = {
+    {11664, true, 2, {16, 9, 9, 9}},
+};
+
+// The resident blocks of a cluster tile of n points in `blocks` blocks:
+// as many as fit an SM's shared memory, up to four; 0 where fewer than two fit.
+template <class T>
+constexpr int cluster_resident_blocks(int n, int blocks) {
+  const int shift = sizeof(T) == 4 ? 5 : 4;
+  const std::size_t bytes = 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(n / blocks, shift));
+  const std::size_t fit = cluster_sm_shared_bytes / (bytes + block_reserved_shared_bytes);
+  if (fit < 2) return 0;
+  return fit < max_cluster_resident_blocks ? static_cast<int>(fit) : max_cluster_resident_blocks;
+}
+
 template <class T>
 constexpr ScheduleShape cluster_shape(int n) {
+  for (const ClusterSchedule& m : measured_cluster_schedules) {
+    if (m.length != n || m.complex128 != (sizeof(T) == 8)) continue;
+    RadixSchedule schedule;
+    for (int r : m.radices)
+      if (r > 1) schedule.radices[schedule.count++] = r;
+    for (int p = 0; p < schedule.count / 2; ++p) {  // to pass order: the first stage is the last pass
+      const int r = schedule.radices[p];
+      schedule.radices[p] = schedule.radices[schedule.count - 1 - p];
+      schedule.radices[schedule.count - 1 - p] = r;
+    }
+    return in_place_shape<T>(n, schedule, cluster_resident_blocks<T>(n, m.blocks), m.blocks);
+  }
   const RadixSchedule own = in_place_schedule(static_cast<std::size_t>(n));
   if (own.count < 2) return {};
   for (int blocks = 2; blocks <= max_cluster_blocks; ++blocks) {
     const RadixSchedule schedule = cluster_schedule(own, blocks);
-    if (schedule.count == 0) continue;
-    const int shift = sizeof(T) == 4 ? 5 : 4;
-    const std::size_t bytes = 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(n / blocks, shift));
-    const std::size_t fit = cluster_sm_shared_bytes / (bytes + block_reserved_shared_bytes);
-    if (fit < 2) continue;
-    const int resident = fit < max_cluster_resident_blocks ? static_cast<int>(fit) : max_cluster_resident_blocks;
+    const int resident = cluster_resident_blocks<T>(n, blocks);
+    if (schedule.count == 0 || resident == 0) continue;
     return in_place_shape<T>(n, schedule, resident, blocks);
   }
   return {};
