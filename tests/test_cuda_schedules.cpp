@@ -752,10 +752,10 @@ TEST(CudaSchedules, SpilledTilesGiveWay) {
 // (contiguous_shape; host arithmetic, no device needed), sorted into the
 // lines of the cluster tile, of two in-place blocks and of one:
 // - the cluster tile: the lines of cluster_lines, and those no Stockham
-//   tile holds (they ran four steps) up to max_schedule_points but powers of two and the
-//   lines of four_step_lines; its first stage's radix is one its blocks
-//   divide, at least two of its blocks fit an SM, and its radices are
-//   in_place_schedule's;
+//   tile holds (they ran four steps) up to max_schedule_points but powers
+//   of two and the lines of four_step_lines; its first stage's radix is
+//   one its blocks divide, at least two of its blocks fit an SM, and its
+//   radices are in_place_schedule's or measured_cluster_schedules';
 // - two in-place blocks of 256 threads: the lines of
 //   two_block_in_place_lines;
 // - one in-place block: none left (every line it served the cluster tile

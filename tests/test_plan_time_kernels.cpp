@@ -304,9 +304,11 @@ TEST(PlanTimeFamily, NvrtcFoldsTheTileShapesOfLinesWithManyDivisors) {
 // both precisions and in clusters of two and three blocks.
 TEST(PlanTimeFamily, NvrtcCompilesTheClusterTile) {
   const kc::PlanTimeCompiler compiler(90);
-  for (const ScheduleKey& k : {key(21952), key(19683), key(13500, ScheduleLayout::contiguous, ElementType::complex_double)}) {
+  for (const ScheduleKey& k :
+       {key(21952), key(19683), key(13500, ScheduleLayout::contiguous, ElementType::complex_double)}) {
     const bool single = k.type == ElementType::complex_float;
-    const kc::ScheduleShape g = single ? kc::schedule_shape<float>(k.length, false) : kc::schedule_shape<double>(k.length, false);
+    const kc::ScheduleShape g =
+        single ? kc::schedule_shape<float>(k.length, false) : kc::schedule_shape<double>(k.length, false);
     ASSERT_GT(g.cluster, 1) << kc::describe(k);
     kc::CompiledCubin cubin;
     EXPECT_NO_THROW(cubin = compiler.compile(k)) << kc::describe(k);

@@ -1433,8 +1433,9 @@ constexpr RadixSchedule in_place_schedule(std::size_t n) {
 inline constexpr int max_schedule_points = static_cast<int>(max_schedule_shared_bytes / 8);
 
 // Threads per SM and register cap of the in-place tile: 512 threads at 128
-// registers, in one block (the lines no Stockham tile holds, whose buffer
-// takes most of an SM's shared memory) or two of 256 (two_block_in_place_lines).
+// registers, in one block (a line whose buffer takes most of an SM's
+// shared memory), two of 256 (two_block_in_place_lines) or two to four
+// blocks of a cluster tile (cluster_shape).
 inline constexpr int in_place_threads = 512;
 inline constexpr int in_place_registers = 128;
 
@@ -1542,7 +1543,8 @@ constexpr ScheduleShape cluster_shape(int n) {
       schedule.radices[p] = schedule.radices[schedule.count - 1 - p];
       schedule.radices[schedule.count - 1 - p] = r;
     }
-    return in_place_shape<T>(n, schedule, cluster_resident_blocks<T>(n, m.blocks), m.blocks);
+    const int resident = cluster_resident_blocks<T>(n, m.blocks);
+    if (resident > 0 && n % m.blocks == 0) return in_place_shape<T>(n, schedule, resident, m.blocks);
   }
   const RadixSchedule own = in_place_schedule(static_cast<std::size_t>(n));
   if (own.count < 2) return {};

@@ -557,7 +557,8 @@ namespace oocfft::kernels::cuda {
 template <class T, int N, bool LanesFast, ScheduleStore Store>
 void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream) {
   constexpr ScheduleShape g = ScheduleGeometry<T, N, LanesFast>::line;
-  static_assert(g.cluster == 1, "the cluster tile runs lines past 4096 but powers of two, which no kernel set compiles ahead of time");
+  static_assert(g.cluster == 1,
+                "the cluster tile runs lines past 4096 but powers of two, which no kernel set compiles ahead of time");
   const TileGrid grid = tile_grid(job.lane.count, g.log_lanes, job.group.count);
   detail::allow_shared(detail::schedule_kernel<T, N, LanesFast, Store>, g.shared_bytes);
   detail::schedule_kernel<T, N, LanesFast, Store>
