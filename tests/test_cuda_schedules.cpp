@@ -830,10 +830,10 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   const InPlaceTiles single = expect_in_place_tiles<float>();
   const InPlaceTiles twice = expect_in_place_tiles<double>();
   // The cluster tile: 26 listed complex64 lines and the 29 up to
-  // max_schedule_points (29056) no Stockham tile holds; 20 listed
-  // complex128 lines and 111 such lines.
+  // max_schedule_points (29056) no Stockham tile holds; 22 listed
+  // complex128 lines and 112 such lines.
   EXPECT_EQ(single.cluster.size(), 55u);
-  EXPECT_EQ(twice.cluster.size(), 131u);
+  EXPECT_EQ(twice.cluster.size(), 134u);
   EXPECT_TRUE(single.one_block.empty());
   EXPECT_TRUE(twice.one_block.empty());
   // The listed cluster lines have Stockham tiles, the four-step ones none.
@@ -870,6 +870,12 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   EXPECT_EQ(std::vector<int>(measured.schedule.radices, measured.schedule.radices + measured.schedule.count),
             (std::vector<int>{9, 9, 9, 16}));
   EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<double>(11664), measured.schedule));
+  // 14400 complex<double> in four blocks as 16 10 10 9 (four steps before).
+  const kc::ScheduleShape four = kc::schedule_shape<double>(14400, false);
+  EXPECT_EQ(four.cluster, 4);
+  EXPECT_EQ(four.min_blocks, 3);
+  EXPECT_EQ(std::vector<int>(four.schedule.radices, four.schedule.radices + four.schedule.count),
+            (std::vector<int>{9, 10, 10, 16}));
   // The largest radix the blocks divide runs first: 26244 = 27 27 9 4 in
   // two blocks runs 4 first.
   const kc::ScheduleShape c = kc::schedule_shape<float>(26244, false);

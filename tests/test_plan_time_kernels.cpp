@@ -594,8 +594,9 @@ TEST(CudaPlanTime, LongLinesAndBluesteinConvolutionsRunInOnePlanTimeTile) {
 // blocks, 21875 and 28125 complex<double> in five) and on lines of
 // cluster_lines (19683 in three blocks of radix 27; 9375 complex<double>
 // in three of radix 15, whose first stage's 625 groups split unevenly
-// among them); two in-place blocks of 256 threads on lines of
-// two_block_in_place_lines. Then Bluestein's convolution of two lengths
+// among them); the schedules of measured_cluster_schedules (complex<double>
+// 14400 in four blocks, 11250 in three); two in-place blocks of 256
+// threads on lines of two_block_in_place_lines. Then Bluestein's convolution of two lengths
 // M the in-place tiles serve as whole lines: one no Stockham tile holds,
 // which runs on the general kernel (no plan-time tile asked for), and one
 // of the two-block list, whose convolution runs the Stockham tile of its
@@ -645,8 +646,9 @@ TEST(CudaPlanTime, InPlaceTileRunsLinesNoStockhamTileHoldsAndListedLines) {
   check_in_place_tile<float>({21875, 25088, 26244, 27648, 28125, 21609, 23040, 19683, 18144, 10000, 10935, 9072}, 10949,
                              4999);
   // Bluestein: 5851 (M = 11760).
-  check_in_place_tile<double>({11664, 11760, 12544, 13500, 12800, 9375, 10125, 16000, 21000, 28125, 6804, 6174}, 5851,
-                              0);
+  check_in_place_tile<double>(
+      {11664, 11760, 12544, 13500, 12800, 9375, 10125, 16000, 21000, 28125, 14400, 10976, 10240, 11250, 6804, 6174}, 5851,
+      0);
 }
 
 TEST(CudaPlanTime, SecondPlanLoadsTheCubinFromTheDiskCache) {

@@ -1503,21 +1503,24 @@ constexpr RadixSchedule cluster_schedule(const RadixSchedule& schedule, int bloc
 }
 
 // Cluster tiles whose blocks and radices differ from the rule's, where
-// they ran faster (bench/RESULTS.md, issue 10, section "The cluster tile"):
-// the radices in decimation order, the first stage's first. 11664
-// complex128 as 16 9 9 9 ran at 0.82-0.84x cuFFT in three rounds, as the
-// rule's 16 27 27 (36 bytes spilled) at 0.70x. Tried there and left out,
-// no faster: 26244 complex64 in three blocks as 27 27 9 4 (0.76 -> 0.77x),
-// 5400 complex128 as 10 15 6 6 (0.77x, as its Stockham tile), 10976
-// complex128 as 14 16 7 7 (0.70 -> 0.72x).
+// they ran faster by more than 5% in every round (bench/RESULTS.md, issue
+// 10, section "The cluster tile", per-line schedules): the radices in
+// decimation order, the first stage's first. complex128: 11664 as 16 9 9 9
+// in two blocks 0.82-0.84x cuFFT (the rule's 16 27 27 spilled 36 bytes,
+// 0.70x); 10976 as 16 7 7 14 in two 0.79-0.81x (0.70x); 14400 as 16 10 10
+// 9 in four 1.01-1.03x (four steps 0.71x); 10240 as 16 16 10 4 in four
+// 0.86-0.88x (its Stockham tile 0.79x); 11250 as 15 10 15 5 in three
+// 0.87x (0.79x). Of 33 such trials over 11 lines the others were no
+// faster; complex64 19683, 26244, 10206 and 15625 gained from none.
 struct ClusterSchedule {
   int length;
   bool complex128;
   int blocks;
-  int radices[4];
+  int radices[6];
 };
 inline constexpr ClusterSchedule measured_cluster_schedules[] = {
-    {11664, true, 2, {16, 9, 9, 9}},
+    {11664, true, 2, {16, 9, 9, 9}},   {10976, true, 2, {16, 7, 7, 14}}, {14400, true, 4, {16, 10, 10, 9}},
+    {10240, true, 4, {16, 16, 10, 4}}, {11250, true, 3, {15, 10, 15, 5}},
 };
 
 // The resident blocks of a cluster tile of n points in `blocks` blocks:
@@ -1544,7 +1547,9 @@ constexpr ScheduleShape cluster_shape(int n) {
       schedule.radices[schedule.count - 1 - p] = r;
     }
     const int resident = cluster_resident_blocks<T>(n, m.blocks);
-    if (resident > 0 && n % m.blocks == 0) return in_place_shape<T>(n, schedule, resident, m.blocks);
+    const bool usable = m.blocks <= max_cluster_blocks && n % m.blocks == 0 && schedule.count >= 2 &&
+                        schedule.radices[schedule.count - 1] % m.blocks == 0;
+    if (resident > 0 && usable) return in_place_shape<T>(n, schedule, resident, m.blocks);
   }
   const RadixSchedule own = in_place_schedule(static_cast<std::size_t>(n));
   if (own.count < 2) return {};
@@ -1634,6 +1639,8 @@ inline constexpr InPlaceLine two_block_in_place_lines[] = {
 // and left out: 34 complex64 and 43 complex128 lines (16807 complex64 0.95
 // -> 0.46x in seven blocks of radix 7; complex128 9216 1.01 -> 0.65x, 6125
 // 0.82 -> 0.56x), most of them below 17000 complex64 and 10000 complex128.
+// Two of those (complex128 10240, 11250) are listed since, with the
+// schedules of measured_cluster_schedules.
 inline constexpr InPlaceLine cluster_lines[] = {
     {14336, false}, {15120, false}, {15360, false}, {15876, false}, {17640, false}, {17920, false}, {18144, false},
     {19683, false}, {20160, false}, {20480, false}, {20580, false}, {20736, false}, {21000, false}, {21504, false},
@@ -1641,19 +1648,20 @@ inline constexpr InPlaceLine cluster_lines[] = {
     {24000, false}, {24010, false}, {24192, false}, {24500, false}, {24576, false}, {4900, true},   {5250, true},
     {6000, true},   {7000, true},   {7500, true},   {8400, true},   {8820, true},   {8960, true},   {9375, true},
     {10080, true},  {10125, true},  {10935, true},  {10976, true},  {11025, true},  {11200, true},  {11340, true},
-    {11907, true},  {12000, true},  {12096, true},  {12800, true},
+    {11907, true},  {12000, true},  {12096, true},  {12800, true},  {10240, true},  {11250, true},
 };
 
 // Lines no Stockham tile holds that keep four steps where the cluster tile
-// ran slower: in both rounds of that sweep, complex128 14400 0.71 -> 0.67x,
-// 21875 1.50 -> 1.36x, 23040 1.64 -> 1.55x, 27648 1.06 -> 0.94x; and in the
+// ran slower: in both rounds of that sweep, complex128 21875 1.50 -> 1.36x,
+// 23040 1.64 -> 1.55x, 27648 1.06 -> 0.94x (14400, 0.71 -> 0.67x there,
+// has a measured schedule since); and in the
 // confirming run of --longer, 28672 1.48 -> 1.21x (past the sweep) and
 // 25515 1.50 -> 1.41x (4-6% slower in all three rounds). The cluster tile
 // ran the other such lines no slower (complex128 11760 0.68 -> 0.89x, 13500
 // 0.69 -> 0.96x, 16000 0.96 -> 1.41x; complex64 21952 0.69 -> 0.82x, 25088
 // 0.77 -> 0.95x, 27648 1.32 -> 2.27x).
 inline constexpr InPlaceLine four_step_lines[] = {
-    {14400, true}, {21875, true}, {23040, true}, {25515, true}, {27648, true}, {28672, true}};
+    {21875, true}, {23040, true}, {25515, true}, {27648, true}, {28672, true}};
 
 // Which list above names a line of length n.
 enum class ListedTile { none, two_in_place_blocks, cluster, four_steps };
