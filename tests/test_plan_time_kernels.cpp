@@ -647,8 +647,9 @@ TEST(CudaPlanTime, InPlaceTileRunsLinesNoStockhamTileHoldsAndListedLines) {
                              4999);
   // Bluestein: 5851 (M = 11760).
   check_in_place_tile<double>(
-      {11664, 11760, 12544, 13500, 12800, 9375, 10125, 16000, 21000, 28125, 14400, 10976, 10240, 11250, 6804, 6174}, 5851,
-      0);
+      {11664, 11760, 12544, 13500, 12800, 9375, 10125, 16000, 21000, 28125, 14400, 10976, 10240, 11250, 10584, 5400, 6804,
+       6174},
+      5851, 0);
 }
 
 TEST(CudaPlanTime, SecondPlanLoadsTheCubinFromTheDiskCache) {

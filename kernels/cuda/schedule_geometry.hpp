@@ -1510,8 +1510,10 @@ constexpr RadixSchedule cluster_schedule(const RadixSchedule& schedule, int bloc
 // 0.70x); 10976 as 16 7 7 14 in two 0.79-0.81x (0.70x); 14400 as 16 10 10
 // 9 in four 1.01-1.03x (four steps 0.71x); 10240 as 16 16 10 4 in four
 // 0.86-0.88x (its Stockham tile 0.79x); 11250 as 15 10 15 5 in three
-// 0.87x (0.79x). Of 33 such trials over 11 lines the others were no
-// faster; complex64 19683, 26244, 10206 and 15625 gained from none.
+// 0.87x (0.79x); 10584 as 14 6 9 14 in two 0.89x (0.78-0.80x); 5400 as 10
+// 10 6 9 in two 0.81x (0.77x). Of 57 such trials over 12 lines the others
+// were no faster; complex64 19683, 26244, 10206, 15625 and 5625 gained
+// from none.
 struct ClusterSchedule {
   int length;
   bool complex128;
@@ -1520,7 +1522,8 @@ struct ClusterSchedule {
 };
 inline constexpr ClusterSchedule measured_cluster_schedules[] = {
     {11664, true, 2, {16, 9, 9, 9}},   {10976, true, 2, {16, 7, 7, 14}}, {14400, true, 4, {16, 10, 10, 9}},
-    {10240, true, 4, {16, 16, 10, 4}}, {11250, true, 3, {15, 10, 15, 5}},
+    {10240, true, 4, {16, 16, 10, 4}}, {11250, true, 3, {15, 10, 15, 5}}, {10584, true, 2, {14, 6, 9, 14}},
+    {5400, true, 2, {10, 10, 6, 9}},
 };
 
 // The resident blocks of a cluster tile of n points in `blocks` blocks:
@@ -1639,8 +1642,8 @@ inline constexpr InPlaceLine two_block_in_place_lines[] = {
 // and left out: 34 complex64 and 43 complex128 lines (16807 complex64 0.95
 // -> 0.46x in seven blocks of radix 7; complex128 9216 1.01 -> 0.65x, 6125
 // 0.82 -> 0.56x), most of them below 17000 complex64 and 10000 complex128.
-// Two of those (complex128 10240, 11250) are listed since, with the
-// schedules of measured_cluster_schedules.
+// Four complex128 lines (10240, 11250, 10584, 5400) are listed since,
+// with the schedules of measured_cluster_schedules.
 inline constexpr InPlaceLine cluster_lines[] = {
     {14336, false}, {15120, false}, {15360, false}, {15876, false}, {17640, false}, {17920, false}, {18144, false},
     {19683, false}, {20160, false}, {20480, false}, {20580, false}, {20736, false}, {21000, false}, {21504, false},
@@ -1648,7 +1651,8 @@ inline constexpr InPlaceLine cluster_lines[] = {
     {24000, false}, {24010, false}, {24192, false}, {24500, false}, {24576, false}, {4900, true},   {5250, true},
     {6000, true},   {7000, true},   {7500, true},   {8400, true},   {8820, true},   {8960, true},   {9375, true},
     {10080, true},  {10125, true},  {10935, true},  {10976, true},  {11025, true},  {11200, true},  {11340, true},
-    {11907, true},  {12000, true},  {12096, true},  {12800, true},  {10240, true},  {11250, true},
+    {11907, true},  {12000, true},  {12096, true},  {12800, true},  {10240, true},  {11250, true},  {10584, true},
+    {5400, true},
 };
 
 // Lines no Stockham tile holds that keep four steps where the cluster tile
