@@ -1511,9 +1511,9 @@ constexpr RadixSchedule cluster_schedule(const RadixSchedule& schedule, int bloc
 // 9 in four 1.01-1.03x (four steps 0.71x); 10240 as 16 16 10 4 in four
 // 0.86-0.88x (its Stockham tile 0.79x); 11250 as 15 10 15 5 in three
 // 0.87x (0.79x); 10584 as 14 6 9 14 in two 0.89x (0.78-0.80x); 5400 as 10
-// 10 6 9 in two 0.81x (0.77x). Of 57 such trials over 12 lines the others
-// were no faster; complex64 19683, 26244, 10206, 15625 and 5625 gained
-// from none.
+// 10 6 9 in two 0.81x (0.77x). The other 46 trials that ran, over 12
+// lines, were no faster; complex64 19683, 26244, 10206, 15625 and 5625
+// gained from none.
 struct ClusterSchedule {
   int length;
   bool complex128;
