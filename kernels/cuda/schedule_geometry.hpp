@@ -1658,12 +1658,12 @@ inline constexpr InPlaceLine cluster_lines[] = {
 // Lines no Stockham tile holds that keep four steps where the cluster tile
 // ran slower: in both rounds of that sweep, complex128 21875 1.50 -> 1.36x,
 // 23040 1.64 -> 1.55x, 27648 1.06 -> 0.94x (14400, 0.71 -> 0.67x there,
-// has a measured schedule since); and in the
-// confirming run of --longer, 28672 1.48 -> 1.21x (past the sweep) and
-// 25515 1.50 -> 1.41x (4-6% slower in all three rounds). The cluster tile
-// ran the other such lines no slower (complex128 11760 0.68 -> 0.89x, 13500
-// 0.69 -> 0.96x, 16000 0.96 -> 1.41x; complex64 21952 0.69 -> 0.82x, 25088
-// 0.77 -> 0.95x, 27648 1.32 -> 2.27x).
+// has a measured schedule since); in the confirming run of --longer, 28672
+// 1.48 -> 1.21x (past the sweep) and 25515 1.50 -> 1.41x (4-6% slower in
+// all three rounds). The cluster tile ran the other such lines no slower
+// (complex128 11760 0.68 -> 0.89x, 13500 0.69 -> 0.96x, 16000 0.96 ->
+// 1.41x; complex64 21952 0.69 -> 0.82x, 25088 0.77 -> 0.95x, 27648 1.32 ->
+// 2.27x).
 inline constexpr InPlaceLine four_step_lines[] = {
     {21875, true}, {23040, true}, {25515, true}, {27648, true}, {28672, true}};
 
