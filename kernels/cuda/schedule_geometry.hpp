@@ -1514,11 +1514,12 @@ constexpr RadixSchedule cluster_schedule(const RadixSchedule& schedule, int bloc
 // 10 6 9 in two 0.81x (0.77x). The other 46 trials that ran, over 12
 // lines, were no faster; complex64 19683, 26244, 10206, 15625 and 5625
 // gained from none.
+inline constexpr int max_cluster_stages = 6;
 struct ClusterSchedule {
   int length;
   bool complex128;
   int blocks;
-  int radices[6];
+  int radices[max_cluster_stages];  // unused entries 0
 };
 inline constexpr ClusterSchedule measured_cluster_schedules[] = {
     {11664, true, 2, {16, 9, 9, 9}},   {10976, true, 2, {16, 7, 7, 14}}, {14400, true, 4, {16, 10, 10, 9}},
@@ -1541,14 +1542,10 @@ template <class T>
 constexpr ScheduleShape cluster_shape(int n) {
   for (const ClusterSchedule& m : measured_cluster_schedules) {
     if (m.length != n || m.complex128 != (sizeof(T) == 8)) continue;
+    // In pass order: the list read backwards (the first stage is the last pass).
     RadixSchedule schedule;
-    for (int r : m.radices)
-      if (r > 1) schedule.radices[schedule.count++] = r;
-    for (int p = 0; p < schedule.count / 2; ++p) {  // to pass order: the first stage is the last pass
-      const int r = schedule.radices[p];
-      schedule.radices[p] = schedule.radices[schedule.count - 1 - p];
-      schedule.radices[schedule.count - 1 - p] = r;
-    }
+    for (int i = max_cluster_stages - 1; i >= 0; --i)
+      if (m.radices[i] > 1) schedule.radices[schedule.count++] = m.radices[i];
     const int resident = cluster_resident_blocks<T>(n, m.blocks);
     const bool usable = m.blocks <= max_cluster_blocks && n % m.blocks == 0 && schedule.count >= 2 &&
                         schedule.radices[schedule.count - 1] % m.blocks == 0;
