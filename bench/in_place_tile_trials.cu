@@ -539,6 +539,7 @@ void cluster_trial() {
   run_case<float, Radices<25, 25, 25>, 128, 1, 4, 5>();
   run_case<float, Radices<14, 27, 27>, 128, 1, 4, 2>();
   run_case<double, Radices<16, 14, 7, 7>, 256, 1, 2, 2>();
+  run_case<double, Radices<16, 7, 7, 14>, 256, 1, 2, 2>();
   run_case<double, Radices<16, 9, 9, 9>, 256, 1, 2, 2>();
   run_case<double, Radices<16, 15, 7, 7>, 256, 1, 2, 2>();
   run_case<double, Radices<16, 16, 7, 7>, 256, 1, 2, 2>();

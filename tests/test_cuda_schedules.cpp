@@ -876,11 +876,24 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   EXPECT_EQ(four.min_blocks, 3);
   EXPECT_EQ(std::vector<int>(four.schedule.radices, four.schedule.radices + four.schedule.count),
             (std::vector<int>{9, 10, 10, 16}));
-  // The largest radix the blocks divide runs first: 26244 = 27 27 9 4 in
-  // two blocks runs 4 first.
+  // The largest radix the blocks divide runs first: 23328 = 27 27 8 4 in
+  // two blocks runs 8 first (in pass order 4 27 27 8).
+  const kc::ScheduleShape e = kc::schedule_shape<float>(23328, false);
+  EXPECT_EQ(e.cluster, 2);
+  EXPECT_EQ(std::vector<int>(e.schedule.radices, e.schedule.radices + e.schedule.count),
+            (std::vector<int>{4, 27, 27, 8}));
+  // 26244 complex<float> runs its measured 27 27 9 4 in three blocks (the
+  // rule's 4 27 27 9 in two).
   const kc::ScheduleShape c = kc::schedule_shape<float>(26244, false);
-  EXPECT_EQ(c.cluster, 2);
-  EXPECT_EQ(c.schedule.radices[c.schedule.count - 1], 4);
+  EXPECT_EQ(c.cluster, 3);
+  EXPECT_EQ(c.min_blocks, 3);  // 70 KB each: three per SM, 160 threads
+  EXPECT_EQ(std::vector<int>(c.schedule.radices, c.schedule.radices + c.schedule.count),
+            (std::vector<int>{4, 9, 27, 27}));
+  // 10976 complex<double> as 14 14 8 7 (in pass order 7 8 14 14).
+  const kc::ScheduleShape d = kc::schedule_shape<double>(10976, false);
+  EXPECT_EQ(d.cluster, 2);
+  EXPECT_EQ(std::vector<int>(d.schedule.radices, d.schedule.radices + d.schedule.count),
+            (std::vector<int>{7, 8, 14, 14}));
   // Radices up to 16 where they take no more passes (20736's 16 16 9 9 ran
   // faster than 27 16 8 6), 25 and 27 where they save one; in pass order
   // smallest first, the order the decimation runs them reversed.

@@ -105,7 +105,12 @@ __device__ __forceinline__ void in_place_stage(T* re, T* im, const TileJob<T>& j
   constexpr int threads = G::line.threads;
   constexpr int rounds = (groups + threads - 1) / threads;
   const Complex<T>* tw = job.twiddles + job.passes[P].twiddle_offset;
-OOCFFT_UNROLL
+  // The first stage's rounds stay a loop: unrolled, they doubled the
+  // kernel's code and made ptxas spill, and the cluster tile ran slower
+  // (bench/RESULTS.md, issue 10, section "The cluster tile's first stage
+  // rolled": complex128 10240 1.12 -> 0.99 ms, 10976 1.13 -> 1.05 ms).
+  constexpr int unrolled = first ? 1 : rounds;
+#pragma unroll unrolled
   for (int round = 0; round < rounds; ++round) {
     const int local = static_cast<int>(threadIdx.x) + round * threads;
     if (groups % threads != 0 && local >= groups) break;
