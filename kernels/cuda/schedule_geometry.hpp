@@ -1513,8 +1513,8 @@ constexpr RadixSchedule cluster_schedule(const RadixSchedule& schedule, int bloc
 // in four 0.86-0.88x (its Stockham tile 0.79x); 11250 as 15 10 15 5 in
 // three 0.87x (0.79x); 10584 as 14 6 9 14 in two 0.89x (0.78-0.80x); 5400
 // as 10 10 6 9 in two 0.81x (0.77x). complex64: 26244 as 27 27 9 4 in
-// three 0.80-0.81x (the rule's 4 27 27 9 in two 0.77x). The other trials
-// that ran, 70 over 14 lines, were no faster; complex64 19683, 10206,
+// three 0.80-0.81x (the rule's 4 27 27 9 in two 0.77x). The other 74
+// trials that ran, over 12 lines, were no faster; complex64 19683, 10206,
 // 15625 and 5625 and complex128 8750 gained from none.
 inline constexpr int max_cluster_stages = 6;
 struct ClusterSchedule {
