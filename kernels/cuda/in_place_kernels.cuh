@@ -147,7 +147,8 @@ OOCFFT_UNROLL
     if constexpr (last) {
       const int k0 = rank * Q + q + R0 * above;
 OOCFFT_UNROLL
-      for (int r = 0; r < R; ++r) store(out + k0 + r * line_groups, Complex<T>{job.scale * u[r].re, scale_im * u[r].im});
+      for (int r = 0; r < R; ++r)
+        store(out + k0 + r * line_groups, Complex<T>{job.scale * u[r].re, scale_im * u[r].im});
     } else {
 OOCFFT_UNROLL
       for (int r = 0; r < R; ++r) {

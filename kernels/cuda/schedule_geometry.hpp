@@ -1502,20 +1502,21 @@ constexpr RadixSchedule cluster_schedule(const RadixSchedule& schedule, int bloc
   return s;
 }
 
-// Cluster tiles whose blocks and radices differ from the rule's, where
-// they ran faster by more than 5% in every round (bench/RESULTS.md, issue
-// 10, sections "The cluster tile", per-line schedules, and "The cluster
-// tile's first stage rolled"): the radices in decimation order, the first
-// stage's first. complex128: 11664 as 16 9 9 9 in two blocks 0.82-0.84x
-// cuFFT (the rule's 16 27 27 spilled 36 bytes, 0.70x); 10976 as 14 14 8 7
-// in two 0.90x (16 7 7 14 0.84-0.86x, the rule's 16 14 7 7 0.70x); 14400
-// as 16 10 10 9 in four 1.01-1.03x (four steps 0.71x); 10240 as 16 16 10 4
-// in four 0.86-0.88x (its Stockham tile 0.79x); 11250 as 15 10 15 5 in
-// three 0.87x (0.79x); 10584 as 14 6 9 14 in two 0.89x (0.78-0.80x); 5400
-// as 10 10 6 9 in two 0.81x (0.77x). complex64: 26244 as 27 27 9 4 in
-// three 0.80-0.81x (the rule's 4 27 27 9 in two 0.77x). The other 74
-// trials that ran, over 12 lines, were no faster; complex64 19683, 10206,
-// 15625 and 5625 and complex128 8750 gained from none.
+// Cluster tiles whose blocks and radices differ from the rule's, where they
+// ran faster by more than 5% in every round (bench/RESULTS.md, issue 10,
+// sections "The cluster tile", per-line schedules, and "The cluster tile's
+// first stage rolled"): the radices in decimation order, the first stage's
+// first. complex128: 11664 as 16 9 9 9 in two blocks 0.82-0.84x cuFFT (the
+// rule's 16 27 27 spilled 36 bytes, 0.70x); 10976 as 14 14 8 7 in two 0.90x
+// (16 7 7 14 0.84-0.86x, the rule's 16 14 7 7 0.70x); 14400 as 16 10 10 9 in
+// four 1.01-1.03x (four steps 0.71x); 10240 as 16 16 10 4 in four
+// 0.86-0.88x, 0.96-1.00x with the first stage rolled (its Stockham tile
+// 0.79x); 11250 as 15 10 15 5 in three 0.87x (0.79x); 10584 as 14 6 9 14 in
+// two 0.89x (0.78-0.80x); 5400 as 10 10 6 9 in two 0.81x (0.77x). complex64:
+// 26244 as 27 27 9 4 in three 0.80-0.81x (the rule's 4 27 27 9 in two
+// 0.77x). The other 74 trials that ran, over 12 lines, were no faster;
+// complex64 19683, 10206, 15625 and 5625 and complex128 8750 gained from
+// none.
 inline constexpr int max_cluster_stages = 6;
 struct ClusterSchedule {
   int length;
