@@ -826,6 +826,11 @@ InPlaceTiles expect_in_place_tiles() {
   return served;
 }
 
+// The radices of a tile in pass order.
+std::vector<int> pass_radices(const kc::ScheduleShape& g) {
+  return std::vector<int>(g.schedule.radices, g.schedule.radices + g.schedule.count);
+}
+
 TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   const InPlaceTiles single = expect_in_place_tiles<float>();
   const InPlaceTiles twice = expect_in_place_tiles<double>();
@@ -867,33 +872,28 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   // (in pass order 9 9 9 16), not the rule's 16 27 27.
   const kc::ScheduleShape measured = kc::schedule_shape<double>(11664, false);
   EXPECT_EQ(measured.cluster, 2);
-  EXPECT_EQ(std::vector<int>(measured.schedule.radices, measured.schedule.radices + measured.schedule.count),
-            (std::vector<int>{9, 9, 9, 16}));
+  EXPECT_EQ(pass_radices(measured), (std::vector<int>{9, 9, 9, 16}));
   EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<double>(11664), measured.schedule));
   // 14400 complex<double> in four blocks as 16 10 10 9 (four steps before).
   const kc::ScheduleShape four = kc::schedule_shape<double>(14400, false);
   EXPECT_EQ(four.cluster, 4);
   EXPECT_EQ(four.min_blocks, 3);
-  EXPECT_EQ(std::vector<int>(four.schedule.radices, four.schedule.radices + four.schedule.count),
-            (std::vector<int>{9, 10, 10, 16}));
+  EXPECT_EQ(pass_radices(four), (std::vector<int>{9, 10, 10, 16}));
   // The largest radix the blocks divide runs first: 23328 = 27 27 8 4 in
   // two blocks runs 8 first (in pass order 4 27 27 8).
   const kc::ScheduleShape e = kc::schedule_shape<float>(23328, false);
   EXPECT_EQ(e.cluster, 2);
-  EXPECT_EQ(std::vector<int>(e.schedule.radices, e.schedule.radices + e.schedule.count),
-            (std::vector<int>{4, 27, 27, 8}));
+  EXPECT_EQ(pass_radices(e), (std::vector<int>{4, 27, 27, 8}));
   // 26244 complex<float> runs its measured 27 27 9 4 in three blocks (the
   // rule's 4 27 27 9 in two).
   const kc::ScheduleShape c = kc::schedule_shape<float>(26244, false);
   EXPECT_EQ(c.cluster, 3);
   EXPECT_EQ(c.min_blocks, 3);  // 70 KB each: three per SM, 160 threads
-  EXPECT_EQ(std::vector<int>(c.schedule.radices, c.schedule.radices + c.schedule.count),
-            (std::vector<int>{4, 9, 27, 27}));
+  EXPECT_EQ(pass_radices(c), (std::vector<int>{4, 9, 27, 27}));
   // 10976 complex<double> as 14 14 8 7 (in pass order 7 8 14 14).
   const kc::ScheduleShape d = kc::schedule_shape<double>(10976, false);
   EXPECT_EQ(d.cluster, 2);
-  EXPECT_EQ(std::vector<int>(d.schedule.radices, d.schedule.radices + d.schedule.count),
-            (std::vector<int>{7, 8, 14, 14}));
+  EXPECT_EQ(pass_radices(d), (std::vector<int>{7, 8, 14, 14}));
   // Radices up to 16 where they take no more passes (20736's 16 16 9 9 ran
   // faster than 27 16 8 6), 25 and 27 where they save one; in pass order
   // smallest first, the order the decimation runs them reversed.
