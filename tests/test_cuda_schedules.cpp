@@ -751,9 +751,10 @@ TEST(CudaSchedules, SpilledTilesGiveWay) {
 // The whole-line tiles of the contiguous lines 4097..30000 of a type
 // (contiguous_shape; host arithmetic, no device needed), sorted into the
 // lines of the cluster tile, of two in-place blocks and of one:
-// - the cluster tile: the lines of cluster_lines, and those no Stockham
-//   tile holds (they ran four steps) up to max_schedule_points but powers
-//   of two and the lines of four_step_lines; its first stage's radix is
+// - the cluster tile: the lines of cluster_lines and of
+//   measured_cluster_schedules, and those no Stockham tile holds (they ran
+//   four steps) up to max_schedule_points but powers of two and the lines
+//   of four_step_lines; its first stage's radix is
 //   one its blocks divide, at least two of its blocks fit an SM, and its
 //   radices are in_place_schedule's or measured_cluster_schedules';
 // - two in-place blocks of 256 threads: the lines of
@@ -836,7 +837,8 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   const InPlaceTiles twice = expect_in_place_tiles<double>();
   // The cluster tile: 27 listed complex64 lines and the 29 up to
   // max_schedule_points (29056) no Stockham tile holds; 24 listed
-  // complex128 lines and 112 such lines.
+  // complex128 lines (20 in cluster_lines, 4 with a Stockham tile in
+  // measured_cluster_schedules) and 112 such lines.
   EXPECT_EQ(single.cluster.size(), 56u);
   EXPECT_EQ(twice.cluster.size(), 136u);
   EXPECT_TRUE(single.one_block.empty());

@@ -1516,7 +1516,8 @@ constexpr RadixSchedule cluster_schedule(const RadixSchedule& schedule, int bloc
 // 26244 as 27 27 9 4 in three 0.80-0.81x (the rule's 4 27 27 9 in two
 // 0.77x). The other 74 trials that ran, over 12 lines, were no faster;
 // complex64 19683, 10206, 15625 and 5625 and complex128 8750 gained from
-// none.
+// none. A line listed here runs the cluster tile even where a Stockham tile
+// holds it (listed_tile).
 inline constexpr int max_cluster_stages = 6;
 struct ClusterSchedule {
   int length;
@@ -1642,11 +1643,11 @@ inline constexpr InPlaceLine two_block_in_place_lines[] = {
 // and left out: 34 complex64 and 43 complex128 lines (16807 complex64 0.95
 // -> 0.46x in seven blocks of radix 7; complex128 9216 1.01 -> 0.65x, 6125
 // 0.82 -> 0.56x), most of them below 17000 complex64 and 10000 complex128.
-// Four complex128 lines (10240, 11250, 10584, 5400) are listed since,
-// with the schedules of measured_cluster_schedules, and complex64 10206
-// (14 27 27 in two blocks 0.92 ms, 0.80x, against its Stockham tile's 0.96
-// ms, 0.76x, 4% faster in every round; section "The cluster tile's first
-// stage rolled").
+// Listed since: complex64 10206 (14 27 27 in two blocks 0.92 ms, 0.80x,
+// against its Stockham tile's 0.96 ms, 0.76x, 4% faster in every round;
+// section "The cluster tile's first stage rolled"). The lines of
+// measured_cluster_schedules run the cluster tile without being listed
+// here (complex128 10240, 11250, 10584 and 5400 have Stockham tiles).
 inline constexpr InPlaceLine cluster_lines[] = {
     {10206, false}, {14336, false}, {15120, false}, {15360, false}, {15876, false}, {17640, false}, {17920, false},
     {18144, false}, {19683, false}, {20160, false}, {20480, false}, {20580, false}, {20736, false}, {21000, false},
@@ -1654,8 +1655,7 @@ inline constexpr InPlaceLine cluster_lines[] = {
     {23520, false}, {24000, false}, {24010, false}, {24192, false}, {24500, false}, {24576, false}, {4900, true},
     {5250, true},   {6000, true},   {7000, true},   {7500, true},   {8400, true},   {8820, true},   {8960, true},
     {9375, true},   {10080, true},  {10125, true},  {10935, true},  {10976, true},  {11025, true},  {11200, true},
-    {11340, true},  {11907, true},  {12000, true},  {12096, true},  {12800, true},  {10240, true},  {11250, true},
-    {10584, true},  {5400, true},
+    {11340, true},  {11907, true},  {12000, true},  {12096, true},  {12800, true},
 };
 
 // Lines no Stockham tile holds that keep four steps where the cluster tile
@@ -1670,19 +1670,20 @@ inline constexpr InPlaceLine cluster_lines[] = {
 inline constexpr InPlaceLine four_step_lines[] = {
     {21875, true}, {23040, true}, {25515, true}, {27648, true}, {28672, true}};
 
-// Which list above names a line of length n.
+// Which list above names a line of length n; a line of
+// measured_cluster_schedules is a cluster line.
 enum class ListedTile { none, two_in_place_blocks, cluster, four_steps };
 
 template <class T>
 constexpr ListedTile listed_tile(int n) {
   const bool complex128 = sizeof(T) == 8;
   const auto in = [&](const auto& lines) {
-    for (const InPlaceLine& line : lines)
+    for (const auto& line : lines)
       if (line.length == n && line.complex128 == complex128) return true;
     return false;
   };
   if (in(two_block_in_place_lines)) return ListedTile::two_in_place_blocks;
-  if (in(cluster_lines)) return ListedTile::cluster;
+  if (in(cluster_lines) || in(measured_cluster_schedules)) return ListedTile::cluster;
   if (in(four_step_lines)) return ListedTile::four_steps;
   return ListedTile::none;
 }
@@ -1691,7 +1692,7 @@ constexpr ListedTile listed_tile(int n) {
 // schedule has the contiguous Stockham tile `stockham`:
 // - the cluster tile (cluster_shape) where `stockham` is not valid (the
 //   line would run four steps) but for four_step_lines, and for the lines
-//   of cluster_lines;
+//   of cluster_lines and measured_cluster_schedules (listed_tile);
 // - two in-place blocks for the lines of two_block_in_place_lines;
 // - one in-place block where neither tile is valid but that one fits;
 // - else `stockham`, which may be invalid: four steps.
