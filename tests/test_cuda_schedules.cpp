@@ -751,16 +751,18 @@ TEST(CudaSchedules, SpilledTilesGiveWay) {
 // The whole-line tiles of the contiguous lines 4097..30000 of a type
 // (contiguous_shape; host arithmetic, no device needed), sorted into the
 // lines of the cluster tile, of two in-place blocks and of one:
-// - the cluster tile: the lines of cluster_lines and of
-//   measured_cluster_schedules, and those no Stockham tile holds (they ran
-//   four steps) up to max_schedule_points but powers of two and the lines
-//   of four_step_lines; its first stage's radix is
-//   one its blocks divide, at least two of its blocks fit an SM, and its
-//   radices are in_place_schedule's or measured_cluster_schedules';
+// - the cluster tile: the lines of cluster_lines, those of
+//   measured_in_place_schedules in clusters, and those no Stockham tile
+//   holds (they ran four steps) up to max_schedule_points but powers of two
+//   and the lines of four_step_lines; its first stage's radix is one its
+//   blocks divide, at least two of its blocks fit an SM, and its radices
+//   are in_place_schedule's or measured_in_place_schedules';
 // - two in-place blocks of 256 threads: the lines of
 //   two_block_in_place_lines;
-// - one in-place block: none left (every line it served the cluster tile
-//   serves).
+// - one in-place block per line: the lines measured_in_place_schedules
+//   lists so (every line the rule gave one the cluster tile serves).
+// A listed line runs the listed block size, else in_place_threads shared
+// among the resident blocks.
 // Every such schedule is the whole line's plan's; Bluestein's convolution
 // keeps the Stockham tile of the settled schedule, and its plan that
 // schedule.
@@ -778,12 +780,16 @@ InPlaceTiles expect_in_place_tiles() {
     const kc::ScheduleShape stockham = kc::shape_of_schedule<T>(n, settled.schedule, false, settled.tile);
     const kc::ListedTile listed = kc::listed_tile<T>(n);
     const bool power_of_two = (n & (n - 1)) == 0;
+    const kc::InPlaceSchedule* measured = nullptr;
+    for (const kc::InPlaceSchedule& m : kc::measured_in_place_schedules)
+      if (m.length == n && m.complex128 == (sizeof(T) == 8)) measured = &m;
+    EXPECT_EQ(measured != nullptr, listed == kc::ListedTile::measured_in_place) << n;
     const bool cluster_expected = !power_of_two && n <= kc::max_schedule_points &&
                                   ((!stockham.valid && listed == kc::ListedTile::none) ||
-                                   listed == kc::ListedTile::cluster);
+                                   listed == kc::ListedTile::cluster || (measured && measured->cluster > 1));
     const kc::ScheduleShape g = kc::schedule_shape<T>(n, false);
     EXPECT_EQ(g.cluster > 1, cluster_expected) << n;
-    EXPECT_EQ(g.in_place, cluster_expected || listed == kc::ListedTile::two_in_place_blocks) << n;
+    EXPECT_EQ(g.in_place, cluster_expected || listed == kc::ListedTile::two_in_place_blocks || measured) << n;
     if (listed == kc::ListedTile::four_steps) EXPECT_FALSE(g.valid) << n;
     EXPECT_FALSE(kc::schedule_shape<T>(n, true).in_place) << n;
     const kc::ScheduleShape convolution = kc::convolution_shape<T>(n, false);
@@ -795,10 +801,14 @@ InPlaceTiles expect_in_place_tiles() {
       EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<T>(length), settled.schedule)) << n;
       continue;
     }
-    (g.cluster > 1 ? served.cluster : g.min_blocks == 2 ? served.two_blocks : served.one_block).push_back(n);
+    (g.cluster > 1                                      ? served.cluster
+     : listed == kc::ListedTile::two_in_place_blocks ? served.two_blocks
+                                                      : served.one_block)
+        .push_back(n);
     EXPECT_TRUE(g.valid) << n;
     EXPECT_EQ(g.lanes, 1) << n;
-    EXPECT_EQ(g.threads, 512 / g.min_blocks / 32 * 32) << n;
+    EXPECT_EQ(g.threads, measured && measured->threads > 0 ? measured->threads : 512 / g.min_blocks / 32 * 32) << n;
+    if (measured && measured->resident > 0) EXPECT_EQ(g.min_blocks, measured->resident) << n;
     EXPECT_EQ(g.shared_bytes, 2 * sizeof(T) * static_cast<std::size_t>(kc::skewed_words(n / g.cluster, g.shift))) << n;
     // At least two blocks' buffers fit an SM's 228 KB, 1 KB of it reserved per block.
     EXPECT_GE(g.min_blocks, 2) << n;
@@ -806,16 +816,15 @@ InPlaceTiles expect_in_place_tiles() {
     EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<T>(length), g.schedule)) << n;
     // The first stage (the last pass) splits among the cluster's blocks.
     EXPECT_EQ(g.schedule.radices[g.schedule.count - 1] % g.cluster, 0) << n;
-    // in_place_schedule's radices, or those measured_cluster_schedules lists.
+    // in_place_schedule's radices, or those measured_in_place_schedules lists.
     const kernels::RadixSchedule own = kc::in_place_schedule(length);
     std::vector<int> radices(g.schedule.radices, g.schedule.radices + g.schedule.count);
     std::vector<int> own_radices(own.radices, own.radices + own.count);
-    for (const kc::ClusterSchedule& m : kc::measured_cluster_schedules) {
-      if (m.length != n || m.complex128 != (sizeof(T) == 8)) continue;
+    if (measured) {
       own_radices.clear();
-      for (int r : m.radices)
+      for (int r : measured->radices)
         if (r > 1) own_radices.push_back(r);
-      EXPECT_EQ(g.cluster, m.blocks) << n;
+      EXPECT_EQ(g.cluster, measured->cluster) << n;
     }
     std::sort(radices.begin(), radices.end());
     std::sort(own_radices.begin(), own_radices.end());
@@ -838,11 +847,16 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   // The cluster tile: 27 listed complex64 lines and the 29 up to
   // max_schedule_points (29056) no Stockham tile holds; 24 listed
   // complex128 lines (20 in cluster_lines, 4 with a Stockham tile in
-  // measured_cluster_schedules) and 112 such lines.
+  // measured_in_place_schedules) and 112 such lines.
   EXPECT_EQ(single.cluster.size(), 56u);
   EXPECT_EQ(twice.cluster.size(), 136u);
-  EXPECT_TRUE(single.one_block.empty());
+  // One in-place block per line: 5625 complex64, four per SM of 128 threads.
+  EXPECT_EQ(single.one_block, (std::vector<int>{5625}));
   EXPECT_TRUE(twice.one_block.empty());
+  const kc::ScheduleShape one = kc::schedule_shape<float>(5625, false);
+  EXPECT_EQ(one.min_blocks, 4);
+  EXPECT_EQ(one.register_target, 128);
+  EXPECT_EQ(pass_radices(one), (std::vector<int>{25, 15, 15}));
   // The listed cluster lines have Stockham tiles, the four-step ones none.
   for (const kc::InPlaceLine& line : kc::cluster_lines) {
     EXPECT_TRUE(line.complex128 ? kc::stockham_shape<double>(line.length, false).valid
@@ -870,7 +884,7 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   EXPECT_EQ(b.min_blocks, 4);
   EXPECT_EQ(b.threads, 128);
   EXPECT_EQ(kc::schedule_shape<double>(28125, false).cluster, 5);
-  // 11664 complex<double> as measured_cluster_schedules lists it: 16 9 9 9
+  // 11664 complex<double> as measured_in_place_schedules lists it: 16 9 9 9
   // (in pass order 9 9 9 16), not the rule's 16 27 27.
   const kc::ScheduleShape measured = kc::schedule_shape<double>(11664, false);
   EXPECT_EQ(measured.cluster, 2);
@@ -887,10 +901,12 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   EXPECT_EQ(e.cluster, 2);
   EXPECT_EQ(pass_radices(e), (std::vector<int>{4, 27, 27, 8}));
   // 26244 complex<float> runs its measured 27 27 9 4 in three blocks (the
-  // rule's 4 27 27 9 in two).
+  // rule's 4 27 27 9 in two) of 128 threads (the rule's 160).
   const kc::ScheduleShape c = kc::schedule_shape<float>(26244, false);
   EXPECT_EQ(c.cluster, 3);
-  EXPECT_EQ(c.min_blocks, 3);  // 70 KB each: three per SM, 160 threads
+  EXPECT_EQ(c.min_blocks, 3);  // 70 KB each: three per SM
+  EXPECT_EQ(c.threads, 128);
+  EXPECT_EQ(c.register_target, 128);
   EXPECT_EQ(pass_radices(c), (std::vector<int>{4, 9, 27, 27}));
   // 10976 complex<double> as 14 14 8 7 (in pass order 7 8 14 14).
   const kc::ScheduleShape d = kc::schedule_shape<double>(10976, false);
@@ -917,6 +933,44 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   EXPECT_EQ(kc::schedule_shape<float>(28672, false).cluster, 4);  // two blocks of 14336 do not fit an SM twice
   EXPECT_FALSE(kc::schedule_shape<float>(29160, false).valid);
   EXPECT_FALSE(kc::schedule_shape<double>(29160, false).valid);
+}
+
+// Lines up to 4096 keep their Stockham tiles but those of
+// measured_in_place_schedules: 2187 complex<float> runs one in-place block
+// per line, four per SM of 256 threads (64 registers), 9 9 9 3 in
+// decimation order (3 9 9 9 in pass order), which its plan takes; its
+// Stockham tile (Bluestein's convolution of M = 2187) keeps 9 9 9 3. Every
+// listed line is longer than the strided schedules (up to 1024), so no
+// strided tile runs a plan whose passes are another tile's.
+TEST(CudaSchedules, ShortLinesKeepStockhamTilesButMeasuredInPlaceLines) {
+  for (int n = 2; n <= 4096; ++n) {
+    if (!kc::smooth_exponents(n).smooth) continue;
+    EXPECT_EQ(kc::schedule_shape<float>(n, false).in_place,
+              kc::listed_tile<float>(n) == kc::ListedTile::measured_in_place)
+        << n;
+    EXPECT_FALSE(kc::schedule_shape<double>(n, false).in_place) << n;
+  }
+  const kc::ScheduleShape g = kc::schedule_shape<float>(2187, false);
+  EXPECT_TRUE(g.valid);
+  EXPECT_TRUE(g.in_place);
+  EXPECT_EQ(g.cluster, 1);
+  EXPECT_EQ(g.min_blocks, 4);
+  EXPECT_EQ(g.threads, 256);
+  EXPECT_EQ(g.register_target, 64);
+  EXPECT_EQ(pass_radices(g), (std::vector<int>{3, 9, 9, 9}));
+  EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<float>(2187), g.schedule));
+  const kc::ScheduleShape convolution = kc::convolution_shape<float>(2187, false);
+  EXPECT_TRUE(convolution.valid);
+  EXPECT_FALSE(convolution.in_place);
+  EXPECT_EQ(pass_radices(convolution), (std::vector<int>{9, 9, 9, 3}));
+  EXPECT_FALSE(kc::schedule_shape<float>(2187, true).in_place);
+  for (const kc::InPlaceSchedule& m : kc::measured_in_place_schedules) {
+    EXPECT_GT(m.length, 1024);
+    const kc::ScheduleShape listed =
+        m.complex128 ? kc::schedule_shape<double>(m.length, false) : kc::schedule_shape<float>(m.length, false);
+    EXPECT_TRUE(listed.valid && listed.in_place) << m.length;
+    EXPECT_EQ(listed.cluster, m.cluster) << m.length;
+  }
 }
 
 TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {

@@ -241,7 +241,13 @@ TEST(LineAccuracy, DeviceSchedulesJoinALoneThreeWhereMeasured) {
   EXPECT_EQ(single(3402), (std::vector<int>{27, 9, 14}));
   EXPECT_EQ(single(3888), (std::vector<int>{16, 27, 9}));
   EXPECT_EQ(single(1728), (std::vector<int>{8, 8, 27}));
-  EXPECT_EQ(single(2187), (std::vector<int>{9, 9, 9, 3}));  // seven blocks of 96 threads: 80 registers
+  // 2187: a whole line runs the in-place tile of measured_in_place_schedules
+  // (9 9 9 3 in decimation order), whose passes the plan takes; its Stockham
+  // tile (Bluestein's convolution of M = 2187) runs 9 9 9 3 with no 27 (as
+  // 27 9 9, seven blocks of 96 threads: 80 registers).
+  EXPECT_EQ(single(2187), (std::vector<int>{3, 9, 9, 9}));
+  const kernels::RadixSchedule stockham = kernels::cuda::convolution_radix_schedule<float>(2187);
+  EXPECT_EQ(std::vector<int>(stockham.radices, stockham.radices + stockham.count), (std::vector<int>{9, 9, 9, 3}));
   EXPECT_EQ(single(864), (std::vector<int>{8, 4, 9, 3}));   // up to 1024: none
   EXPECT_EQ(single(27 * 11 * 16), (std::vector<int>{16, 9, 3, 11}));  // 11- and 13-smooth: none
   EXPECT_EQ(twin(3375), (std::vector<int>{27, 5, 5, 5}));

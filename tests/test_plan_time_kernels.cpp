@@ -594,8 +594,10 @@ TEST(CudaPlanTime, LongLinesAndBluesteinConvolutionsRunInOnePlanTimeTile) {
 // blocks, 21875 and 28125 complex<double> in five) and on lines of
 // cluster_lines (19683 in three blocks of radix 27; 9375 complex<double>
 // in three of radix 15, whose first stage's 625 groups split unevenly
-// among them); the schedules of measured_cluster_schedules (complex<double>
-// 14400 in four blocks, 11250 in three); two in-place blocks of 256
+// among them); the schedules of measured_in_place_schedules (complex<double>
+// 14400 in four blocks, 11250 in three; complex<float> 26244 in three
+// blocks of 128 threads, and 2187 and 5625 in one block per line, four per
+// SM); two in-place blocks of 256
 // threads on lines of two_block_in_place_lines. Then Bluestein's convolution of two lengths
 // M the in-place tiles serve as whole lines: one no Stockham tile holds,
 // which runs on the general kernel (no plan-time tile asked for), and one
@@ -644,12 +646,29 @@ TEST(CudaPlanTime, InPlaceTileRunsLinesNoStockhamTileHoldsAndListedLines) {
   SKIP_WITHOUT_CUDA();
   // Bluestein: 10949 (M = 21952) and 4999 (M = 10000).
   check_in_place_tile<float>(
-      {21875, 25088, 26244, 27648, 28125, 21609, 23040, 19683, 18144, 10000, 10935, 9072, 10206}, 10949, 4999);
+      {21875, 25088, 26244, 27648, 28125, 21609, 23040, 19683, 18144, 10000, 10935, 9072, 10206, 2187, 5625}, 10949,
+      4999);
   // Bluestein: 5851 (M = 11760).
   check_in_place_tile<double>(
       {11664, 11760, 12544, 13500, 12800, 9375, 10125, 16000, 21000, 28125, 14400, 10976, 10240, 11250, 10584, 5400, 6804,
        6174},
       5851, 0);
+}
+
+// A four-step split whose factors are as balanced either way puts the one
+// whose whole-line tile is the in-place tile in step A: 2187 x 2048 runs
+// step B (contiguous, stored transposed) on 2048, which has a Stockham
+// tile, where 2187's in-place tile would leave step B to the general kernel.
+TEST(CudaPlanTime, FourStepSplitKeepsInPlaceLengthsOutOfStepB) {
+  SKIP_WITHOUT_CUDA();
+  auto plan_time = std::make_shared<kc::PlanTimeSchedules>(CubinCache::memory_only());
+  DeviceRunner<float> runner;
+  const std::size_t n = 2187 * 2048;
+  ASSERT_TRUE(kc::schedule_shape<float>(2187, false).in_place);
+  const BrickShape shape{1, 1, n};
+  const auto plan = lines_plan<float>(shape, false, plan_time);
+  EXPECT_NE(plan.describe().find("four-step 2048 x 2187"), std::string::npos) << plan.describe();
+  check_against_fftwl(runner, plan, shape, false, 2187, c_four_step);
 }
 
 TEST(CudaPlanTime, SecondPlanLoadsTheCubinFromTheDiskCache) {

@@ -252,22 +252,36 @@ struct FourStep {
   int log_block = 0;
 };
 
+// Whether the contiguous whole-line tile of n is the in-place tile, which
+// serves whole lines only (plan_time_schedules.cpp): as step B of a
+// four-step split such a factor would run the general kernel.
+template <class T>
+bool whole_line_tile_in_place(std::size_t n) {
+  return n <= static_cast<std::size_t>(max_schedule_points) && schedule_shape<T>(static_cast<int>(n), false).in_place;
+}
+
 // Chooses the most balanced split whose two factors are Stockham lengths that
-// fit one tile, so each step's tiles can hold several lanes.
+// fit one tile, so each step's tiles can hold several lanes; of those, one
+// whose step B factor has a Stockham tile where there is one.
 template <class T>
 FourStep<T> make_four_step(std::size_t n, const DeviceLimits& limits, TileKernels kernels) {
   constexpr CompositeRadices composites = device_composite_radices<T>();
   std::size_t best1 = 0, best2 = 0;
+  bool best_in_place = false;
   for (std::size_t d = 2; d * d <= n; ++d) {
     if (n % d != 0) continue;
     for (const auto& [n1, n2] : {std::pair{n / d, d}, std::pair{d, n / d}}) {
       const LineFactorization f1 = choose_line_algorithm(n1, composites), f2 = choose_line_algorithm(n2, composites);
       if (f1.algorithm != LineAlgorithm::stockham || f2.algorithm != LineAlgorithm::stockham) continue;
       if (!tile_fits<T>(n1, f1.radices, 1, limits) || !tile_fits<T>(n2, f2.radices, 1, limits)) continue;
-      if (best1 == 0 || std::max(n1, n2) < std::max(best1, best2)) {
-        best1 = n1;
-        best2 = n2;
-      }
+      // Ranked by the longer factor, then by step B's tile.
+      const std::size_t longer = std::max(n1, n2), best_longer = std::max(best1, best2);
+      if (best1 != 0 && (longer > best_longer || (longer == best_longer && !best_in_place))) continue;
+      const bool in_place = whole_line_tile_in_place<T>(n1);
+      if (best1 != 0 && longer == best_longer && in_place) continue;
+      best1 = n1;
+      best2 = n2;
+      best_in_place = in_place;
     }
   }
   if (best1 == 0)

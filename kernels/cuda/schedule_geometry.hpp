@@ -1435,14 +1435,19 @@ inline constexpr int max_schedule_points = static_cast<int>(max_schedule_shared_
 // Threads per SM and register cap of the in-place tile: 512 threads at 128
 // registers, in one block (a line whose buffer takes most of an SM's
 // shared memory), two of 256 (two_block_in_place_lines) or two to four
-// blocks of a cluster tile (cluster_shape).
+// blocks of a cluster tile (cluster_shape); measured_in_place_schedules
+// names the exceptions.
 inline constexpr int in_place_threads = 512;
 inline constexpr int in_place_registers = 128;
 
-// `blocks` resident per SM share in_place_threads (in whole warps); a line
-// spans `cluster` blocks (cluster_shape), each holding n / cluster points.
+// `blocks` resident per SM share in_place_threads (in whole warps), or run
+// `threads` each where given; a line spans `cluster` blocks (cluster_shape),
+// each holding n / cluster points. The register cap is what the resident
+// blocks leave a thread of the 64K registers of an SM, at most
+// in_place_registers.
 template <class T>
-constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule, int blocks = 1, int cluster = 1) {
+constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule, int blocks = 1, int cluster = 1,
+                                       int threads = 0) {
   ScheduleShape g;
   g.schedule = schedule;
   g.passes = schedule.count;
@@ -1450,9 +1455,11 @@ constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule, int
   if (g.passes == 0) return g;
   g.lanes = 1;
   g.points = n;
-  g.threads = in_place_threads / blocks / 32 * 32;
+  g.threads = threads > 0 ? threads : in_place_threads / blocks / 32 * 32;
   g.values = largest_radix(schedule);
-  g.register_target = in_place_registers;
+  const int resident_threads = (g.threads + 31) / 32 * 32 * blocks;
+  g.register_target = 65536 / resident_threads < in_place_registers ? 65536 / resident_threads / 8 * 8
+                                                                    : in_place_registers;
   g.min_blocks = blocks;
   g.cluster = cluster;
   g.shift = sizeof(T) == 4 ? 5 : 4;
@@ -1477,7 +1484,7 @@ constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule, int
 // C is the fewest blocks, up to the portable cluster size 8, of which at
 // least two fit an SM's shared memory (the H100's 228 KB, 1 KB of it
 // reserved per block), with a radix of in_place_schedule that C divides;
-// that radix, the largest such, runs first (measured_cluster_schedules
+// that radix, the largest such, runs first (measured_in_place_schedules
 // below names the exceptions). Up to four blocks per SM share
 // in_place_threads. Trials on the H100 (bench/RESULTS.md, issue 10,
 // section "The cluster tile"): 20736 complex64 in two blocks 0.90x cuFFT
@@ -1502,59 +1509,90 @@ constexpr RadixSchedule cluster_schedule(const RadixSchedule& schedule, int bloc
   return s;
 }
 
-// Cluster tiles whose blocks and radices differ from the rule's, where they
-// ran faster by more than 5% in every round (bench/RESULTS.md, issue 10,
-// sections "The cluster tile", per-line schedules, and "The cluster tile's
-// first stage rolled"): the radices in decimation order, the first stage's
-// first. complex128: 11664 as 16 9 9 9 in two blocks 0.82-0.84x cuFFT (the
-// rule's 16 27 27 spilled 36 bytes, 0.70x); 10976 as 14 14 8 7 in two 0.90x
-// (16 7 7 14 0.84-0.86x, the rule's 16 14 7 7 0.70x); 14400 as 16 10 10 9 in
-// four 1.01-1.03x (four steps 0.71x); 10240 as 16 16 10 4 in four
-// 0.86-0.88x, 0.96-1.00x with the first stage rolled (its Stockham tile
-// 0.79x); 11250 as 15 10 15 5 in three 0.87x (0.79x); 10584 as 14 6 9 14 in
-// two 0.89x (0.78-0.80x); 5400 as 10 10 6 9 in two 0.81x (0.77x). complex64:
-// 26244 as 27 27 9 4 in three 0.80-0.81x (the rule's 4 27 27 9 in two
-// 0.77x). The other 74 trials that ran, over 12 lines, were no faster;
-// complex64 19683, 10206, 15625 and 5625 and complex128 8750 gained from
-// none. A line listed here runs the cluster tile even where a Stockham tile
-// holds it (listed_tile).
-inline constexpr int max_cluster_stages = 6;
-struct ClusterSchedule {
+// In-place tiles whose blocks, radices or block sizes differ from the
+// rules', where they ran faster by more than 5% in every round
+// (bench/RESULTS.md, issue 10, sections "The cluster tile", per-line
+// schedules, "The cluster tile's first stage rolled" and "In-place tiles
+// for short lines"): the radices in decimation order, the first stage's
+// first.
+// - Cluster tiles. complex128: 11664 as 16 9 9 9 in two blocks 0.82-0.84x
+//   cuFFT (the rule's 16 27 27 spilled 36 bytes, 0.70x); 10976 as 14 14 8 7
+//   in two 0.90x (16 7 7 14 0.84-0.86x, the rule's 16 14 7 7 0.70x); 14400
+//   as 16 10 10 9 in four 1.01-1.03x (four steps 0.71x); 10240 as 16 16 10 4
+//   in four 0.86-0.88x, 0.96-1.00x with the first stage rolled (its
+//   Stockham tile 0.79x); 11250 as 15 10 15 5 in three 0.87x (0.79x); 10584
+//   as 14 6 9 14 in two 0.89x (0.78-0.80x); 5400 as 10 10 6 9 in two 0.81x
+//   (0.77x). complex64: 26244 as 27 27 9 4 in three 0.80-0.81x (the rule's
+//   4 27 27 9 in two 0.77x); in blocks of 128 threads rather than the
+//   rule's 160, 1.24 against 1.26-1.27 ms, 0.81-0.83x (2% faster in each of
+//   three rounds, short of 5%: taken because 160 threads idle more of the
+//   radix-27 stages' groups, 324 a block, and it moves the line off the
+//   target's edge). The other 74 trials that ran, over 12 lines, were no
+//   faster; complex64 19683, 10206 and 15625 and complex128 8750 gained
+//   from none.
+// - One in-place block per line, four per SM, for complex64 lines a
+//   Stockham tile holds: 2187 as 9 9 9 3 in 256 threads, 0.97x (its
+//   Stockham tile 9 9 9 3 0.90x; 3 9 9 9, the Stockham tile's order, 0.77x
+//   in the same run), and 5625 as 15 15 25 in 128, 0.92-0.93x (its
+//   Stockham tile 9 25 25 0.79-0.80x).
+// A line listed here runs its tile whatever the rules give it (listed_tile).
+// Their whole-line plans take the listed passes (device_schedule); strided
+// lines of these lengths run the general kernel with them (strided
+// schedules stop at 1024).
+inline constexpr int max_in_place_stages = 6;
+struct InPlaceSchedule {
   int length;
   bool complex128;
-  int blocks;
-  int radices[max_cluster_stages];  // unused entries 0
+  int cluster;  // blocks holding one line: 1 for one block per line
+  int radices[max_in_place_stages];  // unused entries 0
+  int resident = 0;                  // blocks per SM; 0: as many as fit, up to four
+  int threads = 0;                   // per block; 0: in_place_threads shared among the resident blocks
 };
-inline constexpr ClusterSchedule measured_cluster_schedules[] = {
+inline constexpr InPlaceSchedule measured_in_place_schedules[] = {
     {11664, true, 2, {16, 9, 9, 9}},   {10976, true, 2, {14, 14, 8, 7}},  {14400, true, 4, {16, 10, 10, 9}},
     {10240, true, 4, {16, 16, 10, 4}}, {11250, true, 3, {15, 10, 15, 5}}, {10584, true, 2, {14, 6, 9, 14}},
-    {5400, true, 2, {10, 10, 6, 9}},   {26244, false, 3, {27, 27, 9, 4}},
+    {5400, true, 2, {10, 10, 6, 9}},   {26244, false, 3, {27, 27, 9, 4}, 0, 128}, {2187, false, 1, {9, 9, 9, 3}, 4, 256},
+    {5625, false, 1, {15, 15, 25}, 4, 128},
 };
+
+// How many blocks holding `points` points each fit an SM's shared memory.
+template <class T>
+constexpr int blocks_fitting_sm(int points) {
+  const int shift = sizeof(T) == 4 ? 5 : 4;
+  const std::size_t bytes = 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(points, shift));
+  return static_cast<int>(cluster_sm_shared_bytes / (bytes + block_reserved_shared_bytes));
+}
 
 // The resident blocks of a cluster tile of n points in `blocks` blocks:
 // as many as fit an SM's shared memory, up to four; 0 where fewer than two fit.
 template <class T>
 constexpr int cluster_resident_blocks(int n, int blocks) {
-  const int shift = sizeof(T) == 4 ? 5 : 4;
-  const std::size_t bytes = 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(n / blocks, shift));
-  const std::size_t fit = cluster_sm_shared_bytes / (bytes + block_reserved_shared_bytes);
+  const int fit = blocks_fitting_sm<T>(n / blocks);
   if (fit < 2) return 0;
-  return fit < max_cluster_resident_blocks ? static_cast<int>(fit) : max_cluster_resident_blocks;
+  return fit < max_cluster_resident_blocks ? fit : max_cluster_resident_blocks;
+}
+
+// The tile measured_in_place_schedules lists for a line of length n, or
+// none (not valid).
+template <class T>
+constexpr ScheduleShape measured_in_place_shape(int n) {
+  for (const InPlaceSchedule& m : measured_in_place_schedules) {
+    if (m.length != n || m.complex128 != (sizeof(T) == 8)) continue;
+    // In pass order: the list read backwards (the first stage is the last pass).
+    RadixSchedule schedule;
+    for (int i = max_in_place_stages - 1; i >= 0; --i)
+      if (m.radices[i] > 1) schedule.radices[schedule.count++] = m.radices[i];
+    const int resident = m.resident > 0 ? m.resident : cluster_resident_blocks<T>(n, m.cluster);
+    const bool usable = m.cluster >= 1 && m.cluster <= max_cluster_blocks && n % m.cluster == 0 &&
+                        schedule.count >= 2 && schedule.radices[schedule.count - 1] % m.cluster == 0 &&
+                        resident > 0 && resident <= blocks_fitting_sm<T>(n / m.cluster);
+    if (usable) return in_place_shape<T>(n, schedule, resident, m.cluster, m.threads);
+  }
+  return {};
 }
 
 template <class T>
 constexpr ScheduleShape cluster_shape(int n) {
-  for (const ClusterSchedule& m : measured_cluster_schedules) {
-    if (m.length != n || m.complex128 != (sizeof(T) == 8)) continue;
-    // In pass order: the list read backwards (the first stage is the last pass).
-    RadixSchedule schedule;
-    for (int i = max_cluster_stages - 1; i >= 0; --i)
-      if (m.radices[i] > 1) schedule.radices[schedule.count++] = m.radices[i];
-    const int resident = cluster_resident_blocks<T>(n, m.blocks);
-    const bool usable = m.blocks <= max_cluster_blocks && n % m.blocks == 0 && schedule.count >= 2 &&
-                        schedule.radices[schedule.count - 1] % m.blocks == 0;
-    if (resident > 0 && usable) return in_place_shape<T>(n, schedule, resident, m.blocks);
-  }
   const RadixSchedule own = in_place_schedule(static_cast<std::size_t>(n));
   if (own.count < 2) return {};
   for (int blocks = 2; blocks <= max_cluster_blocks; ++blocks) {
@@ -1646,8 +1684,8 @@ inline constexpr InPlaceLine two_block_in_place_lines[] = {
 // Listed since: complex64 10206 (14 27 27 in two blocks 0.92 ms, 0.80x,
 // against its Stockham tile's 0.96 ms, 0.76x, 4% faster in every round;
 // section "The cluster tile's first stage rolled"). The lines of
-// measured_cluster_schedules run the cluster tile without being listed
-// here (complex128 10240, 11250, 10584 and 5400 have Stockham tiles).
+// measured_in_place_schedules run their tiles without being listed here
+// (complex128 10240, 11250, 10584 and 5400 have Stockham tiles).
 inline constexpr InPlaceLine cluster_lines[] = {
     {10206, false}, {14336, false}, {15120, false}, {15360, false}, {15876, false}, {17640, false}, {17920, false},
     {18144, false}, {19683, false}, {20160, false}, {20480, false}, {20580, false}, {20736, false}, {21000, false},
@@ -1670,9 +1708,9 @@ inline constexpr InPlaceLine cluster_lines[] = {
 inline constexpr InPlaceLine four_step_lines[] = {
     {21875, true}, {23040, true}, {25515, true}, {27648, true}, {28672, true}};
 
-// Which list above names a line of length n; a line of
-// measured_cluster_schedules is a cluster line.
-enum class ListedTile { none, two_in_place_blocks, cluster, four_steps };
+// Which list above names a line of length n, measured_in_place_schedules
+// first.
+enum class ListedTile { none, measured_in_place, two_in_place_blocks, cluster, four_steps };
 
 template <class T>
 constexpr ListedTile listed_tile(int n) {
@@ -1682,17 +1720,19 @@ constexpr ListedTile listed_tile(int n) {
       if (line.length == n && line.complex128 == complex128) return true;
     return false;
   };
+  if (in(measured_in_place_schedules)) return ListedTile::measured_in_place;
   if (in(two_block_in_place_lines)) return ListedTile::two_in_place_blocks;
-  if (in(cluster_lines) || in(measured_cluster_schedules)) return ListedTile::cluster;
+  if (in(cluster_lines)) return ListedTile::cluster;
   if (in(four_step_lines)) return ListedTile::four_steps;
   return ListedTile::none;
 }
 
 // The whole-line tile of contiguous lines of length n whose settled
 // schedule has the contiguous Stockham tile `stockham`:
-// - the cluster tile (cluster_shape) where `stockham` is not valid (the
-//   line would run four steps) but for four_step_lines, and for the lines
-//   of cluster_lines and measured_cluster_schedules (listed_tile);
+// - the tile of measured_in_place_schedules for its lines (listed_tile);
+// - past 4096, the cluster tile (cluster_shape) where `stockham` is not
+//   valid (the line would run four steps) but for four_step_lines, and for
+//   the lines of cluster_lines;
 // - two in-place blocks for the lines of two_block_in_place_lines;
 // - one in-place block where neither tile is valid but that one fits;
 // - else `stockham`, which may be invalid: four steps.
@@ -1705,9 +1745,13 @@ constexpr ListedTile listed_tile(int n) {
 // schedule whatever a whole line takes (convolution_shape).
 template <class T>
 constexpr ScheduleShape contiguous_shape(int n, const ScheduleShape& stockham) {
-  if (n <= 4096 || n > max_schedule_points || (n & (n - 1)) == 0) return stockham;
+  if (n > max_schedule_points || (n & (n - 1)) == 0) return stockham;
   const ListedTile listed = listed_tile<T>(n);
-  if (listed == ListedTile::four_steps) return stockham;
+  if (listed == ListedTile::measured_in_place) {
+    const ScheduleShape measured = measured_in_place_shape<T>(n);
+    if (measured.valid) return measured;
+  }
+  if (n <= 4096 || listed == ListedTile::four_steps) return stockham;
   if ((!stockham.valid && listed == ListedTile::none) || listed == ListedTile::cluster) {
     const ScheduleShape cluster = cluster_shape<T>(n);
     if (cluster.valid) return cluster;
