@@ -1432,19 +1432,18 @@ constexpr RadixSchedule in_place_schedule(std::size_t n) {
 // The longest line any compiled tile holds: 227 KB of complex<float>.
 inline constexpr int max_schedule_points = static_cast<int>(max_schedule_shared_bytes / 8);
 
-// Threads per SM and register cap of the in-place tile: 512 threads at 128
-// registers, in one block (a line whose buffer takes most of an SM's
-// shared memory), two of 256 (two_block_in_place_lines) or two to four
-// blocks of a cluster tile (cluster_shape); measured_in_place_schedules
-// names the exceptions.
+// Threads per SM of the in-place tile: 512, so at least 128 registers
+// each, in one block (a line whose buffer takes most of an SM's shared
+// memory), two of 256 (two_block_in_place_lines) or two to four blocks of
+// a cluster tile (cluster_shape); measured_in_place_schedules names the
+// exceptions.
 inline constexpr int in_place_threads = 512;
-inline constexpr int in_place_registers = 128;
 
 // `blocks` resident per SM share in_place_threads (in whole warps), or run
 // `threads` each where given; a line spans `cluster` blocks (cluster_shape),
-// each holding n / cluster points. The register cap is what the resident
-// blocks leave a thread of the 64K registers of an SM, at most
-// in_place_registers.
+// each holding n / cluster points. The register cap (from the kernel's
+// launch bounds) is what the resident blocks leave a thread of an SM's 64K
+// registers in whole eights, at most 248 (a thread addresses 255).
 template <class T>
 constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule, int blocks = 1, int cluster = 1,
                                        int threads = 0) {
@@ -1457,9 +1456,8 @@ constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule, int
   g.points = n;
   g.threads = threads > 0 ? threads : in_place_threads / blocks / 32 * 32;
   g.values = largest_radix(schedule);
-  const int resident_threads = (g.threads + 31) / 32 * 32 * blocks;
-  g.register_target = 65536 / resident_threads < in_place_registers ? 65536 / resident_threads / 8 * 8
-                                                                    : in_place_registers;
+  const int cap = 65536 / ((g.threads + 31) / 32 * 32 * blocks) / 8 * 8;
+  g.register_target = cap < 248 ? cap : 248;
   g.min_blocks = blocks;
   g.cluster = cluster;
   g.shift = sizeof(T) == 4 ? 5 : 4;
