@@ -844,19 +844,32 @@ std::vector<int> pass_radices(const kc::ScheduleShape& g) {
 TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   const InPlaceTiles single = expect_in_place_tiles<float>();
   const InPlaceTiles twice = expect_in_place_tiles<double>();
-  // The cluster tile: 27 listed complex64 lines and the 29 up to
-  // max_schedule_points (29056) no Stockham tile holds; 24 listed
-  // complex128 lines (20 in cluster_lines, 4 with a Stockham tile in
+  // The cluster tile: 26 listed complex64 lines and the 29 up to
+  // max_schedule_points (29056) no Stockham tile holds; 25 listed
+  // complex128 lines (20 in cluster_lines, 5 with a Stockham tile in
   // measured_in_place_schedules) and 112 such lines.
-  EXPECT_EQ(single.cluster.size(), 56u);
-  EXPECT_EQ(twice.cluster.size(), 136u);
-  // One in-place block per line: 5625 complex64, four per SM of 128 threads.
-  EXPECT_EQ(single.one_block, (std::vector<int>{5625}));
+  EXPECT_EQ(single.cluster.size(), 55u);
+  EXPECT_EQ(twice.cluster.size(), 137u);
+  // One in-place block per line: complex64 5625, four per SM of 128
+  // threads, and 10206, two per SM of 256.
+  EXPECT_EQ(single.one_block, (std::vector<int>{5625, 10206}));
   EXPECT_TRUE(twice.one_block.empty());
   const kc::ScheduleShape one = kc::schedule_shape<float>(5625, false);
   EXPECT_EQ(one.min_blocks, 4);
   EXPECT_EQ(one.register_target, 128);
   EXPECT_EQ(pass_radices(one), (std::vector<int>{25, 15, 15}));
+  const kc::ScheduleShape two = kc::schedule_shape<float>(10206, false);
+  EXPECT_EQ(two.min_blocks, 2);
+  EXPECT_EQ(two.threads, 256);
+  EXPECT_EQ(pass_radices(two), (std::vector<int>{27, 27, 14}));
+  // 8750 complex<double> in two blocks of 128 threads, three per SM (its
+  // Stockham tile holds the line).
+  const kc::ScheduleShape listed = kc::schedule_shape<double>(8750, false);
+  EXPECT_EQ(listed.cluster, 2);
+  EXPECT_EQ(listed.min_blocks, 3);
+  EXPECT_EQ(listed.threads, 128);
+  EXPECT_EQ(pass_radices(listed), (std::vector<int>{25, 25, 14}));
+  EXPECT_TRUE(kc::stockham_shape<double>(8750, false).valid);
   // The listed cluster lines have Stockham tiles, the four-step ones none.
   for (const kc::InPlaceLine& line : kc::cluster_lines) {
     EXPECT_TRUE(line.complex128 ? kc::stockham_shape<double>(line.length, false).valid

@@ -595,9 +595,10 @@ TEST(CudaPlanTime, LongLinesAndBluesteinConvolutionsRunInOnePlanTimeTile) {
 // cluster_lines (19683 in three blocks of radix 27; 9375 complex<double>
 // in three of radix 15, whose first stage's 625 groups split unevenly
 // among them); the schedules of measured_in_place_schedules (complex<double>
-// 14400 in four blocks, 11250 in three; complex<float> 26244 in three
-// blocks of 128 threads, and 2187 and 5625 in one block per line, four per
-// SM); two in-place blocks of 256
+// 14400 in four blocks, 11250 in three, 8750 in two of 128 threads;
+// complex<float> 26244 in three blocks of 128 threads, 2187 and 5625 in one
+// block per line, four per SM, and 10206 in one, two per SM); two in-place
+// blocks of 256
 // threads on lines of two_block_in_place_lines. Then Bluestein's convolution of two lengths
 // M the in-place tiles serve as whole lines: one no Stockham tile holds,
 // which runs on the general kernel (no plan-time tile asked for), and one
@@ -651,7 +652,7 @@ TEST(CudaPlanTime, InPlaceTileRunsLinesNoStockhamTileHoldsAndListedLines) {
   // Bluestein: 5851 (M = 11760).
   check_in_place_tile<double>(
       {11664, 11760, 12544, 13500, 12800, 9375, 10125, 16000, 21000, 28125, 14400, 10976, 10240, 11250, 10584, 5400, 6804,
-       6174},
+       6174, 8750},
       5851, 0);
 }
 

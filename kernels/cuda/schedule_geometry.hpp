@@ -1520,19 +1520,23 @@ constexpr RadixSchedule cluster_schedule(const RadixSchedule& schedule, int bloc
 //   in four 0.86-0.88x, 0.96-1.00x with the first stage rolled (its
 //   Stockham tile 0.79x); 11250 as 15 10 15 5 in three 0.87x (0.79x); 10584
 //   as 14 6 9 14 in two 0.89x (0.78-0.80x); 5400 as 10 10 6 9 in two 0.81x
-//   (0.77x). complex64: 26244 as 27 27 9 4 in three 0.80-0.81x (the rule's
+//   (0.77x); 8750 as 14 25 25 in two blocks of 128 threads, three per SM,
+//   1.04-1.05 ms, 0.83-0.84x (its Stockham tile 1.12-1.14 ms, 0.76-0.78x;
+//   in 160 threads, the rule's, 0.71x). complex64: 26244 as 27 27 9 4 in
+//   three 0.80-0.81x (the rule's
 //   4 27 27 9 in two 0.77x); in blocks of 128 threads rather than the
 //   rule's 160, 1.24 against 1.26-1.27 ms, 0.81-0.83x (2% faster in each of
 //   three rounds, short of 5%: taken because 160 threads idle more of the
 //   radix-27 stages' groups, 324 a block, and it moves the line off the
 //   target's edge). The other 74 trials that ran, over 12 lines, were no
-//   faster; complex64 19683, 10206 and 15625 and complex128 8750 gained
-//   from none.
+//   faster; complex64 19683 and 15625 gained from none.
 // - One in-place block per line, four per SM, for complex64 lines a
 //   Stockham tile holds: 2187 as 9 9 9 3 in 256 threads, 0.97x (its
 //   Stockham tile 9 9 9 3 0.90x; 3 9 9 9, the Stockham tile's order, 0.77x
 //   in the same run), and 5625 as 15 15 25 in 128, 0.92-0.93x (its
-//   Stockham tile 9 25 25 0.79-0.80x).
+//   Stockham tile 9 25 25 0.79-0.80x). Two per SM: 10206 as 14 27 27 in 256
+//   threads, 0.86-0.87 ms, 0.86x (the cluster tile's 14 27 27 in two blocks
+//   0.93 ms, 0.79-0.80x; 27 27 14 0.82-0.83x, in 384 threads 0.77-0.78x).
 // A line listed here runs its tile whatever the rules give it (listed_tile).
 // Their whole-line plans take the listed passes (device_schedule); strided
 // lines of these lengths run the general kernel with them (strided
@@ -1551,6 +1555,7 @@ inline constexpr InPlaceSchedule measured_in_place_schedules[] = {
     {10240, true, 4, {16, 16, 10, 4}}, {11250, true, 3, {15, 10, 15, 5}}, {10584, true, 2, {14, 6, 9, 14}},
     {5400, true, 2, {10, 10, 6, 9}},   {26244, false, 3, {27, 27, 9, 4}, 0, 128},
     {2187, false, 1, {9, 9, 9, 3}, 4, 256},  {5625, false, 1, {15, 15, 25}, 4, 128},
+    {10206, false, 1, {14, 27, 27}, 2, 256}, {8750, true, 2, {14, 25, 25}, 0, 128},
 };
 
 // How many blocks holding `points` points each fit an SM's shared memory.
@@ -1679,19 +1684,17 @@ inline constexpr InPlaceLine two_block_in_place_lines[] = {
 // and left out: 34 complex64 and 43 complex128 lines (16807 complex64 0.95
 // -> 0.46x in seven blocks of radix 7; complex128 9216 1.01 -> 0.65x, 6125
 // 0.82 -> 0.56x), most of them below 17000 complex64 and 10000 complex128.
-// Listed since: complex64 10206 (14 27 27 in two blocks 0.92 ms, 0.80x,
-// against its Stockham tile's 0.96 ms, 0.76x, 4% faster in every round;
-// section "The cluster tile's first stage rolled"). The lines of
-// measured_in_place_schedules run their tiles without being listed here
-// (complex128 10240, 11250, 10584 and 5400 have Stockham tiles).
+// The lines of measured_in_place_schedules run their tiles without being
+// listed here (complex128 10240, 11250, 10584 and 5400 and complex64
+// 10206 have Stockham tiles).
 inline constexpr InPlaceLine cluster_lines[] = {
-    {10206, false}, {14336, false}, {15120, false}, {15360, false}, {15876, false}, {17640, false}, {17920, false},
-    {18144, false}, {19683, false}, {20160, false}, {20480, false}, {20580, false}, {20736, false}, {21000, false},
-    {21504, false}, {21600, false}, {21609, false}, {22050, false}, {22400, false}, {22680, false}, {23040, false},
-    {23520, false}, {24000, false}, {24010, false}, {24192, false}, {24500, false}, {24576, false}, {4900, true},
-    {5250, true},   {6000, true},   {7000, true},   {7500, true},   {8400, true},   {8820, true},   {8960, true},
-    {9375, true},   {10080, true},  {10125, true},  {10935, true},  {10976, true},  {11025, true},  {11200, true},
-    {11340, true},  {11907, true},  {12000, true},  {12096, true},  {12800, true},
+    {14336, false}, {15120, false}, {15360, false}, {15876, false}, {17640, false}, {17920, false}, {18144, false},
+    {19683, false}, {20160, false}, {20480, false}, {20580, false}, {20736, false}, {21000, false}, {21504, false},
+    {21600, false}, {21609, false}, {22050, false}, {22400, false}, {22680, false}, {23040, false}, {23520, false},
+    {24000, false}, {24010, false}, {24192, false}, {24500, false}, {24576, false}, {4900, true},   {5250, true},
+    {6000, true},   {7000, true},   {7500, true},   {8400, true},   {8820, true},   {8960, true},   {9375, true},
+    {10080, true},  {10125, true},  {10935, true},  {10976, true},  {11025, true},  {11200, true},  {11340, true},
+    {11907, true},  {12000, true},  {12096, true},  {12800, true},
 };
 
 // Lines no Stockham tile holds that keep four steps where the cluster tile
