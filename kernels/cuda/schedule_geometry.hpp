@@ -1523,20 +1523,21 @@ constexpr RadixSchedule cluster_schedule(const RadixSchedule& schedule, int bloc
 //   (0.77x); 8750 as 14 25 25 in two blocks of 128 threads, three per SM,
 //   1.04-1.05 ms, 0.83-0.84x (its Stockham tile 1.12-1.14 ms, 0.76-0.78x;
 //   in 160 threads, the rule's, 0.71x). complex64: 26244 as 27 27 9 4 in
-//   three 0.80-0.81x (the rule's
-//   4 27 27 9 in two 0.77x); in blocks of 128 threads rather than the
-//   rule's 160, 1.24 against 1.26-1.27 ms, 0.81-0.83x (2% faster in each of
-//   three rounds, short of 5%: taken because 160 threads idle more of the
-//   radix-27 stages' groups, 324 a block, and it moves the line off the
-//   target's edge). The other 74 trials that ran, over 12 lines, were no
-//   faster; complex64 19683 and 15625 gained from none.
-// - One in-place block per line, four per SM, for complex64 lines a
-//   Stockham tile holds: 2187 as 9 9 9 3 in 256 threads, 0.97x (its
-//   Stockham tile 9 9 9 3 0.90x; 3 9 9 9, the Stockham tile's order, 0.77x
-//   in the same run), and 5625 as 15 15 25 in 128, 0.92-0.93x (its
-//   Stockham tile 9 25 25 0.79-0.80x). Two per SM: 10206 as 14 27 27 in 256
-//   threads, 0.86-0.87 ms, 0.86x (the cluster tile's 14 27 27 in two blocks
-//   0.93 ms, 0.79-0.80x; 27 27 14 0.82-0.83x, in 384 threads 0.77-0.78x).
+//   three 0.80-0.81x (the rule's 4 27 27 9 in two 0.77x); in blocks of 128
+//   threads rather than the rule's 160, 1.24 against 1.26-1.27 ms,
+//   0.81-0.83x (2% faster in each of three rounds, short of 5%: taken
+//   because 160 threads idle more of the radix-27 stages' groups, 324 a
+//   block, and it moves the line off the target's edge). The other 74
+//   trials that ran, over 12 lines, were no faster; complex64 19683 and
+//   15625 gained from none.
+// - One in-place block per line, several per SM, for complex64 lines a
+//   Stockham tile or the cluster tile held. Four per SM: 2187 as 9 9 9 3 in
+//   256 threads, 0.97x (its Stockham tile 9 9 9 3 0.90x; 3 9 9 9, the
+//   Stockham tile's order, 0.77x in the same run), and 5625 as 15 15 25 in
+//   128, 0.92-0.93x (its Stockham tile 9 25 25 0.79-0.80x). Two per SM:
+//   10206 as 14 27 27 in 256 threads, 0.86 ms, 0.86x (the cluster tile's
+//   14 27 27 in two blocks 0.93 ms, 0.79-0.80x; 27 27 14 0.82-0.83x, in 384
+//   threads 0.77-0.78x).
 // A line listed here runs its tile whatever the rules give it (listed_tile).
 // Their whole-line plans take the listed passes (device_schedule); strided
 // lines of these lengths run the general kernel with them (strided
