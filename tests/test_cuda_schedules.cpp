@@ -780,9 +780,7 @@ InPlaceTiles expect_in_place_tiles() {
     const kc::ScheduleShape stockham = kc::shape_of_schedule<T>(n, settled.schedule, false, settled.tile);
     const kc::ListedTile listed = kc::listed_tile<T>(n);
     const bool power_of_two = (n & (n - 1)) == 0;
-    const kc::InPlaceSchedule* measured = nullptr;
-    for (const kc::InPlaceSchedule& m : kc::measured_in_place_schedules)
-      if (m.length == n && m.complex128 == (sizeof(T) == 8)) measured = &m;
+    const kc::InPlaceSchedule* measured = kc::measured_in_place_schedule<T>(n);
     EXPECT_EQ(measured != nullptr, listed == kc::ListedTile::measured_in_place) << n;
     const bool cluster_expected = !power_of_two && n <= kc::max_schedule_points &&
                                   ((!stockham.valid && listed == kc::ListedTile::none) ||

@@ -1576,23 +1576,29 @@ constexpr int cluster_resident_blocks(int n, int blocks) {
   return fit < max_cluster_resident_blocks ? fit : max_cluster_resident_blocks;
 }
 
+// The entry of measured_in_place_schedules for a line of length n, or null.
+template <class T>
+constexpr const InPlaceSchedule* measured_in_place_schedule(int n) {
+  for (const InPlaceSchedule& m : measured_in_place_schedules)
+    if (m.length == n && m.complex128 == (sizeof(T) == 8)) return &m;
+  return nullptr;
+}
+
 // The tile measured_in_place_schedules lists for a line of length n, or
 // none (not valid).
 template <class T>
 constexpr ScheduleShape measured_in_place_shape(int n) {
-  for (const InPlaceSchedule& m : measured_in_place_schedules) {
-    if (m.length != n || m.complex128 != (sizeof(T) == 8)) continue;
-    // In pass order: the list read backwards (the first stage is the last pass).
-    RadixSchedule schedule;
-    for (int i = max_in_place_stages - 1; i >= 0; --i)
-      if (m.radices[i] > 1) schedule.radices[schedule.count++] = m.radices[i];
-    const int resident = m.resident > 0 ? m.resident : cluster_resident_blocks<T>(n, m.cluster);
-    const bool usable = m.cluster >= 1 && m.cluster <= max_cluster_blocks && n % m.cluster == 0 &&
-                        schedule.count >= 2 && schedule.radices[schedule.count - 1] % m.cluster == 0 &&
-                        resident > 0 && resident <= blocks_fitting_sm<T>(n / m.cluster);
-    if (usable) return in_place_shape<T>(n, schedule, resident, m.cluster, m.threads);
-  }
-  return {};
+  const InPlaceSchedule* m = measured_in_place_schedule<T>(n);
+  if (m == nullptr) return {};
+  // In pass order: the list read backwards (the first stage is the last pass).
+  RadixSchedule schedule;
+  for (int i = max_in_place_stages - 1; i >= 0; --i)
+    if (m->radices[i] > 1) schedule.radices[schedule.count++] = m->radices[i];
+  const int resident = m->resident > 0 ? m->resident : cluster_resident_blocks<T>(n, m->cluster);
+  const bool usable = m->cluster >= 1 && m->cluster <= max_cluster_blocks && n % m->cluster == 0 &&
+                      schedule.count >= 2 && schedule.radices[schedule.count - 1] % m->cluster == 0 &&
+                      resident > 0 && resident <= blocks_fitting_sm<T>(n / m->cluster);
+  return usable ? in_place_shape<T>(n, schedule, resident, m->cluster, m->threads) : ScheduleShape{};
 }
 
 template <class T>
