@@ -258,8 +258,34 @@ inline constexpr std::size_t max_schedule_shared_bytes = 227 * 1024;
 
 // Words of one skewed buffer of `points` values: one extra word every
 // 2^shift keeps a stride of 2^shift off a single bank (skew() in
-// tile_kernels.cuh).
-constexpr int skewed_words(int points, int shift) { return points + (points >> shift) + 1; }
+// tile_kernels.cuh); shift 0 leaves the buffer unskewed (tile_skew_shift).
+constexpr int skewed_words(int points, int shift) {
+  return shift == 0 ? points : points + (points >> shift) + 1;
+}
+
+// The skew of a Stockham tile's shared buffers (ScheduleShape::shift): one
+// spare word every 32 (complex<float> parts) or 16 (complex<double>) words,
+// or none (0) for contiguous lines of a length n with n % 4 != 0. The skew
+// keeps a power-of-two stride off a single bank, but it moves every run of
+// 32 consecutive points that does not start on a multiple of 32 across a
+// spare word, so that its first and last share a bank: a pass's reads of
+// points j + r n/R, and a stage's writes of runs of `span` points, take two
+// wavefronts where one would do whenever n/R or `span` is odd. Counted over
+// every stage's reads and writes of a warp (32 banks of 4 bytes), the tiles
+// of contiguous lines with n % 4 != 0 need fewer wavefronts unskewed for
+// 146 of the 154 complex<float> 7-smooth lengths up to 65536 (3 need more:
+// 2, 49, 270) and 126 of 130 complex<double> ones; 19683 complex<float> as
+// 27 27 27 in 729 threads 4840 against 3078 per part and line (ncu counted
+// 49% of its shared wavefronts as bank-conflict excess, cuFFT's kernel of
+// the same shape 12%). With n % 4 == 0 the skew saved more than it cost
+// for most lengths, and strided tiles keep it: their lanes make the
+// strides powers of two. The tile searches size every buffer skewed
+// (line_tile_bytes), so the unskewed buffer only spares shared memory.
+template <class T>
+constexpr int tile_skew_shift(int n, bool lanes_fast) {
+  if (!lanes_fast && n % 4 != 0) return 0;
+  return sizeof(T) == 4 ? 5 : 4;
+}
 
 // n = 2^a 3^b 5^c 7^d; `smooth` false where n has another prime factor.
 struct SmoothExponents {
@@ -900,10 +926,11 @@ constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, 
   // merge).
   g.staged_load = !lanes_fast && n / stage_points(g, 0) < 4;
   g.staged_store = !lanes_fast && n / stage_points(g, g.stages - 1) < 4;
-  // One skewed buffer of real parts and one of imaginary parts (skew() in
-  // tile_kernels.cuh, g.shift above); none when one stage does everything
-  // in registers.
+  // One buffer of real parts and one of imaginary parts, skewed as
+  // tile_skew_shift says (the tile's choices above weighed them skewed);
+  // none when one stage does everything in registers.
   g.uses_shared = g.stages > 1 || g.staged_load || g.staged_store;
+  g.shift = tile_skew_shift<T>(n, lanes_fast);
   g.shared_words = g.uses_shared ? skewed_words(g.points, g.shift) : 0;
   g.shared_bytes = 2 * sizeof(T) * static_cast<std::size_t>(g.shared_words);
   g.valid = g.shared_bytes <= max_schedule_shared_bytes;

@@ -71,6 +71,19 @@ __device__ __forceinline__ int schedule_position(int lane, int point) {
   }
 }
 
+// Word of shared-memory index i in a tile's buffers: skewed by one spare
+// word every 2^G::shift (skew() in tile_kernels.cuh), or left as it is where
+// the shape unskews the buffers (G::shift 0, tile_skew_shift in
+// schedule_geometry.hpp says where and why).
+template <class G>
+__device__ __forceinline__ int tile_word(int i) {
+  if constexpr (G::shift == 0) {
+    return i;
+  } else {
+    return i + (i >> G::shift);
+  }
+}
+
 // Butterfly `item` of a pass with Q butterflies per line: lane and j.
 // Consecutive threads take consecutive lanes (strided lines) or consecutive
 // j (contiguous lines), so the global accesses of the first and last pass
@@ -316,7 +329,7 @@ OOCFFT_UNROLL
     } else {
 OOCFFT_UNROLL
       for (int r = 0; r < R; ++r) {
-        const int at = skew<T>(schedule_position<G, LanesFast>(lane[b], j[b] + r * q));
+        const int at = tile_word<G>(schedule_position<G, LanesFast>(lane[b], j[b] + r * q));
         v[b * R + r] = {re[at], im[at]};
       }
     }
@@ -349,7 +362,7 @@ OOCFFT_UNROLL
     if constexpr (!to_global) {
 OOCFFT_UNROLL
       for (int r = 0; r < R; ++r) {
-        const int at = skew<T>(schedule_position<G, LanesFast>(lane[b], target + r * span));
+        const int at = tile_word<G>(schedule_position<G, LanesFast>(lane[b], target + r * span));
         re[at] = x[r].re;
         im[at] = x[r].im;
       }
@@ -382,7 +395,7 @@ __device__ __forceinline__ void schedule_copy_in(T* re, T* im, const TileJob<T>&
         return lane < lanes_here ? load(in + lane * job.lane.in + point) : Complex<T>{T(0), T(0)};
       },
       [&](unsigned e, int, Complex<T> z) {
-        const int at = skew<T>(static_cast<int>(e));
+        const int at = tile_word<G>(static_cast<int>(e));
         re[at] = z.re;
         im[at] = inverse ? -z.im : z.im;
       });
@@ -394,7 +407,7 @@ __device__ __forceinline__ void schedule_copy_out(const T* re, const T* im, cons
   using G = ScheduleGeometry<T, N, false>;
   for_each_element<G, false, N>([&](unsigned e, int lane, int point) {
     if (lane >= lanes_here) return;
-    const int at = skew<T>(static_cast<int>(e));
+    const int at = tile_word<G>(static_cast<int>(e));
     const Complex<T> z = {re[at], inverse ? -im[at] : im[at]};
     store(out + lane * job.lane.out + point, job.scale * z);
   });
@@ -410,7 +423,7 @@ __device__ __forceinline__ void schedule_copy_out_transposed(const T* re, const 
   // The lanes-contiguous copy order; the tile sits lane-major in shared memory.
   for_each_element<G, true, N>([&](unsigned, int lane, int point) {
     if (lane >= lanes_here) return;
-    const int at = skew<T>(schedule_position<G, false>(lane, point));
+    const int at = tile_word<G>(schedule_position<G, false>(lane, point));
     const Complex<T> z = {re[at], inverse ? -im[at] : im[at]};
     store(out + lane * job.lane.out + point * job.point_out, job.scale * z);
   });
@@ -479,7 +492,7 @@ __device__ __forceinline__ void bluestein_copy_in(T* re, T* im, const TileJob<T>
       },
       [&](unsigned e, int point, Complex<T> w) {
         if (point < job.valid) w = (job.conjugate ? conj(w) : w) * load_table(job.chirp + point);
-        const int at = skew<T>(static_cast<int>(e));
+        const int at = tile_word<G>(static_cast<int>(e));
         re[at] = w.re;
         im[at] = w.im;
       });
@@ -491,7 +504,7 @@ template <class T, int M, bool LanesFast>
 __device__ __forceinline__ void bluestein_multiply(T* re, T* im, const TileJob<T>& job) {
   using G = ScheduleGeometry<T, M, LanesFast>;
   for_each_element<G, LanesFast, M>([&](unsigned e, int, int point) {
-    const int at = skew<T>(static_cast<int>(e));
+    const int at = tile_word<G>(static_cast<int>(e));
     const Complex<T> w = Complex<T>{re[at], im[at]} * load_table(job.spectrum + point);
     re[at] = w.re;
     im[at] = -w.im;
@@ -507,7 +520,7 @@ __device__ __forceinline__ void bluestein_copy_out(const T* re, const T* im, con
   using G = ScheduleGeometry<T, M, LanesFast>;
   for_each_element<G, LanesFast, M>([&](unsigned e, int lane, int point) {
     if (lane >= lanes_here || point >= job.valid) return;
-    const int at = skew<T>(static_cast<int>(e));
+    const int at = tile_word<G>(static_cast<int>(e));
     Complex<T> z = Complex<T>{re[at], -im[at]} * load_table(job.chirp + point);
     if (job.conjugate) z = conj(z);
     store(schedule_address<LanesFast>(out, lane, point, job.lane.out, job.point_out), job.scale * z);
