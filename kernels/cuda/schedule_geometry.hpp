@@ -265,25 +265,47 @@ constexpr int skewed_words(int points, int shift) {
 
 // The skew of a Stockham tile's shared buffers (ScheduleShape::shift): one
 // spare word every 32 (complex<float> parts) or 16 (complex<double>) words,
-// or none (0) for contiguous lines of a length n with n % 4 != 0. The skew
-// keeps a power-of-two stride off a single bank, but it moves every run of
-// 32 consecutive points that does not start on a multiple of 32 across a
-// spare word, so that its first and last share a bank: a pass's reads of
-// points j + r n/R, and a stage's writes of runs of `span` points, take two
-// wavefronts where one would do whenever n/R or `span` is odd. Counted over
-// every stage's reads and writes of a warp (32 banks of 4 bytes), the tiles
-// of contiguous lines with n % 4 != 0 need fewer wavefronts unskewed for
-// 146 of the 154 complex<float> 7-smooth lengths up to 65536 (3 need more:
-// 2, 49, 270) and 126 of 130 complex<double> ones; 19683 complex<float> as
-// 27 27 27 in 729 threads 4840 against 3078 per part and line (ncu counted
-// 49% of its shared wavefronts as bank-conflict excess, cuFFT's kernel of
-// the same shape 12%). With n % 4 == 0 the skew saved more than it cost
-// for most lengths, and strided tiles keep it: their lanes make the
-// strides powers of two. The tile searches size every buffer skewed
-// (line_tile_bytes), so the unskewed buffer only spares shared memory.
+// or none (0). The skew keeps a power-of-two stride off a single bank, but
+// it moves every run of 32 consecutive points that does not start on a
+// multiple of 32 across a spare word, so that its first and last share a
+// bank: a pass's reads of points j + r n/R, and a stage's writes of runs of
+// `span` points, take two wavefronts where one would do whenever n/R or
+// `span` is odd. Counted over every stage's reads and writes of a warp (32
+// banks of 4 bytes), the tiles of contiguous lines with n % 4 != 0 need
+// fewer wavefronts unskewed for 146 of the 154 complex<float> 7-smooth
+// lengths up to 65536 and 126 of 130 complex<double> ones (19683
+// complex<float> as 27 27 27 in 729 threads: 4840 against 3078 per part and
+// line; ncu counted 49% of its shared wavefronts as bank-conflict excess,
+// 19% unskewed, cuFFT's kernel of that shape 12%).
+//
+// Measured on the H100 (bench/RESULTS.md, issue 10, section "Unskewed
+// tiles"), only tiles of one line gained: complex<double> 5145 0.92 ->
+// 1.24x cuFFT, 7350 2.29 -> 2.97x, 6750 0.79 -> 0.86x; complex<float> 9450
+// 1.04 -> 1.13x, 18522 2.34 -> 2.82x, 15625 0.77 -> 0.82x. Tiles of several
+// lines lost where they are four-step step B (complex<double> 25515 ...
+// 56250 by 7-12%, complex<float> 30618 and 51450 by 5-6%), so they keep
+// the skew; so do the one-line tiles that lost (skewed_one_line_tiles).
+// Strided tiles keep it: their lanes make the strides powers of two. The
+// tile searches size every buffer skewed (line_tile_bytes), so the
+// unskewed buffer only spares shared memory.
+struct SkewedLine {
+  int length;
+  bool complex128;
+};
+inline constexpr SkewedLine skewed_one_line_tiles[] = {
+    {18225, false},  // 9 5 | 9 5 | 9 in 405 threads: 0.94 -> 0.77x unskewed
+    {19845, false},  // 7 7 | 9 5 | 9 in 441 threads: 2.63 -> 2.22x
+    {8575, true},    // 7 | 7 5 | 7 5 in 245 threads: 0.99 -> 0.92x
+};
+
 template <class T>
-constexpr int tile_skew_shift(int n, bool lanes_fast) {
-  if (!lanes_fast && n % 4 != 0) return 0;
+constexpr int tile_skew_shift(int n, int lanes, bool lanes_fast) {
+  const bool listed = [&] {
+    for (const SkewedLine& s : skewed_one_line_tiles)
+      if (s.length == n && s.complex128 == (sizeof(T) == 8)) return true;
+    return false;
+  }();
+  if (!lanes_fast && lanes == 1 && n % 4 != 0 && !listed) return 0;
   return sizeof(T) == 4 ? 5 : 4;
 }
 
@@ -930,7 +952,7 @@ constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, 
   // tile_skew_shift says (the tile's choices above weighed them skewed);
   // none when one stage does everything in registers.
   g.uses_shared = g.stages > 1 || g.staged_load || g.staged_store;
-  g.shift = tile_skew_shift<T>(n, lanes_fast);
+  g.shift = tile_skew_shift<T>(n, g.lanes, lanes_fast);
   g.shared_words = g.uses_shared ? skewed_words(g.points, g.shift) : 0;
   g.shared_bytes = 2 * sizeof(T) * static_cast<std::size_t>(g.shared_words);
   g.valid = g.shared_bytes <= max_schedule_shared_bytes;
