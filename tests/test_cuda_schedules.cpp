@@ -1029,8 +1029,8 @@ TEST(CudaSchedules, OneLineTilesOfLengthsNotDividedByFourAreUnskewed) {
   int unskewed_float = 0, unskewed_double = 0;
   expect_skew_by_length<float>(unskewed_float);
   expect_skew_by_length<double>(unskewed_double);
-  EXPECT_GT(unskewed_float, 30);
-  EXPECT_GT(unskewed_double, 30);
+  EXPECT_EQ(unskewed_float, 86);  // 26 of them up to 4096
+  EXPECT_EQ(unskewed_double, 80);  // 45 of them up to 4096
   // 6750 = 9 15 10 5 complex<double> in 480 threads: 108000 bytes, not
   // 114752; 15625 complex<float> as 25 25 25 in 640 threads: 125000, not
   // 128912.
