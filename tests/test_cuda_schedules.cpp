@@ -869,12 +869,12 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   EXPECT_EQ(pass_radices(listed), (std::vector<int>{25, 25, 14}));
   EXPECT_TRUE(kc::stockham_shape<double>(8750, false).valid);
   // The listed cluster lines have Stockham tiles, the four-step ones none.
-  for (const kc::InPlaceLine& line : kc::cluster_lines) {
+  for (const kc::MeasuredLine& line : kc::cluster_lines) {
     EXPECT_TRUE(line.complex128 ? kc::stockham_shape<double>(line.length, false).valid
                                 : kc::stockham_shape<float>(line.length, false).valid)
         << line.length;
   }
-  for (const kc::InPlaceLine& line : kc::four_step_lines) {
+  for (const kc::MeasuredLine& line : kc::four_step_lines) {
     EXPECT_TRUE(line.complex128);
     EXPECT_FALSE(kc::stockham_shape<double>(line.length, false).valid) << line.length;
     EXPECT_FALSE(kc::schedule_shape<double>(line.length, false).valid) << line.length;
@@ -1006,22 +1006,19 @@ TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {
 // (tile_skew_shift; host arithmetic: no device needed).
 template <class T>
 void expect_skew_by_length(int& unskewed) {
-  const int skewed_shift = sizeof(T) == 4 ? 5 : 4;
+  const int skewed = kc::skewed_shift<T>();
   for (int n = 2; n <= 65536; ++n) {
     if (!kc::smooth_exponents(n).smooth) continue;
     const kc::ScheduleShape c = kc::stockham_shape<T>(n, false);
     if (c.valid && c.uses_shared) {
-      bool listed = false;
-      for (const kc::SkewedLine& s : kc::skewed_one_line_tiles)
-        listed = listed || (s.length == n && s.complex128 == (sizeof(T) == 8));
-      const bool plain = n % 4 != 0 && c.lanes == 1 && !listed;
-      EXPECT_EQ(c.shift, plain ? 0 : skewed_shift) << n;
-      EXPECT_EQ(c.shared_words, plain ? c.points : c.points + (c.points >> skewed_shift) + 1) << n;
+      const bool plain = n % 4 != 0 && c.lanes == 1 && !kc::lists_line<T>(kc::skewed_one_line_tiles, n);
+      EXPECT_EQ(c.shift, plain ? 0 : skewed) << n;
+      EXPECT_EQ(c.shared_words, plain ? c.points : c.points + (c.points >> skewed) + 1) << n;
       EXPECT_EQ(c.shared_bytes, 2 * sizeof(T) * static_cast<std::size_t>(c.shared_words)) << n;
       unskewed += plain ? 1 : 0;
     }
     const kc::ScheduleShape z = kc::stockham_shape<T>(n, true);
-    if (z.valid) EXPECT_EQ(z.shift, skewed_shift) << n;
+    if (z.valid) EXPECT_EQ(z.shift, skewed) << n;
   }
 }
 

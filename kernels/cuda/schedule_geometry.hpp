@@ -256,6 +256,29 @@ struct ScheduleShape {
 // opt-in limit per block); ScheduleGeometry asserts it.
 inline constexpr std::size_t max_schedule_shared_bytes = 227 * 1024;
 
+// A line of a measured list: its length and element type.
+struct MeasuredLine {
+  int length;
+  bool complex128;
+};
+
+// Whether `lines` (entries with `length` and `complex128`) names the
+// complex<T> line of length n.
+template <class T, class Lines>
+constexpr bool lists_line(const Lines& lines, int n) {
+  for (const auto& line : lines)
+    if (line.length == n && line.complex128 == (sizeof(T) == 8)) return true;
+  return false;
+}
+
+// The skew of a tile's shared buffers, as a shift: one spare word every 32
+// words of complex<float> parts, every 16 of complex<double> (skew() in
+// tile_kernels.cuh).
+template <class T>
+constexpr int skewed_shift() {
+  return sizeof(T) == 4 ? 5 : 4;
+}
+
 // Words of one skewed buffer of `points` values: one extra word every
 // 2^shift keeps a stride of 2^shift off a single bank (skew() in
 // tile_kernels.cuh); shift 0 leaves the buffer unskewed (tile_skew_shift).
@@ -288,11 +311,7 @@ constexpr int skewed_words(int points, int shift) {
 // Strided tiles keep it: their lanes make the strides powers of two. The
 // tile searches size every buffer skewed (line_tile_bytes), so the
 // unskewed buffer only spares shared memory.
-struct SkewedLine {
-  int length;
-  bool complex128;
-};
-inline constexpr SkewedLine skewed_one_line_tiles[] = {
+inline constexpr MeasuredLine skewed_one_line_tiles[] = {
     {18225, false},  // 9 5 | 9 5 | 9 in 405 threads: 0.94 -> 0.77x unskewed
     {19845, false},  // 7 7 | 9 5 | 9 in 441 threads: 2.63 -> 2.22x
     {8575, true},    // 7 | 7 5 | 7 5 in 245 threads: 0.99 -> 0.92x
@@ -300,13 +319,8 @@ inline constexpr SkewedLine skewed_one_line_tiles[] = {
 
 template <class T>
 constexpr int tile_skew_shift(int n, int lanes, bool lanes_fast) {
-  const bool listed = [&] {
-    for (const SkewedLine& s : skewed_one_line_tiles)
-      if (s.length == n && s.complex128 == (sizeof(T) == 8)) return true;
-    return false;
-  }();
-  if (!lanes_fast && lanes == 1 && n % 4 != 0 && !listed) return 0;
-  return sizeof(T) == 4 ? 5 : 4;
+  if (!lanes_fast && lanes == 1 && n % 4 != 0 && !lists_line<T>(skewed_one_line_tiles, n)) return 0;
+  return skewed_shift<T>();
 }
 
 // n = 2^a 3^b 5^c 7^d; `smooth` false where n has another prime factor.
@@ -330,8 +344,7 @@ constexpr SmoothExponents smooth_exponents(int n) {
 // block, of the SM's 228 KB.
 template <class T>
 constexpr std::size_t line_tile_bytes(int n) {
-  const int shift = sizeof(T) == 4 ? 5 : 4;
-  return 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(n, shift)) + 1024;
+  return 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(n, skewed_shift<T>())) + 1024;
 }
 
 // The exponents of a 7-smooth line past 4096 (up to 2^20) whose one-line
@@ -616,7 +629,7 @@ constexpr StagedSchedule fewest_stages_dividing(int a, int b, int c, int d, int 
 template <class T>
 constexpr int stage_conflicts(int span, int points) {
   constexpr bool single = sizeof(T) == 4;
-  constexpr int shift = single ? 5 : 4;
+  constexpr int shift = skewed_shift<T>();
   constexpr int banks = single ? 32 : 16;
   int worst = 1;
   for (int l = 0; l < points; ++l)
@@ -805,7 +818,7 @@ constexpr ScheduleShape shape_of_schedule(int n, const RadixSchedule& schedule, 
       }
     }
   }
-  g.shift = sizeof(T) == 4 ? 5 : 4;
+  g.shift = skewed_shift<T>();
   // Crowded tiles: contiguous lines with odd radices whose tile needs blocks
   // so large that few fit an SM wait at the barriers between passes (ncu,
   // 3024 = 16 9 3 7 complex<float>: 512 threads, barrier the largest stall;
@@ -1509,7 +1522,7 @@ constexpr ScheduleShape in_place_shape(int n, const RadixSchedule& schedule, int
   g.register_target = cap < 248 ? cap : 248;
   g.min_blocks = blocks;
   g.cluster = cluster;
-  g.shift = sizeof(T) == 4 ? 5 : 4;
+  g.shift = skewed_shift<T>();
   g.uses_shared = true;
   g.shared_words = skewed_words(n / cluster, g.shift);
   g.shared_bytes = 2 * sizeof(T) * static_cast<std::size_t>(g.shared_words);
@@ -1611,8 +1624,7 @@ inline constexpr InPlaceSchedule measured_in_place_schedules[] = {
 // How many blocks holding `points` points each fit an SM's shared memory.
 template <class T>
 constexpr int blocks_fitting_sm(int points) {
-  const int shift = sizeof(T) == 4 ? 5 : 4;
-  const std::size_t bytes = 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(points, shift));
+  const std::size_t bytes = 2 * sizeof(T) * static_cast<std::size_t>(skewed_words(points, skewed_shift<T>()));
   return static_cast<int>(cluster_sm_shared_bytes / (bytes + block_reserved_shared_bytes));
 }
 
@@ -1718,11 +1730,7 @@ constexpr DeviceSchedule settled_schedule(const ScheduleChoice& choice, const Un
 // Everywhere else they were slower or no faster (75 of the 143 complex64
 // lines slower, most below 9000, where the Stockham tiles hold several
 // blocks per SM: 4200 0.82 -> 0.58x).
-struct InPlaceLine {
-  int length;
-  bool complex128;
-};
-inline constexpr InPlaceLine two_block_in_place_lines[] = {
+inline constexpr MeasuredLine two_block_in_place_lines[] = {
     {9072, false},  {9375, false},  {10000, false}, {10080, false}, {10800, false}, {10935, false}, {10976, false},
     {11200, false}, {11340, false}, {11664, false}, {11760, false}, {11907, false}, {12250, false}, {13125, false},
     {13608, false}, {6174, true},   {6300, true},   {6615, true},   {6804, true},
@@ -1743,7 +1751,7 @@ inline constexpr InPlaceLine two_block_in_place_lines[] = {
 // The lines of measured_in_place_schedules run their tiles without being
 // listed here (complex128 10240, 11250, 10584 and 5400 and complex64
 // 10206 have Stockham tiles).
-inline constexpr InPlaceLine cluster_lines[] = {
+inline constexpr MeasuredLine cluster_lines[] = {
     {14336, false}, {15120, false}, {15360, false}, {15876, false}, {17640, false}, {17920, false}, {18144, false},
     {19683, false}, {20160, false}, {20480, false}, {20580, false}, {20736, false}, {21000, false}, {21504, false},
     {21600, false}, {21609, false}, {22050, false}, {22400, false}, {22680, false}, {23040, false}, {23520, false},
@@ -1762,7 +1770,7 @@ inline constexpr InPlaceLine cluster_lines[] = {
 // (complex128 11760 0.68 -> 0.89x, 13500 0.69 -> 0.96x, 16000 0.96 ->
 // 1.41x; complex64 21952 0.69 -> 0.82x, 25088 0.77 -> 0.95x, 27648 1.32 ->
 // 2.27x).
-inline constexpr InPlaceLine four_step_lines[] = {
+inline constexpr MeasuredLine four_step_lines[] = {
     {21875, true}, {23040, true}, {25515, true}, {27648, true}, {28672, true}};
 
 // Which list above names a line of length n, measured_in_place_schedules
@@ -1771,16 +1779,10 @@ enum class ListedTile { none, measured_in_place, two_in_place_blocks, cluster, f
 
 template <class T>
 constexpr ListedTile listed_tile(int n) {
-  const bool complex128 = sizeof(T) == 8;
-  const auto in = [&](const auto& lines) {
-    for (const auto& line : lines)
-      if (line.length == n && line.complex128 == complex128) return true;
-    return false;
-  };
-  if (in(measured_in_place_schedules)) return ListedTile::measured_in_place;
-  if (in(two_block_in_place_lines)) return ListedTile::two_in_place_blocks;
-  if (in(cluster_lines)) return ListedTile::cluster;
-  if (in(four_step_lines)) return ListedTile::four_steps;
+  if (lists_line<T>(measured_in_place_schedules, n)) return ListedTile::measured_in_place;
+  if (lists_line<T>(two_block_in_place_lines, n)) return ListedTile::two_in_place_blocks;
+  if (lists_line<T>(cluster_lines, n)) return ListedTile::cluster;
+  if (lists_line<T>(four_step_lines, n)) return ListedTile::four_steps;
   return ListedTile::none;
 }
 

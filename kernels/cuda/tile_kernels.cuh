@@ -24,14 +24,13 @@
 namespace oocfft::kernels::cuda::detail {
 
 // Shared memory holds real and imaginary parts in separate arrays of T, and
-// index i lives at i + (i >> shift): one spare word every 32 banks (float) or
-// every 16 double words. A pass's stores stride by R (a power of two) across
-// the warp; the skew spreads them over all banks (for R = 16 and float, lane
-// t hits bank (16t + t/2) mod 32: 32 distinct banks).
+// index i lives at i + (i >> skewed_shift<T>()): one spare word every 32
+// banks (float) or every 16 double words. A pass's stores stride by R (a
+// power of two) across the warp; the skew spreads them over all banks (for
+// R = 16 and float, lane t hits bank (16t + t/2) mod 32: 32 distinct banks).
 template <class T>
 __device__ __forceinline__ int skew(int i) {
-  constexpr int shift = sizeof(T) == 4 ? 5 : 4;
-  return i + (i >> shift);
+  return i + (i >> skewed_shift<T>());
 }
 
 template <class T>
