@@ -616,7 +616,13 @@ std::vector<int> expect_ragged_tiles_where_measured(int low, int high) {
     }
     EXPECT_EQ(u.values, held) << n;
     EXPECT_LE(u.values, single ? 56 : 50) << n;
-    EXPECT_LE(u.values * (single ? 2 : 4) + 28 + (single ? 0 : 16), u.registers) << n;
+    // Within the register budget, but for the measured block sizes, whose
+    // tiles hold their values past it (measured_ragged_tiles).
+    if (kc::measured_ragged_threads<T>(n) == 0) {
+      EXPECT_LE(u.values * (single ? 2 : 4) + 28 + (single ? 0 : 16), u.registers) << n;
+    } else {
+      EXPECT_EQ(u.threads, kc::measured_ragged_threads<T>(n)) << n;
+    }
     const kc::ScheduleShape g = kc::stockham_shape<T>(n, false);
     EXPECT_TRUE(g.valid) << n;
     if (!g.valid) continue;
@@ -842,11 +848,11 @@ std::vector<int> pass_radices(const kc::ScheduleShape& g) {
 TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   const InPlaceTiles single = expect_in_place_tiles<float>();
   const InPlaceTiles twice = expect_in_place_tiles<double>();
-  // The cluster tile: 26 listed complex64 lines and the 29 up to
+  // The cluster tile: 25 listed complex64 lines and the 29 up to
   // max_schedule_points (29056) no Stockham tile holds; 25 listed
   // complex128 lines (20 in cluster_lines, 5 with a Stockham tile in
   // measured_in_place_schedules) and 112 such lines.
-  EXPECT_EQ(single.cluster.size(), 55u);
+  EXPECT_EQ(single.cluster.size(), 54u);
   EXPECT_EQ(twice.cluster.size(), 137u);
   // One in-place block per line: complex64 5625, four per SM of 128
   // threads, and 10206, two per SM of 256.
@@ -885,15 +891,16 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   EXPECT_EQ(twice.two_blocks, (std::vector<int>{6174, 6300, 6615, 6804}));
   // The fewest blocks of which two fit an SM, with a radix they divide:
   // 21952 = 16 14 14 7 in two blocks of 256 threads, 16 first; 19683 = 27
-  // 27 27 in three of 128 (four per SM); 28125 complex<double> in five.
+  // 27 27 complex<double> in three of 256 (two per SM); 28125
+  // complex<double> in five.
   const kc::ScheduleShape a = kc::schedule_shape<float>(21952, false);
   EXPECT_EQ(a.cluster, 2);
   EXPECT_EQ(a.threads, 256);
   EXPECT_EQ(a.schedule.radices[a.schedule.count - 1], 16);
-  const kc::ScheduleShape b = kc::schedule_shape<float>(19683, false);
+  const kc::ScheduleShape b = kc::schedule_shape<double>(19683, false);
   EXPECT_EQ(b.cluster, 3);
-  EXPECT_EQ(b.min_blocks, 4);
-  EXPECT_EQ(b.threads, 128);
+  EXPECT_EQ(b.min_blocks, 2);
+  EXPECT_EQ(b.threads, 256);
   EXPECT_EQ(kc::schedule_shape<double>(28125, false).cluster, 5);
   // 11664 complex<double> as measured_in_place_schedules lists it: 16 9 9 9
   // (in pass order 9 9 9 16), not the rule's 16 27 27.
@@ -1038,6 +1045,44 @@ TEST(CudaSchedules, OneLineTilesOfLengthsNotDividedByFourAreUnskewed) {
   EXPECT_EQ(kc::stockham_shape<float>(1215, false).shift, 5);
   EXPECT_EQ(kc::stockham_shape<float>(4096, false).shift, 5);
   EXPECT_EQ(kc::stockham_shape<double>(6750, true).shift, 4);
+}
+
+// A pass loads some of its twiddles and forms the others as products of
+// two where its radix is a composite and its table passes 32 KB: in the
+// in-place tiles for every composite, in the Stockham tiles for 25 and 27
+// (factored_twiddles). 19683 complex<float> runs its measured ragged tile,
+// whose last pass is such a pass (host arithmetic: no device needed).
+TEST(CudaSchedules, TwiddlesFactoredWhereTablesPassL1) {
+  // 19683 = 27 27 27: the pass of span 729 reads 26 x 729 entries (151632
+  // bytes), the pass of span 27 reads 702 (5616 bytes).
+  EXPECT_TRUE(kc::factored_twiddles<float>(27, 729, false));
+  EXPECT_FALSE(kc::factored_twiddles<float>(27, 27, false));
+  EXPECT_TRUE(kc::factored_twiddles<float>(25, 625, false));
+  // Radices 6 to 15 in the in-place tiles only.
+  EXPECT_FALSE(kc::factored_twiddles<float>(14, 729, false));
+  EXPECT_TRUE(kc::factored_twiddles<float>(14, 729, true));
+  EXPECT_FALSE(kc::factored_twiddles<double>(15, 4096, false));
+  // 8 x 512 entries of 8 bytes are 32768 bytes, not past; of 16, past.
+  EXPECT_FALSE(kc::factored_twiddles<float>(9, 512, true));
+  EXPECT_TRUE(kc::factored_twiddles<double>(9, 512, true));
+  // Powers of two and primes are no composites.
+  EXPECT_FALSE(kc::factored_twiddles<float>(16, 4096, true));
+  EXPECT_FALSE(kc::factored_twiddles<float>(7, 4096, true));
+
+  EXPECT_EQ(kc::measured_ragged_threads<float>(19683), 729);
+  EXPECT_EQ(kc::measured_ragged_threads<double>(19683), 0);
+  EXPECT_EQ(kc::measured_ragged_threads<float>(19440), 0);
+  const kc::ScheduleShape g = kc::schedule_shape<float>(19683, false);
+  ASSERT_TRUE(g.valid);
+  EXPECT_FALSE(g.in_place);
+  EXPECT_EQ(g.threads, 729);
+  EXPECT_EQ(g.values, 27);
+  EXPECT_EQ(g.min_blocks, 1);
+  EXPECT_EQ(g.shift, 0);  // one line, 19683 % 4 != 0: unskewed
+  ASSERT_EQ(g.schedule.count, 3);
+  for (int p = 0; p < 3; ++p) EXPECT_EQ(g.schedule.radices[p], 27) << p;
+  EXPECT_TRUE(kc::factored_twiddles<float>(27, g.schedule.span(2), false));
+  EXPECT_FALSE(kc::factored_twiddles<float>(27, g.schedule.span(1), false));
 }
 
 // complex<float> contiguous lines past the value budget of the other

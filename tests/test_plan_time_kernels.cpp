@@ -305,7 +305,7 @@ TEST(PlanTimeFamily, NvrtcFoldsTheTileShapesOfLinesWithManyDivisors) {
 TEST(PlanTimeFamily, NvrtcCompilesTheClusterTile) {
   const kc::PlanTimeCompiler compiler(90);
   for (const ScheduleKey& k :
-       {key(21952), key(19683), key(13500, ScheduleLayout::contiguous, ElementType::complex_double)}) {
+       {key(21952), key(26244), key(13500, ScheduleLayout::contiguous, ElementType::complex_double)}) {
     const bool single = k.type == ElementType::complex_float;
     const kc::ScheduleShape g =
         single ? kc::schedule_shape<float>(k.length, false) : kc::schedule_shape<double>(k.length, false);
@@ -592,7 +592,7 @@ TEST(CudaPlanTime, LongLinesAndBluesteinConvolutionsRunInOnePlanTimeTile) {
 // against fftwl: the cluster tile on lines no Stockham tile holds
 // (radices 25, 27, 4 and 7 among them; clusters of two, three and five
 // blocks, 21875 and 28125 complex<double> in five) and on lines of
-// cluster_lines (19683 in three blocks of radix 27; 9375 complex<double>
+// cluster_lines (18144 complex<float> in two blocks; 9375 complex<double>
 // in three of radix 15, whose first stage's 625 groups split unevenly
 // among them); the schedules of measured_in_place_schedules (complex<double>
 // 14400 in four blocks, 11250 in three, 8750 in two of 128 threads;
@@ -647,7 +647,7 @@ TEST(CudaPlanTime, InPlaceTileRunsLinesNoStockhamTileHoldsAndListedLines) {
   SKIP_WITHOUT_CUDA();
   // Bluestein: 10949 (M = 21952) and 4999 (M = 10000).
   check_in_place_tile<float>(
-      {21875, 25088, 26244, 27648, 28125, 21609, 23040, 19683, 18144, 10000, 10935, 9072, 10206, 2187, 5625}, 10949,
+      {21875, 25088, 26244, 27648, 28125, 21609, 23040, 18144, 10000, 10935, 9072, 10206, 2187, 5625}, 10949,
       4999);
   // Bluestein: 5851 (M = 11760).
   check_in_place_tile<double>(

@@ -150,10 +150,11 @@ OOCFFT_UNROLL
       for (int r = 0; r < R; ++r)
         store(out + k0 + r * line_groups, Complex<T>{job.scale * u[r].re, scale_im * u[r].im});
     } else {
+      const PassTwiddles<R, sub, T, factored_twiddles<T>(R, sub, true)> twiddle(tw, j);
 OOCFFT_UNROLL
       for (int r = 0; r < R; ++r) {
         Complex<T> z = u[r];
-        if (r > 0 && sub > 1) z = z * load_table(tw + (r - 1) * sub + j);
+        if (r > 0 && sub > 1) z = z * twiddle[r];
         if constexpr (first && C > 1) {
           // Sub-block r is block r / Q's, at its (r mod Q)-th place.
           const int owner = r / Q;

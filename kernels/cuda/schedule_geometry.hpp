@@ -14,6 +14,7 @@
 #include <cstdint>
 #endif
 
+#include "kernels/butterfly.hpp"
 #include "kernels/radix_schedule.hpp"
 
 namespace oocfft::kernels::cuda {
@@ -321,6 +322,32 @@ template <class T>
 constexpr int tile_skew_shift(int n, int lanes, bool lanes_fast) {
   if (!lanes_fast && lanes == 1 && n % 4 != 0 && !lists_line<T>(skewed_one_line_tiles, n)) return 0;
   return skewed_shift<T>();
+}
+
+// Whether a pass of radix `radix` and span `span` loads only some of its
+// twiddles and forms the others as products of two (PassTwiddles in
+// tile_kernels.cuh; composite_factor): where the radix is a composite and
+// the pass's table passes 32 KB, about what L1 keeps beside a tile's shared
+// memory (of 256 KB an SM on the H100), so that its entries come from L2;
+// in the in-place and cluster tiles (`in_place`) for every composite, in the
+// Stockham tiles for radices 25 and 27 only. On the H100 against every
+// twiddle loaded (bench/RESULTS.md, issue 10, section "Factored twiddles":
+// the 267 7-smooth lines with such a pass, two rounds), changes past 3%:
+// - in-place tiles: complex<float> 11 of 39 lines faster (10000 -9%, 17640
+//   -7%), none slower; complex<double> 43 of 104 faster (14580 -23%, 28000
+//   -19%, 10935 -10%), 2 slower (21870 and 23814 +4%, at 1.7-1.8x cuFFT);
+// - Stockham tiles, radix 25 or 27: complex<float> 6 of 9 faster (5000 -9%,
+//   6912 -8%, 15625 -5%), none slower; complex<double> 7 lines, none; and
+//   19683 complex<float> in 729 threads 1.06-1.09 -> 0.91 ms
+//   (measured_ragged_tiles);
+// - Stockham tiles, radix 6 to 15 (not factored): complex<float> 5 of 79
+//   faster, 10 slower (15680 +12%, 14580 +9%: ragged tiles of 500 threads in
+//   128 registers); complex<double> 4 of 29 faster, 5 slower.
+// Errors rose by at most 3% and stayed below 0.9x cuFFT's.
+template <class T>
+constexpr bool factored_twiddles(int radix, int span, bool in_place) {
+  const bool table_past_l1 = static_cast<std::size_t>(radix - 1) * span * 2 * sizeof(T) > 32 * 1024;
+  return composite_factor(radix) != 0 && table_past_l1 && (in_place || radix >= 25);
 }
 
 // n = 2^a 3^b 5^c 7^d; `smooth` false where n has another prime factor.
@@ -1267,6 +1294,29 @@ enum class RaggedOrder {
   most_threads,  // then the most threads, then the fewest idle slots and passes
 };
 
+// Ragged tiles whose block size was measured: the search takes only that
+// block size, holding n / threads values a thread past the register budget
+// it plans with (ptxas fit them without spilling). On the H100
+// (bench/RESULTS.md, issue 10, section "Factored twiddles"):
+// complex<float> 19683 as 27 27 27 in 729 threads, 80 registers, 0.89-0.90x
+// cuFFT with factored twiddles (the cluster tile 0.74-0.75x; this tile
+// 0.75-0.77x with every twiddle loaded).
+struct MeasuredRaggedTile {
+  int length;
+  bool complex128;
+  int threads;
+};
+inline constexpr MeasuredRaggedTile measured_ragged_tiles[] = {{19683, false, 729}};
+
+// The measured block size of the ragged tile of complex<T> lines of length
+// n; 0 where none is listed.
+template <class T>
+constexpr int measured_ragged_threads(int n) {
+  for (const auto& tile : measured_ragged_tiles)
+    if (tile.length == n && tile.complex128 == (sizeof(T) == 8)) return tile.threads;
+  return 0;
+}
+
 template <class T>
 constexpr UniformTile ragged_tile(std::size_t length, RaggedOrder order = RaggedOrder::fewest_idle) {
   const SmoothExponents x = long_line_exponents<T>(length);
@@ -1279,17 +1329,20 @@ constexpr UniformTile ragged_tile(std::size_t length, RaggedOrder order = Ragged
   const int most_values = single ? 56 : 50;
   const int overhead = order == RaggedOrder::most_threads ? 30 : 28;
   const DivisorPasses passes = divisor_passes(x.a, x.b, x.c, x.d, 0);
+  const int measured_threads = measured_ragged_threads<T>(n);
   UniformTile best;
   long best_idle = 0;
   for (int e = 16; e <= most_values; ++e) {
     const int threads = (n + e - 1) / e;
     const bool as_before = e > 16 && threads == (n + e - 2) / (e - 1);  // the thread count of e - 1
     if (threads < 64 || threads > 1024 || as_before) continue;
+    if (measured_threads != 0 && threads != measured_threads) continue;
     for (int k = 4; k >= 1; --k) {
       if (k * threads > 2048 || static_cast<std::size_t>(k) * tile_bytes > 228 * 1024) continue;
       const int registers = planned_registers(threads, k, RegisterPlan::ptxas_quarters);
       int values = (registers - overhead - spare) / registers_per_value;
       values = values < most_values ? values : most_values;
+      if (measured_threads != 0) values = e;
       // The values a thread holds in a stage of D points (n / D groups over
       // the threads); a stage's idle slots weigh in 32nds of n, below a pass.
       auto slots = [&](int points) { return static_cast<long>((n / points + threads - 1) / threads) * points; };
@@ -1750,10 +1803,11 @@ inline constexpr MeasuredLine two_block_in_place_lines[] = {
 // 0.82 -> 0.56x), most of them below 17000 complex64 and 10000 complex128.
 // The lines of measured_in_place_schedules run their tiles without being
 // listed here (complex128 10240, 11250, 10584 and 5400 and complex64
-// 10206 have Stockham tiles).
+// 10206 have Stockham tiles). complex64 19683, listed before, runs its
+// measured ragged tile (measured_ragged_tiles) since twiddles are factored.
 inline constexpr MeasuredLine cluster_lines[] = {
     {14336, false}, {15120, false}, {15360, false}, {15876, false}, {17640, false}, {17920, false}, {18144, false},
-    {19683, false}, {20160, false}, {20480, false}, {20580, false}, {20736, false}, {21000, false}, {21504, false},
+    {20160, false}, {20480, false}, {20580, false}, {20736, false}, {21000, false}, {21504, false},
     {21600, false}, {21609, false}, {22050, false}, {22400, false}, {22680, false}, {23040, false}, {23520, false},
     {24000, false}, {24010, false}, {24192, false}, {24500, false}, {24576, false}, {4900, true},   {5250, true},
     {6000, true},   {7000, true},   {7500, true},   {8400, true},   {8820, true},   {8960, true},   {9375, true},

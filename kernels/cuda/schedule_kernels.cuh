@@ -235,10 +235,12 @@ __device__ __forceinline__ void stage_pass(Complex<T>* x, const TileJob<T>& job,
   // thread would otherwise wait on after the passes before, from L2 (the
   // tables of long lines outgrow L1), shrink to R - 1 loaded up front.
   constexpr bool split = L > 1 && S > 1;
+  constexpr bool factored = factored_twiddles<T>(R, span, false);
   Complex<T> own[split ? R : 1];
   if constexpr (split) {
+    const PassTwiddles<R, span, T, factored> twiddle(tw, within);
 OOCFFT_UNROLL
-    for (int r = 1; r < R; ++r) own[r] = load_table(tw + (r - 1) * span + within);
+    for (int r = 1; r < R; ++r) own[r] = twiddle[r];
   }
   Complex<T> y[D];
 OOCFFT_UNROLL
@@ -265,8 +267,9 @@ OOCFFT_UNROLL
           if (m != 0) u[r] = u[r] * Complex<T>{static_cast<T>(Roots::cos(m)), static_cast<T>(-Roots::sin(m))};
         }
       } else if constexpr (span > 1) {
+        const PassTwiddles<R, span, T, factored> twiddle(tw, within + sigma * S);
 OOCFFT_UNROLL
-        for (int r = 1; r < R; ++r) u[r] = u[r] * load_table(tw + (r - 1) * span + within + sigma * S);
+        for (int r = 1; r < R; ++r) u[r] = u[r] * twiddle[r];
       }
       radix_butterfly<R, false>(u);
 OOCFFT_UNROLL
@@ -350,11 +353,11 @@ OOCFFT_UNROLL
       stage_passes<T, N, LanesFast, P0, P1>(x, job, within, std::make_integer_sequence<int, P1 - P0>{});
     } else {
       if constexpr (span > 1) {
-        // Entry (within, r) of the pass's table, r-major (by_radix_digit in
-        // device_line_plan.cpp): consecutive threads read consecutive entries.
-        const Complex<T>* tw = job.twiddles + job.passes[P0].twiddle_offset;
+        // Consecutive threads read consecutive entries (PassTwiddles).
+        constexpr bool factored = factored_twiddles<T>(R, span, false);
+        const PassTwiddles<R, span, T, factored> twiddle(job.twiddles + job.passes[P0].twiddle_offset, within);
 OOCFFT_UNROLL
-        for (int r = 1; r < R; ++r) x[r] = x[r] * load_table(tw + (r - 1) * span + within);
+        for (int r = 1; r < R; ++r) x[r] = x[r] * twiddle[r];
       }
       radix_butterfly<R, false>(x);
     }

@@ -56,6 +56,42 @@ __device__ __forceinline__ Complex<T> load_table(const Complex<T>* p) {
   const auto v = __ldg(reinterpret_cast<const typename Vec2<T>::type*>(p));
   return {v.x, v.y};
 }
+
+// The twiddles of a pass of radix R and span S at `within` (< S): twiddle
+// r is w^(within r), entry (within, r) of the pass's table, at (r - 1) S +
+// within (r-major, by_radix_digit in device_line_plan.cpp). Each is loaded
+// where it is used, but where Factored (factored_twiddles): there a
+// composite R = A B (composite_factor) loads the A - 1 + B - 1 entries of r
+// < A and r = A b up front and forms the others as w^(within a) w^(within A
+// b), one complex multiply (one rounding) each.
+template <int R, int S, class T, bool Factored>
+class PassTwiddles {
+ public:
+  __device__ __forceinline__ PassTwiddles(const Complex<T>* table, int within) : table_(table), within_(within) {
+    if constexpr (Factored) {
+      constexpr int A = composite_factor(R);
+OOCFFT_UNROLL
+      for (int r = 1; r < R; ++r)
+        if (r < A || r % A == 0) loaded_[r] = load_table(table_ + (r - 1) * S + within_);
+    }
+  }
+
+  __device__ __forceinline__ Complex<T> operator[](int r) const {
+    if constexpr (Factored) {
+      constexpr int A = composite_factor(R);
+      const int a = r % A;
+      return a != 0 && r > A ? loaded_[a] * loaded_[r - a] : loaded_[r];
+    } else {
+      return load_table(table_ + (r - 1) * S + within_);
+    }
+  }
+
+ private:
+  const Complex<T>* table_;
+  int within_;
+  Complex<T> loaded_[Factored ? R : 1];
+};
+
 template <class T>
 __device__ __forceinline__ void store(Complex<T>* p, Complex<T> z) {
   typename Vec2<T>::type v;
