@@ -67,12 +67,12 @@ __device__ __forceinline__ Complex<T> load_table(const Complex<T>* p) {
 template <int R, int S, class T, bool Factored>
 class PassTwiddles {
  public:
-  __device__ __forceinline__ PassTwiddles(const Complex<T>* table, int within) : table_(table), within_(within) {
+  __device__ __forceinline__ PassTwiddles(const Complex<T>* table, int within) : column_(table + within) {
     if constexpr (Factored) {
       constexpr int A = composite_factor(R);
 OOCFFT_UNROLL
       for (int r = 1; r < R; ++r)
-        if (r < A || r % A == 0) loaded_[r] = load_table(table_ + (r - 1) * S + within_);
+        if (r < A || r % A == 0) loaded_[r] = entry(r);
     }
   }
 
@@ -82,13 +82,18 @@ OOCFFT_UNROLL
       const int a = r % A;
       return a != 0 && r > A ? loaded_[a] * loaded_[r - a] : loaded_[r];
     } else {
-      return load_table(table_ + (r - 1) * S + within_);
+      return entry(r);
     }
   }
 
  private:
-  const Complex<T>* table_;
-  int within_;
+  // Entry (within, r): entry (within, 1)'s address plus a constant, as the
+  // passes addressed it before this class (the index summed first, table +
+  // ((r - 1) S + within), made ptxas spill 4 bytes in the complex<float>
+  // 4096 transposed kernel).
+  __device__ __forceinline__ Complex<T> entry(int r) const { return load_table(column_ + (r - 1) * S); }
+
+  const Complex<T>* column_;  // entry (within, 1)
   Complex<T> loaded_[Factored ? R : 1];
 };
 
