@@ -656,6 +656,48 @@ TEST(CudaPlanTime, InPlaceTileRunsLinesNoStockhamTileHoldsAndListedLines) {
       5851, 0);
 }
 
+// Whether a pass of tile g forms some of its twiddles as products
+// (factored_twiddles, as the kernels decide it).
+template <class T>
+bool has_factored_pass(const kc::ScheduleShape& g) {
+  for (int p = 0; p < g.schedule.count; ++p) {
+    const int span = g.schedule.span(p);
+    if (span > 1 && kc::factored_twiddles<T>(g.schedule.radices[p], span, g.in_place)) return true;
+  }
+  return false;
+}
+
+// Lines whose tiles have a pass with factored twiddles (PassTwiddles in
+// tile_kernels.cuh): each a compiled tile (ahead of time where the build
+// has it, else at plan time), forward and inverse against
+// fftwl, in Stockham tiles (radix 27: 19683 complex<float> in 729 threads;
+// radix 25: 5000 complex<float>, 2500 complex<double>), the in-place tile
+// in one block (10000 complex<float>, radix 25) and the cluster tile
+// (24500 complex<float>, radix 14 in two blocks; 14580 complex<double>,
+// radix 27 in three; 15625 complex<double>, radix 25 in five).
+template <class T>
+void check_factored_twiddles(std::initializer_list<int> lengths) {
+  auto plan_time = std::make_shared<kc::PlanTimeSchedules>(CubinCache::memory_only());
+  DeviceRunner<T> runner;
+  for (int n : lengths) {
+    ASSERT_TRUE(has_factored_pass<T>(kc::schedule_shape<T>(n, false))) << n;
+    const BrickShape shape{1, 3, static_cast<std::size_t>(n)};
+    const auto plan = lines_plan<T>(shape, false, plan_time);
+    const auto ahead = kc::compiled_schedules<T>();
+    const bool built = std::any_of(ahead.begin(), ahead.end(), [&](const kc::CompiledSchedule& s) {
+      return s.length == n && !s.lanes_fast;
+    });
+    EXPECT_EQ(axis_kernel(plan, false), built ? 'S' : 'P') << "n=" << n << "\n" << plan.describe();
+    check_against_fftwl(runner, plan, shape, false, 67 * static_cast<std::uint64_t>(n), c_for_line(n));
+  }
+}
+
+TEST(CudaPlanTime, FactoredTwiddlesAgainstFftwLongDouble) {
+  SKIP_WITHOUT_CUDA();
+  check_factored_twiddles<float>({19683, 5000, 10000, 24500});
+  check_factored_twiddles<double>({2500, 14580, 15625});
+}
+
 // A four-step split whose factors are as balanced either way puts the one
 // whose whole-line tile is the in-place tile in step A: 2187 x 2048 runs
 // step B (contiguous, stored transposed) on 2048, which has a Stockham
