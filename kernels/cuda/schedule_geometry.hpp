@@ -263,13 +263,19 @@ struct MeasuredLine {
   bool complex128;
 };
 
-// Whether `lines` (entries with `length` and `complex128`) names the
-// complex<T> line of length n.
-template <class T, class Lines>
-constexpr bool lists_line(const Lines& lines, int n) {
-  for (const auto& line : lines)
-    if (line.length == n && line.complex128 == (sizeof(T) == 8)) return true;
-  return false;
+// The entry of `lines` (entries with `length` and `complex128`) that names
+// the complex<T> line of length n; nullptr where none does.
+template <class T, class Line, std::size_t Count>
+constexpr const Line* listed_entry(const Line (&lines)[Count], int n) {
+  for (const Line& line : lines)
+    if (line.length == n && line.complex128 == (sizeof(T) == 8)) return &line;
+  return nullptr;
+}
+
+// Whether `lines` names the complex<T> line of length n.
+template <class T, class Line, std::size_t Count>
+constexpr bool lists_line(const Line (&lines)[Count], int n) {
+  return listed_entry<T>(lines, n) != nullptr;
 }
 
 // The skew of a tile's shared buffers, as a shift: one spare word every 32
@@ -1312,9 +1318,8 @@ inline constexpr MeasuredRaggedTile measured_ragged_tiles[] = {{19683, false, 72
 // n; 0 where none is listed.
 template <class T>
 constexpr int measured_ragged_threads(int n) {
-  for (const auto& tile : measured_ragged_tiles)
-    if (tile.length == n && tile.complex128 == (sizeof(T) == 8)) return tile.threads;
-  return 0;
+  const MeasuredRaggedTile* tile = listed_entry<T>(measured_ragged_tiles, n);
+  return tile != nullptr ? tile->threads : 0;
 }
 
 template <class T>
@@ -1693,9 +1698,7 @@ constexpr int cluster_resident_blocks(int n, int blocks) {
 // The entry of measured_in_place_schedules for a line of length n, or null.
 template <class T>
 constexpr const InPlaceSchedule* measured_in_place_schedule(int n) {
-  for (const InPlaceSchedule& m : measured_in_place_schedules)
-    if (m.length == n && m.complex128 == (sizeof(T) == 8)) return &m;
-  return nullptr;
+  return listed_entry<T>(measured_in_place_schedules, n);
 }
 
 // The tile measured_in_place_schedules lists for a line of length n, or
