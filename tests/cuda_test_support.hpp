@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "kernels/cuda/device_brick_plan.hpp"
@@ -71,10 +73,11 @@ std::vector<std::complex<T>> run_brick(const std::vector<std::complex<T>>& x, Br
   return runner.run(kc::DeviceBrickPlan<T>(shape, axes), x, shape, inverse, scale);
 }
 
-// `lines` x lines of length n, forward and inverse, against fftwl.
+// `lines` x lines of length n, forward and inverse, against fftwl; the
+// plan takes `plan_time` where given, else makes its own (disk-cached).
 template <class T>
 void check_lines(DeviceRunner<T>& runner, std::size_t n, std::size_t lines, std::uint64_t seed,
-                 double* worst_ratio = nullptr) {
+                 double* worst_ratio = nullptr, std::shared_ptr<kc::PlanTimeSchedules> plan_time = nullptr) {
   const auto x = random_signal(n * lines, seed);
   std::vector<LongComplex> fwd(x.size()), inv(x.size());
   for (std::size_t l = 0; l < lines; ++l) {
@@ -87,7 +90,8 @@ void check_lines(DeviceRunner<T>& runner, std::size_t n, std::size_t lines, std:
   const double tol = tolerance<T>(c_for_line(n), n);
   // x lines only: the lines are rows of a [1][lines][n] brick.
   const BrickShape shape{1, lines, n};
-  const kc::DeviceBrickPlan<T> plan(shape, AxisSet{false, false, true});
+  const kc::DeviceBrickPlan<T> plan(shape, AxisSet{false, false, true}, kc::TileKernels::compiled_where_available,
+                                    std::move(plan_time));
   const auto in = to_precision<T>(x);
   const double ef = relative_l2_error(runner.run(plan, in, shape, false, T(1)), fwd);
   // Inverse with the backward norm (1/n) against the scaled reference.

@@ -13,25 +13,61 @@
 
 #include <oocfft/oocfft.hpp>
 
+#include <tbb/parallel_for_each.h>
+
+#include <algorithm>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <vector>
 
+#include "kernels/cuda/cubin_cache.hpp"
+#include "kernels/cuda/device_limits.hpp"
 #include "kernels/cuda/device_line_plan.hpp"
+#include "kernels/cuda/plan_time_schedules.hpp"
 #include "kernels/direct_prime.hpp"
 #include "tests/cuda_test_support.hpp"
 
 namespace oocfft::test {
 namespace {
 
+// Batches of 1-3 lines, partial tiles too.
+std::size_t every_length_lines(std::size_t n) { return 1 + n % 3; }
+
+// The plan-time schedules that the batches of every length 2..longest
+// need, compiled on all host cores at once. Made one plan after another,
+// NVRTC compiled the several hundred that the pow2 set lacks one at a time,
+// for longer than 340 s on the H100 machine.
+template <class T>
+std::shared_ptr<kc::PlanTimeSchedules> schedules_for_every_length(std::size_t longest) {
+  const kc::DeviceLimits limits = kc::DeviceLimits::current();
+  std::vector<kc::ScheduleKey> keys;
+  for (std::size_t n = 2; n <= longest; ++n) {
+    const kc::DeviceLinePlan<T> line(n, limits, kc::TileKernels::compiled_where_available);
+    // The x lines of check_lines' [1][lines][n] brick.
+    const kc::StridedLines lines{n, 1, static_cast<std::int64_t>(every_length_lines(n)), static_cast<std::int64_t>(n),
+                                 1, 0};
+    for (const kc::ScheduleKey& key : line.plan_time_keys(lines)) keys.push_back(key);
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  auto schedules = std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache::memory_only());
+  tbb::parallel_for_each(keys.begin(), keys.end(), [&](const kc::ScheduleKey& key) { schedules->prepare(key); });
+  std::printf("[ info ] plan-time schedules (%zu-bit): %s\n", sizeof(T) * 8, schedules->summary().c_str());
+  return schedules;
+}
+
 TEST(CudaKernels, EveryLengthUpTo4096) {
   SKIP_WITHOUT_CUDA();
   double worst_f = 0, worst_d = 0;
   DeviceRunner<float> single;
   DeviceRunner<double> twice;
+  const auto single_schedules = schedules_for_every_length<float>(4096);
+  const auto twice_schedules = schedules_for_every_length<double>(4096);
   for (std::size_t n = 1; n <= 4096; ++n) {
-    const std::size_t lines = 1 + n % 3;  // batches of 1-3 lines, partial tiles too
-    check_lines(single, n, lines, 7000 + n, &worst_f);
-    check_lines(twice, n, lines, 7000 + n, &worst_d);
+    const std::size_t lines = every_length_lines(n);
+    check_lines(single, n, lines, 7000 + n, &worst_f, single_schedules);
+    check_lines(twice, n, lines, 7000 + n, &worst_d, twice_schedules);
   }
   std::printf("[ info ] worst error / tolerance: float %.3f, double %.3f\n", worst_f, worst_d);
 }

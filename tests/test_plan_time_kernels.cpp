@@ -692,10 +692,36 @@ void check_factored_twiddles(std::initializer_list<int> lengths) {
   }
 }
 
+// Bluestein lines whose convolution tile (convolution_shape) has a pass
+// with factored twiddles, compiled at plan time, forward and inverse
+// against fftwl: complex<float> primes 2459 (M = 5000, radix 25), 4639 (M
+// = 9375, radix 25) and 9803 (M = 19683, radix 27). (The complex<double>
+// convolutions that factor and that primes reach, M 2500 to 6000, fit the
+// general kernel's tile, which serves them; convolution_tile_kernels in
+// device_line_plan.cpp.)
+template <class T>
+void check_factored_convolutions(std::initializer_list<std::size_t> primes) {
+  auto plan_time = std::make_shared<kc::PlanTimeSchedules>(CubinCache::memory_only());
+  DeviceRunner<T> runner;
+  for (const std::size_t n : primes) {
+    const int m = static_cast<int>(kernels::bluestein_length(n));
+    ASSERT_TRUE(has_factored_pass<T>(kc::convolution_shape<T>(m, false))) << "M=" << m;
+    const BrickShape shape{1, 3, n};
+    const auto plan = lines_plan<T>(shape, false, plan_time);
+    const ScheduleKey convolution{kc::element_type_of<T>(), m, ScheduleLayout::contiguous, ScheduleUse::bluestein};
+    const auto outcome = plan_time->outcome(convolution);
+    ASSERT_TRUE(outcome.has_value()) << kc::describe(convolution) << " was not asked for\n" << plan.describe();
+    EXPECT_NE(outcome->source, kc::PlanTimeSource::failed) << kc::describe(*outcome);
+    EXPECT_EQ(axis_kernel(plan, false), 'P') << "n=" << n << "\n" << plan.describe();
+    check_against_fftwl(runner, plan, shape, false, 71 * static_cast<std::uint64_t>(n), c_for_line(n));
+  }
+}
+
 TEST(CudaPlanTime, FactoredTwiddlesAgainstFftwLongDouble) {
   SKIP_WITHOUT_CUDA();
   check_factored_twiddles<float>({19683, 5000, 10000, 24500});
   check_factored_twiddles<double>({2500, 14580, 15625});
+  check_factored_convolutions<float>({2459, 4639, 9803});
 }
 
 // A four-step split whose factors are as balanced either way puts the one
