@@ -45,9 +45,8 @@ std::shared_ptr<kc::PlanTimeSchedules> schedules_for_every_length(std::size_t lo
   for (std::size_t n = 2; n <= longest; ++n) {
     const kc::DeviceLinePlan<T> line(n, limits, kc::TileKernels::compiled_where_available);
     // The x lines of check_lines' [1][lines][n] brick.
-    const kc::StridedLines lines{n, 1, static_cast<std::int64_t>(every_length_lines(n)), static_cast<std::int64_t>(n),
-                                 1, 0};
-    for (const kc::ScheduleKey& key : line.plan_time_keys(lines)) keys.push_back(key);
+    const BrickShape brick{1, every_length_lines(n), n};
+    for (const kc::ScheduleKey& key : line.plan_time_keys(kc::x_lines(brick))) keys.push_back(key);
   }
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());

@@ -14,11 +14,6 @@
 
 namespace oocfft::kernels::cuda {
 
-namespace {
-
-// The lines of each axis of a [nz][ny][nx] brick. x lines are contiguous;
-// y and z lines take the x positions as neighbouring lanes so that a tile
-// reads whole rows (the strided-axis kernel, no transpose pass).
 StridedLines x_lines(const BrickShape& s) {
   return {s.nx, 1, static_cast<std::int64_t>(s.ny * s.nz), static_cast<std::int64_t>(s.nx), 1, 0};
 }
@@ -31,8 +26,6 @@ StridedLines z_lines(const BrickShape& s) {
   const auto plane = static_cast<std::int64_t>(s.nx * s.ny);
   return {s.nz, plane, plane, 1, 1, 0};
 }
-
-}  // namespace
 
 template <class T>
 class DeviceBrickPlan<T>::Impl {

@@ -17,11 +17,19 @@
 
 #include "kernels/brick.hpp"
 #include "kernels/complex.hpp"
+#include "kernels/cuda/device_line_plan.hpp"
 #include "kernels/cuda/tile_kernel_choice.hpp"
 
 namespace oocfft::kernels::cuda {
 
 class PlanTimeSchedules;
+
+// The lines of each axis of a [nz][ny][nx] brick. x lines are contiguous;
+// y and z lines take the x positions as neighbouring lanes so that a tile
+// reads whole rows (the strided-axis kernel, no transpose pass).
+StridedLines x_lines(const BrickShape& s);
+StridedLines y_lines(const BrickShape& s);
+StridedLines z_lines(const BrickShape& s);
 
 template <class T>
 class DeviceBrickPlan {
