@@ -16,6 +16,7 @@
 #include <tbb/parallel_for_each.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -41,6 +42,7 @@ std::size_t every_length_lines(std::size_t n) { return 1 + n % 3; }
 // H100 machine.
 template <class T>
 std::shared_ptr<kc::PlanTimeSchedules> schedules_for_every_length(std::size_t longest) {
+  const auto start = std::chrono::steady_clock::now();
   const kc::DeviceLimits limits = kc::DeviceLimits::current();
   std::vector<kc::ScheduleKey> keys;
   for (std::size_t n = 2; n <= longest; ++n) {
@@ -53,7 +55,9 @@ std::shared_ptr<kc::PlanTimeSchedules> schedules_for_every_length(std::size_t lo
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   auto schedules = std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache::memory_only());
   tbb::parallel_for_each(keys.begin(), keys.end(), [&](const kc::ScheduleKey& key) { schedules->prepare(key); });
-  std::printf("[ info ] plan-time schedules (%zu-bit): %s\n", sizeof(T) * 8, schedules->summary().c_str());
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  std::printf("[ info ] plan-time schedules (%zu-bit), %zu keys in %.1f s: %s\n", sizeof(T) * 8, keys.size(),
+              took.count(), schedules->summary().c_str());
   return schedules;
 }
 
