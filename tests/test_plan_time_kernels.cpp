@@ -365,6 +365,18 @@ char axis_kernel(const kc::DeviceBrickPlan<T>& plan, bool z) {
   return plan.tile_kernels_used()[z ? 2 : 0];
 }
 
+// That the x-line plan of length n asked for `key` at plan time, had it
+// compiled or loaded, and runs it. Fatal where the key was not asked for:
+// callers wrap it in ASSERT_NO_FATAL_FAILURE.
+template <class T>
+void expect_plan_time_tile(const kc::PlanTimeSchedules& plan_time, const ScheduleKey& key,
+                           const kc::DeviceBrickPlan<T>& plan, std::size_t n) {
+  const auto outcome = plan_time.outcome(key);
+  ASSERT_TRUE(outcome.has_value()) << kc::describe(key) << " was not asked for\n" << plan.describe();
+  EXPECT_NE(outcome->source, kc::PlanTimeSource::failed) << kc::describe(*outcome);
+  EXPECT_EQ(axis_kernel(plan, false), 'P') << "n=" << n << "\n" << plan.describe();
+}
+
 // Forward and inverse of `shape` along its one axis against fftwl, with
 // the N-scaled tolerance of the other CUDA suites.
 template <class T>
@@ -565,12 +577,10 @@ void check_one_tile_plan_time() {
     const BrickShape shape{1, 5, c.n};
     const auto plan = lines_plan<T>(shape, false, plan_time);
     const ScheduleKey one_tile{type, c.tile_length, ScheduleLayout::contiguous, c.use};
-    const auto outcome = plan_time->outcome(one_tile);
     if (c.plan_time) {
-      ASSERT_TRUE(outcome.has_value()) << kc::describe(one_tile) << " was not asked for\n" << plan.describe();
-      EXPECT_NE(outcome->source, kc::PlanTimeSource::failed) << kc::describe(*outcome);
-      EXPECT_EQ(axis_kernel(plan, false), 'P') << "n=" << c.n << "\n" << plan.describe();
+      ASSERT_NO_FATAL_FAILURE(expect_plan_time_tile(*plan_time, one_tile, plan, c.n));
     } else {
+      const auto outcome = plan_time->outcome(one_tile);
       EXPECT_FALSE(outcome.has_value()) << kc::describe(*outcome);
       EXPECT_EQ(axis_kernel(plan, false), 'G') << "n=" << c.n << "\n" << plan.describe();
       EXPECT_NE(plan.describe().find("no plan-time schedule in complex<double>"), std::string::npos)
@@ -615,10 +625,7 @@ void check_in_place_tile(std::initializer_list<int> lengths, std::size_t four_st
     const BrickShape shape{1, 5, static_cast<std::size_t>(n)};
     const auto plan = lines_plan<T>(shape, false, plan_time);
     const ScheduleKey key{type, n, ScheduleLayout::contiguous, ScheduleUse::transform};
-    const auto outcome = plan_time->outcome(key);
-    ASSERT_TRUE(outcome.has_value()) << kc::describe(key) << " was not asked for\n" << plan.describe();
-    EXPECT_NE(outcome->source, kc::PlanTimeSource::failed) << kc::describe(*outcome);
-    EXPECT_EQ(axis_kernel(plan, false), 'P') << "n=" << n << "\n" << plan.describe();
+    ASSERT_NO_FATAL_FAILURE(expect_plan_time_tile(*plan_time, key, plan, static_cast<std::size_t>(n)));
     check_against_fftwl(runner, plan, shape, false, 59 * static_cast<std::uint64_t>(n), c_for_line(n));
   }
   for (const std::size_t n : {four_step_m_prime, listed_m_prime}) {
@@ -630,13 +637,10 @@ void check_in_place_tile(std::initializer_list<int> lengths, std::size_t four_st
     const BrickShape shape{1, 3, n};
     const auto plan = lines_plan<T>(shape, false, plan_time);
     const ScheduleKey convolution{type, static_cast<int>(m), ScheduleLayout::contiguous, ScheduleUse::bluestein};
-    const auto outcome = plan_time->outcome(convolution);
     if (listed) {
-      ASSERT_TRUE(outcome.has_value()) << kc::describe(convolution) << " was not asked for\n" << plan.describe();
-      EXPECT_NE(outcome->source, kc::PlanTimeSource::failed) << kc::describe(*outcome);
-      EXPECT_EQ(axis_kernel(plan, false), 'P') << "n=" << n << "\n" << plan.describe();
+      ASSERT_NO_FATAL_FAILURE(expect_plan_time_tile(*plan_time, convolution, plan, n));
     } else {
-      EXPECT_FALSE(outcome.has_value()) << plan.describe();
+      EXPECT_FALSE(plan_time->outcome(convolution).has_value()) << plan.describe();
     }
     check_against_fftwl(runner, plan, shape, false, 61 * static_cast<std::uint64_t>(n), c_for_line(n));
   }
@@ -709,10 +713,7 @@ void check_factored_convolutions(std::initializer_list<std::size_t> primes) {
     const BrickShape shape{1, 3, n};
     const auto plan = lines_plan<T>(shape, false, plan_time);
     const ScheduleKey convolution{kc::element_type_of<T>(), m, ScheduleLayout::contiguous, ScheduleUse::bluestein};
-    const auto outcome = plan_time->outcome(convolution);
-    ASSERT_TRUE(outcome.has_value()) << kc::describe(convolution) << " was not asked for\n" << plan.describe();
-    EXPECT_NE(outcome->source, kc::PlanTimeSource::failed) << kc::describe(*outcome);
-    EXPECT_EQ(axis_kernel(plan, false), 'P') << "n=" << n << "\n" << plan.describe();
+    ASSERT_NO_FATAL_FAILURE(expect_plan_time_tile(*plan_time, convolution, plan, n));
     check_against_fftwl(runner, plan, shape, false, 71 * static_cast<std::uint64_t>(n), c_for_line(n));
   }
 }
