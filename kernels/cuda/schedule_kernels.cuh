@@ -190,9 +190,21 @@ OOCFFT_UNROLL
 }
 
 // Where the passes of a schedule read their first and write their last
-// values: global memory where the geometry allows (direct), or shared memory
-// only (the tile is already there: Bluestein's convolution).
-enum class PassIo { direct, shared_only };
+// values, global memory always where the geometry allows (not staged_load /
+// staged_store):
+// - direct: a plain transform; the last stage stores as ScheduleStore says.
+// - convolution_first: Bluestein's first transform. The first stage reads
+//   x_p chirp_p (x conjugated first for the inverse) for p < valid and zero
+//   past it; the last stage leaves its values times the kernel spectrum,
+//   conjugated, in shared memory for the second (bluestein_schedule_kernel).
+// - convolution_second: Bluestein's second transform, from shared memory;
+//   the last stage stores conj(value) chirp_p (conjugated for the inverse)
+//   times scale, for p < valid.
+// Folding the chirp and spectrum products into the passes leaves shared
+// memory only the exchanges between stages, as a plain transform: a
+// separate load, multiply and store step each cost one more trip through
+// shared memory and one or two barriers (bench/RESULTS.md, issue 10).
+enum class PassIo { direct, convolution_first, convolution_second };
 
 // Four-step step A's twiddle w_n^(index * point), n the whole line, index
 // the lane (lines contiguous) or the group (lines strided): two short tables
@@ -308,9 +320,10 @@ __device__ __forceinline__ void schedule_stage(T* re, T* im, const TileJob<T>& j
   constexpr int butterflies = G::lanes * q;
   constexpr int B = (butterflies + G::threads - 1) / G::threads;
   constexpr bool whole = butterflies % G::threads == 0;
-  constexpr bool from_global = Io == PassIo::direct && P0 == 0 && !G::staged_load;
-  constexpr bool to_global =
-      Io == PassIo::direct && P1 == G::passes && !G::staged_store && Store != ScheduleStore::transposed;
+  constexpr bool from_global = Io != PassIo::convolution_second && P0 == 0 && !G::staged_load;
+  constexpr bool to_global = Io != PassIo::convolution_first && P1 == G::passes && !G::staged_store &&
+                             Store != ScheduleStore::transposed;
+  constexpr bool times_spectrum = Io == PassIo::convolution_first && P1 == G::passes;
   Complex<T> v[B * R];
   int lane[B], j[B];
 OOCFFT_UNROLL
@@ -323,8 +336,14 @@ OOCFFT_UNROLL
       // parallelism: up to B * R loads in flight per thread).
       if (lane[b] < lanes_here) {
 OOCFFT_UNROLL
-        for (int r = 0; r < R; ++r)
-          v[b * R + r] = load(schedule_address<LanesFast>(in, lane[b], j[b] + r * q, job.lane.in, job.point_in));
+        for (int r = 0; r < R; ++r) {
+          const int point = j[b] + r * q;
+          if (Io == PassIo::convolution_first && point >= job.valid) {  // constant-folded for the others
+            v[b * R + r] = {T(0), T(0)};
+          } else {
+            v[b * R + r] = load(schedule_address<LanesFast>(in, lane[b], point, job.lane.in, job.point_in));
+          }
+        }
       } else {
 OOCFFT_UNROLL
         for (int r = 0; r < R; ++r) v[b * R + r] = {T(0), T(0)};
@@ -342,7 +361,13 @@ OOCFFT_UNROLL
   for (int b = 0; b < B; ++b) {
     if (!whole && static_cast<int>(threadIdx.x) + b * G::threads >= butterflies) continue;
     Complex<T>* x = v + b * R;
-    if constexpr (from_global) {
+    if constexpr (from_global && Io == PassIo::convolution_first) {
+OOCFFT_UNROLL
+      for (int r = 0; r < R; ++r) {
+        const int point = j[b] + r * q;
+        if (point < job.valid) x[r] = (job.conjugate ? conj(x[r]) : x[r]) * load_table(job.chirp + point);
+      }
+    } else if constexpr (from_global) {
       if (inverse) {
 OOCFFT_UNROLL
         for (int r = 0; r < R; ++r) x[r] = conj(x[r]);
@@ -366,8 +391,27 @@ OOCFFT_UNROLL
 OOCFFT_UNROLL
       for (int r = 0; r < R; ++r) {
         const int at = tile_word<G>(schedule_position<G, LanesFast>(lane[b], target + r * span));
-        re[at] = x[r].re;
-        im[at] = x[r].im;
+        if constexpr (times_spectrum) {
+          // Times FFT_M(b)/M, then conjugated: the second transform's forward
+          // passes then compute the inverse, IFFT(y) = conj(F(conj y)).
+          const Complex<T> z = x[r] * load_table(job.spectrum + target + r * span);
+          re[at] = z.re;
+          im[at] = -z.im;
+        } else {
+          re[at] = x[r].re;
+          im[at] = x[r].im;
+        }
+      }
+    } else if constexpr (Io == PassIo::convolution_second) {
+      if (lane[b] < lanes_here) {
+OOCFFT_UNROLL
+        for (int r = 0; r < R; ++r) {
+          const int point = target + r * span;
+          if (point >= job.valid) continue;
+          Complex<T> z = conj(x[r]) * load_table(job.chirp + point);
+          if (job.conjugate) z = conj(z);
+          store(schedule_address<LanesFast>(out, lane[b], point, job.lane.out, job.point_out), job.scale * z);
+        }
       }
     } else if (lane[b] < lanes_here) {
       // Last pass: target = j, points j + r q, consecutive across threads.
@@ -479,10 +523,16 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::line.thread
   }
 }
 
-// Bluestein (SC08 section IV-E) in one compiled kernel when M fits a tile.
+// Bluestein (SC08 section IV-E) in one compiled kernel when M fits a tile:
+// the two transforms of the convolution, the chirp and spectrum products
+// folded into their first and last stages (PassIo). Geometries that stage
+// a contiguous tile's first or last pass through shared memory
+// (staged_load, staged_store) copy the tile in or out here instead; those
+// are contiguous tiles of M <= 48, and Bluestein runs primes above
+// largest_direct_prime (M >= 193), so today no convolution takes them.
 
-// Load: x_p times chirp_p for p < n (conjugated first for the inverse), zero
-// for n <= p < M.
+// Staged load: x_p times chirp_p for p < n (conjugated first for the
+// inverse), zero for n <= p < M.
 template <class T, int M, bool LanesFast>
 __device__ __forceinline__ void bluestein_copy_in(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
                                                   int lanes_here) {
@@ -501,22 +551,9 @@ __device__ __forceinline__ void bluestein_copy_in(T* re, T* im, const TileJob<T>
       });
 }
 
-// Between the two transforms: times FFT_M(b)/M, then conjugated, so that the
-// same forward passes compute the inverse transform: IFFT(y) = conj(F(conj y)).
-template <class T, int M, bool LanesFast>
-__device__ __forceinline__ void bluestein_multiply(T* re, T* im, const TileJob<T>& job) {
-  using G = ScheduleGeometry<T, M, LanesFast>;
-  for_each_element<G, LanesFast, M>([&](unsigned e, int, int point) {
-    const int at = tile_word<G>(static_cast<int>(e));
-    const Complex<T> w = Complex<T>{re[at], im[at]} * load_table(job.spectrum + point);
-    re[at] = w.re;
-    im[at] = -w.im;
-  });
-  __syncthreads();
-}
-
-// Store: conj of the second transform (completing the inverse), times
-// chirp_p, conjugated for the inverse transform, times scale, for p < n.
+// Staged store: conj of the second transform (completing the inverse),
+// times chirp_p, conjugated for the inverse transform, times scale, for
+// p < n.
 template <class T, int M, bool LanesFast>
 __device__ __forceinline__ void bluestein_copy_out(const T* re, const T* im, const TileJob<T>& job, Complex<T>* out,
                                                    int lanes_here) {
@@ -530,16 +567,19 @@ __device__ __forceinline__ void bluestein_copy_out(const T* re, const T* im, con
   });
 }
 
-// The forward transform of a tile already in shared memory. Not inlined: with
-// two inlined copies in one kernel ptxas spilled 500-900 bytes per thread
-// (it interleaved the two copies' index and twiddle set-up); one call
-// each keeps the allocation of one.
-template <class T, int M, bool LanesFast>
-__device__ __noinline__ void bluestein_transform(T* re, T* im, const TileJob<T>& job) {
+// One of the convolution's two transforms. Not inlined: with two inlined
+// copies in one kernel ptxas spilled 500-900 bytes per thread (it
+// interleaved the two copies' index and twiddle set-up); one call each
+// keeps the allocation of one. The tile's site comes by value: a
+// TileSite passed by reference to a call lives in local memory (40 bytes
+// of stack per thread).
+template <class T, int M, bool LanesFast, PassIo Io>
+__device__ __noinline__ void bluestein_transform(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
+                                                 Complex<T>* out, int lanes_here) {
   using G = ScheduleGeometry<T, M, LanesFast>;
-  const TileSite<T> none{nullptr, nullptr, 0, 0, 0};
-  schedule_stages<T, M, LanesFast, PassIo::shared_only, ScheduleStore::plain>(
-      re, im, job, none, false, std::make_integer_sequence<int, G::stages>{});
+  const TileSite<T> at{in, out, lanes_here, 0, 0};  // first_lane, group: four-step stores only
+  schedule_stages<T, M, LanesFast, Io, ScheduleStore::plain>(re, im, job, at, false,
+                                                              std::make_integer_sequence<int, G::stages>{});
 }
 
 template <class T, int M, bool LanesFast>
@@ -556,11 +596,10 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, M, LanesFast>::threads,
   const std::int64_t tile = this_tile();
   if (tile >= lane_tiles * job.group.count) return;  // the last grid row's spare blocks
   const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
-  bluestein_copy_in<T, M, LanesFast>(re, im, job, at.in, at.lanes_here);
-  bluestein_transform<T, M, LanesFast>(re, im, job);
-  bluestein_multiply<T, M, LanesFast>(re, im, job);
-  bluestein_transform<T, M, LanesFast>(re, im, job);
-  bluestein_copy_out<T, M, LanesFast>(re, im, job, at.out, at.lanes_here);
+  if constexpr (G::staged_load) bluestein_copy_in<T, M, LanesFast>(re, im, job, at.in, at.lanes_here);
+  bluestein_transform<T, M, LanesFast, PassIo::convolution_first>(re, im, job, at.in, at.out, at.lanes_here);
+  bluestein_transform<T, M, LanesFast, PassIo::convolution_second>(re, im, job, at.in, at.out, at.lanes_here);
+  if constexpr (G::staged_store) bluestein_copy_out<T, M, LanesFast>(re, im, job, at.out, at.lanes_here);
 }
 
 }  // namespace oocfft::kernels::cuda::detail
