@@ -516,10 +516,8 @@ TEST(CudaPlanTime, SmoothFourStepSplitsRunPlanTimeSteps) {
 // 16 | 15 in complex<double>, which had none either), and Bluestein convolutions of
 // smooth M (1087: M = 2187 = 9 9 9 3; 4099: M = 8232), in one tile
 // compiled at plan time: the plan's outcome for that key says it loaded,
-// and the axis runs it, against fftwl. complex<double> convolutions that
-// the general kernel's tile holds (M = 2187) stay on the general kernel,
-// and no plan-time schedule is asked for them; M = 8232 is past that tile
-// and runs the compiled one.
+// and the axis runs it, against fftwl. In both precisions, M = 2187 (which
+// the general kernel's tile also holds) and M = 8232 (past that tile).
 template <class T>
 void check_one_tile_plan_time() {
   auto plan_time = std::make_shared<kc::PlanTimeSchedules>(CubinCache::memory_only());
@@ -529,43 +527,42 @@ void check_one_tile_plan_time() {
     std::size_t n;
     int tile_length;  // the line, or Bluestein's M
     ScheduleUse use;
-    bool plan_time;  // whether the plan runs that tile compiled at plan time
   };
   const ElementType type = single ? ElementType::complex_float : ElementType::complex_double;
-  for (const Case& c : {Case{6000, 6000, ScheduleUse::transform, true},
-                        Case{4725, 4725, ScheduleUse::transform, true},
-                        Case{8748, 8748, ScheduleUse::transform, true},
-                        Case{4900, 4900, ScheduleUse::transform, true},
-                        Case{7776, 7776, ScheduleUse::transform, true},
-                        Case{9072, 9072, ScheduleUse::transform, true},
-                        Case{10000, 10000, ScheduleUse::transform, true},
-                        Case{16807, 16807, ScheduleUse::transform, true},
-                        Case{14406, 14406, ScheduleUse::transform, true},
-                        Case{19683, 19683, ScheduleUse::transform, true},
-                        Case{10368, 10368, ScheduleUse::transform, true},
-                        Case{15000, 15000, ScheduleUse::transform, true},
-                        Case{9000, 9000, ScheduleUse::transform, true},
-                        Case{7203, 7203, ScheduleUse::transform, true},
-                        Case{12500, 12500, ScheduleUse::transform, true},
-                        Case{10800, 10800, ScheduleUse::transform, true},
-                        Case{19208, 19208, ScheduleUse::transform, true},
-                        Case{16875, 16875, ScheduleUse::transform, true},
-                        Case{5292, 5292, ScheduleUse::transform, true},
-                        Case{18432, 18432, ScheduleUse::transform, true},
-                        Case{18000, 18000, ScheduleUse::transform, true},
-                        Case{10206, 10206, ScheduleUse::transform, true},
-                        Case{9450, 9450, ScheduleUse::transform, true},
-                        Case{19440, 19440, ScheduleUse::transform, true},
-                        Case{11520, 11520, ScheduleUse::transform, true},
-                        Case{20480, 20480, ScheduleUse::transform, true},
-                        Case{8064, 8064, ScheduleUse::transform, true},
-                        Case{10935, 10935, ScheduleUse::transform, true},
-                        Case{10125, 10125, ScheduleUse::transform, true},
-                        Case{17010, 17010, ScheduleUse::transform, true},
-                        Case{6804, 6804, ScheduleUse::transform, true},
-                        Case{9261, 9261, ScheduleUse::transform, true},
-                        Case{1087, 2187, ScheduleUse::bluestein, single},
-                        Case{4099, 8232, ScheduleUse::bluestein, true}}) {
+  for (const Case& c : {Case{6000, 6000, ScheduleUse::transform},
+                        Case{4725, 4725, ScheduleUse::transform},
+                        Case{8748, 8748, ScheduleUse::transform},
+                        Case{4900, 4900, ScheduleUse::transform},
+                        Case{7776, 7776, ScheduleUse::transform},
+                        Case{9072, 9072, ScheduleUse::transform},
+                        Case{10000, 10000, ScheduleUse::transform},
+                        Case{16807, 16807, ScheduleUse::transform},
+                        Case{14406, 14406, ScheduleUse::transform},
+                        Case{19683, 19683, ScheduleUse::transform},
+                        Case{10368, 10368, ScheduleUse::transform},
+                        Case{15000, 15000, ScheduleUse::transform},
+                        Case{9000, 9000, ScheduleUse::transform},
+                        Case{7203, 7203, ScheduleUse::transform},
+                        Case{12500, 12500, ScheduleUse::transform},
+                        Case{10800, 10800, ScheduleUse::transform},
+                        Case{19208, 19208, ScheduleUse::transform},
+                        Case{16875, 16875, ScheduleUse::transform},
+                        Case{5292, 5292, ScheduleUse::transform},
+                        Case{18432, 18432, ScheduleUse::transform},
+                        Case{18000, 18000, ScheduleUse::transform},
+                        Case{10206, 10206, ScheduleUse::transform},
+                        Case{9450, 9450, ScheduleUse::transform},
+                        Case{19440, 19440, ScheduleUse::transform},
+                        Case{11520, 11520, ScheduleUse::transform},
+                        Case{20480, 20480, ScheduleUse::transform},
+                        Case{8064, 8064, ScheduleUse::transform},
+                        Case{10935, 10935, ScheduleUse::transform},
+                        Case{10125, 10125, ScheduleUse::transform},
+                        Case{17010, 17010, ScheduleUse::transform},
+                        Case{6804, 6804, ScheduleUse::transform},
+                        Case{9261, 9261, ScheduleUse::transform},
+                        Case{1087, 2187, ScheduleUse::bluestein},
+                        Case{4099, 8232, ScheduleUse::bluestein}}) {
     if (!kc::schedule_shape<T>(c.tile_length, false).valid) {
       // Only the complex<double> lines whose buffer (with its skew) passes
       // a block's shared memory have no compiled tile: 14406, 16807, 19683,
@@ -577,15 +574,7 @@ void check_one_tile_plan_time() {
     const BrickShape shape{1, 5, c.n};
     const auto plan = lines_plan<T>(shape, false, plan_time);
     const ScheduleKey one_tile{type, c.tile_length, ScheduleLayout::contiguous, c.use};
-    if (c.plan_time) {
-      ASSERT_NO_FATAL_FAILURE(expect_plan_time_tile(*plan_time, one_tile, plan, c.n));
-    } else {
-      const auto outcome = plan_time->outcome(one_tile);
-      EXPECT_FALSE(outcome.has_value()) << kc::describe(*outcome);
-      EXPECT_EQ(axis_kernel(plan, false), 'G') << "n=" << c.n << "\n" << plan.describe();
-      EXPECT_NE(plan.describe().find("no plan-time schedule in complex<double>"), std::string::npos)
-          << plan.describe();
-    }
+    ASSERT_NO_FATAL_FAILURE(expect_plan_time_tile(*plan_time, one_tile, plan, c.n));
     check_against_fftwl(runner, plan, shape, false, 53 * c.n, c_for_line(c.n));
   }
   std::printf("[ info ] one-tile plan-time (%zu-bit): %s\n", sizeof(T) * 8, plan_time->summary().c_str());
@@ -699,10 +688,8 @@ void check_factored_twiddles(std::initializer_list<int> lengths) {
 // Bluestein lines whose convolution tile (convolution_shape) has a pass
 // with factored twiddles, compiled at plan time, forward and inverse
 // against fftwl: complex<float> primes 2459 (M = 5000, radix 25), 4639 (M
-// = 9375, radix 25) and 9803 (M = 19683, radix 27). (The complex<double>
-// convolutions that factor and that primes reach, M 2500 to 6000, fit the
-// general kernel's tile, which serves them; convolution_tile_kernels in
-// device_line_plan.cpp.)
+// = 9375, radix 25) and 9803 (M = 19683, radix 27); complex<double> 1229
+// (M = 2500 = 4 25 25) and 2459 (M = 5000 = 8 25 25).
 template <class T>
 void check_factored_convolutions(std::initializer_list<std::size_t> primes) {
   auto plan_time = std::make_shared<kc::PlanTimeSchedules>(CubinCache::memory_only());
@@ -723,6 +710,7 @@ TEST(CudaPlanTime, FactoredTwiddlesAgainstFftwLongDouble) {
   check_factored_twiddles<float>({19683, 5000, 10000, 24500});
   check_factored_twiddles<double>({2500, 14580, 15625});
   check_factored_convolutions<float>({2459, 4639, 9803});
+  check_factored_convolutions<double>({1229, 2459});
 }
 
 // A four-step split whose factors are as balanced either way puts the one

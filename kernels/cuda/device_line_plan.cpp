@@ -130,20 +130,6 @@ bool compiled_tile_holds(std::size_t n, TileKernels kernels, TileUse use) {
   return kernels == TileKernels::compiled_where_available && admitted && (contiguous || strided);
 }
 
-// The kernels a Bluestein convolution that fits the general kernel's tile
-// may run on. complex<double> takes no plan-time schedule there: over the
-// 115 distinct smooth M of the primes 17..4127 on the H100, the one-kernel
-// convolution compiled at plan time was slower than the general kernel for
-// 63 (median 0.40 -> 0.37x cuFFT); complex<float> was faster for 95 (0.33 ->
-// 0.41x; bench/RESULTS.md, issue 10). The build's compiled convolutions
-// (powers of two) stay.
-template <class T>
-TileKernels convolution_tile_kernels(TileKernels kernels) {
-  if (sizeof(T) == sizeof(double) && kernels == TileKernels::compiled_where_available)
-    return TileKernels::ahead_of_time_only;
-  return kernels;
-}
-
 // The plan's twiddles as the tile kernels read them: each pass's block with
 // entry (k, r) at r - 1 rows of `span` past its start, where the host plan
 // keeps the R - 1 twiddles of butterfly k together (LinePlan). The threads of
@@ -419,7 +405,6 @@ struct DeviceLinePlan<T>::State {
   std::optional<FourStep<T>> four;      // the line, or Bluestein's M, in four steps
   DeviceBuffer chirp, spectrum;
   std::size_t m = 0;  // Bluestein convolution length
-  TileKernels kernels = TileKernels::compiled_where_available;  // as the plan was asked
   std::shared_ptr<const PlanTimeSchedules> plan_time;
 };
 
@@ -427,7 +412,6 @@ template <class T>
 DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits, TileKernels kernels) : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.n = n;
-  s.kernels = kernels;
   s.host = make_line_plan<T>(n, device_composite_radices<T>());
   const LineFactorization& f = s.host->factorization;
   if (f.algorithm == LineAlgorithm::stockham) {
@@ -450,7 +434,13 @@ DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits, Til
   const LinePlan<T>& conv = *s.host->convolution;
   if (tile_fits<T>(s.m, conv.factorization.radices, 1, limits)) {
     s.kernel = LineKernel::bluestein_shared_memory;
-    s.tile.emplace(s.host->convolution, limits, convolution_tile_kernels<T>(kernels));
+    // In both precisions a compiled schedule (plan-time where the build has
+    // none) takes the convolution where one serves: with the chirp and
+    // spectrum products in its passes it beat the general kernel on all
+    // 101 complex<double> M of the primes 97..4127 that it newly served,
+    // 1.03-2.38x (bench/RESULTS.md, issue 10; before, the general kernel
+    // was faster on 63 of 115 and served complex<double> alone).
+    s.tile.emplace(s.host->convolution, limits, kernels);
   } else {
     s.kernel = LineKernel::bluestein_four_step;
     s.four.emplace(make_four_step<T>(s.m, limits, kernels));
@@ -652,8 +642,6 @@ std::string DeviceLinePlan<T>::describe() const {
   std::string d = std::string(to_string(s.kernel)) + " n=" + std::to_string(s.n) + " (" + s.host->summary() + ")";
   if (s.four) d += ", four-step " + std::to_string(s.four->n1) + " x " + std::to_string(s.four->n2);
   if (s.four && s.tile) d += " (one tile where its compiled schedule serves)";
-  if (s.kernel == LineKernel::bluestein_shared_memory && convolution_tile_kernels<T>(s.kernels) != s.kernels)
-    d += " (convolution: no plan-time schedule in complex<double>, where the general kernel measured faster)";
   return d;
 }
 
