@@ -206,6 +206,22 @@ OOCFFT_UNROLL
 // shared memory and one or two barriers (bench/RESULTS.md, issue 10).
 enum class PassIo { direct, convolution_first, convolution_second };
 
+// Bluestein's chirp products, at the first transform's load (x_p chirp_p,
+// x conjugated first for the inverse) and at the second transform's store
+// (conj of its value, completing the inverse, times chirp_p, conjugated
+// for the inverse, times scale), for points p < job.valid: the same in the
+// passes (PassIo) and in the staged copies (bluestein_copy_in / _out).
+template <class T>
+__device__ __forceinline__ Complex<T> chirped_input(const TileJob<T>& job, int point, Complex<T> x) {
+  return (job.conjugate ? conj(x) : x) * load_table(job.chirp + point);
+}
+
+template <class T>
+__device__ __forceinline__ Complex<T> chirped_output(const TileJob<T>& job, int point, Complex<T> value) {
+  const Complex<T> z = conj(value) * load_table(job.chirp + point);
+  return job.scale * (job.conjugate ? conj(z) : z);
+}
+
 // Four-step step A's twiddle w_n^(index * point), n the whole line, index
 // the lane (lines contiguous) or the group (lines strided): two short tables
 // as the general kernel (TilePost, tile_job.hpp).
@@ -365,7 +381,7 @@ OOCFFT_UNROLL
 OOCFFT_UNROLL
       for (int r = 0; r < R; ++r) {
         const int point = j[b] + r * q;
-        if (point < job.valid) x[r] = (job.conjugate ? conj(x[r]) : x[r]) * load_table(job.chirp + point);
+        if (point < job.valid) x[r] = chirped_input(job, point, x[r]);
       }
     } else if constexpr (from_global) {
       if (inverse) {
@@ -407,10 +423,9 @@ OOCFFT_UNROLL
 OOCFFT_UNROLL
         for (int r = 0; r < R; ++r) {
           const int point = target + r * span;
-          if (point >= job.valid) continue;
-          Complex<T> z = conj(x[r]) * load_table(job.chirp + point);
-          if (job.conjugate) z = conj(z);
-          store(schedule_address<LanesFast>(out, lane[b], point, job.lane.out, job.point_out), job.scale * z);
+          if (point < job.valid)
+            store(schedule_address<LanesFast>(out, lane[b], point, job.lane.out, job.point_out),
+                  chirped_output(job, point, x[r]));
         }
       }
     } else if (lane[b] < lanes_here) {
@@ -531,8 +546,7 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, N, LanesFast>::line.thread
 // are contiguous tiles of M <= 48, and Bluestein runs primes above
 // largest_direct_prime (M >= 193), so today no convolution takes them.
 
-// Staged load: x_p times chirp_p for p < n (conjugated first for the
-// inverse), zero for n <= p < M.
+// Staged load: chirped_input for p < n, zero for n <= p < M.
 template <class T, int M, bool LanesFast>
 __device__ __forceinline__ void bluestein_copy_in(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
                                                   int lanes_here) {
@@ -544,16 +558,14 @@ __device__ __forceinline__ void bluestein_copy_in(T* re, T* im, const TileJob<T>
                    : Complex<T>{T(0), T(0)};
       },
       [&](unsigned e, int point, Complex<T> w) {
-        if (point < job.valid) w = (job.conjugate ? conj(w) : w) * load_table(job.chirp + point);
+        if (point < job.valid) w = chirped_input(job, point, w);
         const int at = tile_word<G>(static_cast<int>(e));
         re[at] = w.re;
         im[at] = w.im;
       });
 }
 
-// Staged store: conj of the second transform (completing the inverse),
-// times chirp_p, conjugated for the inverse transform, times scale, for
-// p < n.
+// Staged store: chirped_output for p < n.
 template <class T, int M, bool LanesFast>
 __device__ __forceinline__ void bluestein_copy_out(const T* re, const T* im, const TileJob<T>& job, Complex<T>* out,
                                                    int lanes_here) {
@@ -561,9 +573,8 @@ __device__ __forceinline__ void bluestein_copy_out(const T* re, const T* im, con
   for_each_element<G, LanesFast, M>([&](unsigned e, int lane, int point) {
     if (lane >= lanes_here || point >= job.valid) return;
     const int at = tile_word<G>(static_cast<int>(e));
-    Complex<T> z = Complex<T>{re[at], -im[at]} * load_table(job.chirp + point);
-    if (job.conjugate) z = conj(z);
-    store(schedule_address<LanesFast>(out, lane, point, job.lane.out, job.point_out), job.scale * z);
+    store(schedule_address<LanesFast>(out, lane, point, job.lane.out, job.point_out),
+          chirped_output(job, point, Complex<T>{re[at], im[at]}));
   });
 }
 
