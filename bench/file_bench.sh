@@ -7,13 +7,15 @@
 # Each transform is checked by the marginal self-test; the input's pages are
 # dropped from the page cache before each run so that it is read from disk.
 #
-#   bench/file_bench.sh DIR NZ NY NX SMALL_BUDGET OUTDIR
+#   bench/file_bench.sh DIR NZ NY NX SMALL_BUDGET [OUTDIR]
 # NZ is halved until the input and output (twice the volume) fit DIR's
 # free space with 4 GiB to spare.
 # DIR holds the files (input and output: twice the volume); the JSON reports
-# and the log go to OUTDIR. Needs oocfft and oocfft_volume_file on PATH.
+# go to OUTDIR (default: bench/logs beside this script, created if missing;
+# raw output is not tracked). Needs oocfft and oocfft_volume_file on PATH.
 set -euo pipefail
-dir=$1; nz=$2; ny=$3; nx=$4; small=$5; out=$6
+dir=$1; nz=$2; ny=$3; nx=$4; small=$5; out=${6:-$(dirname "$0")/logs}
+mkdir -p "$out"
 in=$dir/volume.h5
 result=$dir/spectrum.h5
 free_bytes=$(( $(df -k --output=avail "$dir" | tail -1) * 1024 ))

@@ -11,6 +11,8 @@
 //   oocfft_ooc_bench [--cases=quick,16g,16g-resident,96g,96g-hostarray] [--no-fftw] [--no-line]
 //                    [--no-cufft] [--no-registered] [--threads=16]
 //                    [--out=DIR] [--backend=host|cuda]
+// --out: where the timeline CSVs and ooc_bench.json go (default bench/logs,
+//        created if missing; raw output is not tracked).
 // quick: 1 GiB (256x512x1024 c64), 256 MiB device budget.
 // 16g:   16 GiB (1024x1024x2048 c64), 4 GiB device budget; FFTW3f peer,
 //        line-transpose peer, cuFFT-pipeline peer, registered variants;
@@ -49,6 +51,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
@@ -85,7 +88,7 @@ struct Args {
   bool cufft = true;
   bool registered = true;
   unsigned threads = 16;
-  std::string out = ".";
+  std::string out = "bench/logs";
   oocfft::Backend backend = oocfft::Backend::automatic;
 };
 
@@ -849,6 +852,7 @@ void write_json(const std::string& path, const PcieFigures& pcie) {
 
 int main(int argc, char** argv) {
   const Args a = parse(argc, argv);
+  std::filesystem::create_directories(a.out);
   tbb::global_control threads(tbb::global_control::max_allowed_parallelism, a.threads);
   fftwf_init_threads();
   std::printf("oocfft out-of-core benchmark: CUDA %s, host threads %u\n", oocfft::cuda_available() ? "yes" : "no",

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Draws the per-stream timeline CSV written by oocfft_ooc_bench as a PNG.
 
-    python3 bench/plot_timeline.py timeline_16g.csv timeline_16g.png [title]
+    python3 bench/plot_timeline.py bench/logs/timeline_16g.csv [PNG] [title]
+
+PNG defaults to bench/logs/<the CSV's name>.png (created if missing): plots
+are generated, not tracked.
 
 One band per stream; in each band three lanes: host copies (gather, scatter),
 PCIe (H2D, D2H) and kernels. Vertical grey lines mark pass boundaries.
@@ -9,6 +12,7 @@ Needs only the Python standard library (zlib, struct): matplotlib is not
 available on every machine that runs the benchmark.
 """
 import csv
+import os
 import struct
 import sys
 import zlib
@@ -74,9 +78,13 @@ class Canvas:
 
 
 def main():
-    if len(sys.argv) < 3:
+    if len(sys.argv) < 2:
         print(__doc__)
         return 2
+    stem = os.path.splitext(os.path.basename(sys.argv[1]))[0]
+    png = sys.argv[2] if len(sys.argv) > 2 else os.path.join('bench', 'logs', stem + '.png')
+    if os.path.dirname(png):
+        os.makedirs(os.path.dirname(png), exist_ok=True)
     rows = list(csv.DictReader(open(sys.argv[1])))
     title = sys.argv[3] if len(sys.argv) > 3 else sys.argv[1].split('/')[-1]
     if not rows:
@@ -129,8 +137,8 @@ def main():
         cv.rect(lx, height - 22, lx + 14, height - 10, COLORS[stage])
         cv.text(lx + 18, height - 21, stage, 2)
         lx += 150
-    cv.png(sys.argv[2])
-    print('wrote', sys.argv[2])
+    cv.png(png)
+    print('wrote', png)
     return 0
 
 
