@@ -1,0 +1,26 @@
+#include "engine/planning/pcie_floor.hpp"
+
+#include <algorithm>
+
+namespace oocfft::engine {
+
+namespace {
+
+double pass_seconds(double up, double down, const LinkBandwidth& link) {
+  const double both = std::min(up, down);
+  return both / link.duplex_each_way + (up - both) / link.h2d + (down - both) / link.d2h;
+}
+
+}  // namespace
+
+double pcie_floor_seconds(unsigned passes, std::size_t volume_bytes, std::size_t resident_bytes,
+                          const LinkBandwidth& link) {
+  const double v = double(volume_bytes);
+  if (passes == 2 && resident_bytes > 0) {
+    const double rest = v - double(std::min(resident_bytes, volume_bytes));
+    return pass_seconds(v, rest, link) + pass_seconds(rest, v, link);
+  }
+  return double(passes) * pass_seconds(v, v, link);
+}
+
+}  // namespace oocfft::engine
