@@ -8,7 +8,7 @@
 #include "engine/api/host_threads.hpp"
 #include "engine/planning/options_check.hpp"
 #include "engine/pipeline/streaming_engine.hpp"
-#include "kernels/spectrum_multiply.hpp"
+#include "optics/transfer_function_stage.hpp"
 #include "oocfft/error.hpp"
 
 namespace oocfft::optics {
@@ -106,9 +106,8 @@ void AngularSpectrum<T>::run(const std::vector<Stage>& program, std::size_t plan
   if (engine.plan().passes.size() == 1) {
     planes_per_brick = engine.plan().passes[0].brick.nz;
     const bool multiplies = engine.multiplies();
-    const kernels::SpectrumFilter filter =
-        multiplies ? kernels::SpectrumFilter::at_distances(h_, distances.data(), distances.size(), planes)
-                   : kernels::SpectrumFilter{};
+    const optics::TransferFunctionStage filter(h_, distances.data(), multiplies ? distances.size() : 0,
+                                               multiplies ? planes : 0);
     PlaneStore<T> store(grid_, planes, 1, source, sink, {});
     engine.execute(store, false, scale, *arena_, &report_, multiplies ? &filter : nullptr);
     return;
@@ -131,8 +130,7 @@ void AngularSpectrum<T>::run_plane_by_plane(const engine::StreamingEngine& one, 
   const unsigned passes = static_cast<unsigned>(one.plan().passes.size());
   for (std::size_t j = 0; j < planes; ++j) {
     const double z = distances.empty() ? 0.0 : distances[distances.size() == 1 ? 0 : j];
-    const kernels::SpectrumFilter filter =
-        multiplies ? kernels::SpectrumFilter::at_distances(h_, &z, 1, 1) : kernels::SpectrumFilter{};
+    const optics::TransferFunctionStage filter(h_, &z, 1, multiplies ? 1 : 0);
     PlaneStore<T> store(grid_, 1, passes, source.at_plane(j, grid_), sink.at_plane(j, grid_), scratch);
     try {
       one.execute(store, false, scale, *arena_, &report_, multiplies ? &filter : nullptr);

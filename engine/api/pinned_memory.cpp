@@ -6,6 +6,7 @@
 
 #include "core/format_bytes.hpp"
 #include "engine/pipeline/execution_backend.hpp"
+#include "oocfft/error.hpp"
 
 namespace oocfft {
 

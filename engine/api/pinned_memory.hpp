@@ -1,9 +1,10 @@
 #pragma once
-// Plan::pin: a caller's array page-locked for the device (PinnedMemory in
-// plan.hpp).
+// Plan::pin: a caller's array page-locked for the device
+// (include/oocfft/pinned_memory.hpp).
 #include <cstddef>
 
-#include "oocfft/plan.hpp"
+#include "oocfft/options.hpp"
+#include "oocfft/pinned_memory.hpp"
 
 namespace oocfft::engine {
 

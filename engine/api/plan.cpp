@@ -129,6 +129,8 @@ Precision Plan::precision() const { return impl_->precision; }
 Backend Plan::backend() const { return impl_->streaming.backend(); }
 std::string Plan::describe() const { return impl_->describe(); }
 
+bool cuda_available() noexcept { return engine::cuda_usable(); }
+
 void fft3d(std::complex<float>* data, Shape shape, Direction direction, const Options& options) {
   if (data == nullptr) throw Error(ErrorKind::invalid_argument, "fft3d: data is a null pointer");
   Plan(shape, Precision::single, options).execute(data, direction);

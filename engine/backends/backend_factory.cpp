@@ -4,7 +4,6 @@
 #include "engine/pipeline/execution_backend.hpp"
 #include "engine/backends/host/host_backend.hpp"
 #include "oocfft/error.hpp"
-#include "oocfft/plan.hpp"
 
 #if OOCFFT_HAVE_CUDA
 #include "engine/backends/cuda/cuda_backend.hpp"
@@ -23,15 +22,15 @@ std::string cuda_unavailable() {
 }
 }  // namespace
 
-bool cuda_available() noexcept {
+namespace engine {
+
+bool cuda_usable() noexcept {
   try {
     return cuda_unavailable().empty();
   } catch (...) {
     return false;
   }
 }
-
-namespace engine {
 
 Backend resolve_backend(Backend requested) {
   if (requested == Backend::host) return Backend::host;
@@ -54,7 +53,7 @@ std::unique_ptr<ExecutionBackend> make_execution_backend(Backend kind, const Sha
 
 std::unique_ptr<volume::PageLocker> make_device_page_locker() {
 #if OOCFFT_HAVE_CUDA
-  if (cuda_available()) return make_cuda_page_locker();
+  if (cuda_usable()) return make_cuda_page_locker();
 #endif
   return nullptr;
 }

@@ -13,7 +13,7 @@
 
 #include "engine/planning/pass_planner.hpp"
 #include "kernels/centring.hpp"
-#include "kernels/spectrum_multiply.hpp"
+#include "kernels/pointwise_stage.hpp"
 #include "oocfft/options.hpp"
 #include "oocfft/run_report.hpp"
 #include "oocfft/shape.hpp"
@@ -50,8 +50,9 @@ struct RunContext {
   tbb::task_arena* arena = nullptr;
   volume::StagingPool* pool = nullptr;
   const Options* options = nullptr;
-  // The multiply stage's data; required by plans whose passes multiply.
-  const kernels::SpectrumFilter* filter = nullptr;
+  // The pointwise stage (the ASM transfer function, say), passed down by
+  // whoever built the program; required by plans whose passes multiply.
+  const kernels::PointwiseStage* multiply = nullptr;
   // The centring phases; required by plans with centring stages.
   const kernels::CentringTables* centring = nullptr;
 };
@@ -101,6 +102,10 @@ std::unique_ptr<ExecutionBackend> make_execution_backend(Backend kind, const Sha
 // Page-locks host memory for the CUDA device, or null when this build has
 // no CUDA backend or no device is usable (memory then stays pageable).
 std::unique_ptr<volume::PageLocker> make_device_page_locker();
+
+// True when this build has the CUDA backend and a CUDA device is usable
+// (oocfft::cuda_available()).
+bool cuda_usable() noexcept;
 
 // Never returns Backend::automatic. Throws Error(unsupported) when the CUDA
 // backend is asked for and is not usable, naming why.

@@ -119,15 +119,15 @@ bool StreamingEngine::multiplies() const {
 }
 
 void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double scale, tbb::task_arena& arena,
-                              RunReport* report, const kernels::SpectrumFilter* filter) const {
+                              RunReport* report, const kernels::PointwiseStage* multiply) const {
   if (fitted_.plan.host_in_place)
     throw Error(ErrorKind::unsupported, "this plan transforms host arrays in place and cannot stream a volume store; "
                                         "give the host backend a device_memory_budget");
-  if (multiplies() && (filter == nullptr || filter->planes.size() != shape_.nz))
-    throw Error(ErrorKind::invalid_argument, "this plan multiplies by a spectrum filter: give one with a distance "
+  if (multiplies() && (multiply == nullptr || multiply->depth() != shape_.nz))
+    throw Error(ErrorKind::invalid_argument, "this plan multiplies by a pointwise stage: give one with a factor "
                                              "for each of its " + std::to_string(shape_.nz) + " planes");
   const std::optional<kernels::CentringTables> centring = centring_tables(inverse);
-  RunContext run = run_context(inverse, scale, arena, filter);
+  RunContext run = run_context(inverse, scale, arena, multiply);
   run.centring = centring ? &*centring : nullptr;
   FittedPlan current = fitted_;
   for (int attempt = 0;; ++attempt) {
@@ -183,9 +183,9 @@ std::optional<kernels::CentringTables> StreamingEngine::centring_tables(bool inv
 }
 
 RunContext StreamingEngine::run_context(bool inverse, double scale, tbb::task_arena& arena,
-                                        const kernels::SpectrumFilter* filter) const {
+                                        const kernels::PointwiseStage* multiply) const {
   RunContext run;
-  run.filter = filter;
+  run.multiply = multiply;
   run.inverse = inverse;
   run.scale = scale;
   run.arena = &arena;

@@ -29,7 +29,7 @@ class StreamingEngine {
   StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
                   const BrickKernelFactory& kernels);
   // A plane program (pass_planner.hpp): `plane_program` run on every z
-  // plane along x and y; execute() then needs the multiply's filter.
+  // plane along x and y; execute() then needs the multiply's stage.
   StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
                   std::vector<Stage> plane_program);
   ~StreamingEngine();
@@ -49,8 +49,8 @@ class StreamingEngine {
   // allocated it fits smaller bricks (fit()) and tries again, before any
   // data has moved.
   void execute(volume::VolumeStore& store, bool inverse, double scale, tbb::task_arena& arena, RunReport* report,
-               const kernels::SpectrumFilter* filter = nullptr) const;
-  // True when some pass multiplies by a spectrum filter.
+               const kernels::PointwiseStage* multiply = nullptr) const;
+  // True when some pass has a pointwise multiply stage.
   bool multiplies() const;
   // The host backend's in-core plan on a host array, in place.
   void execute_in_place(std::byte* data, bool inverse, double scale, tbb::task_arena& arena, RunReport* report) const;
@@ -69,7 +69,7 @@ class StreamingEngine {
   // planned again until it fits. Throws Error(out_of_memory) when it cannot.
   FittedPlan fit(std::size_t budget) const;
   RunContext run_context(bool inverse, double scale, tbb::task_arena& arena,
-                         const kernels::SpectrumFilter* filter) const;
+                         const kernels::PointwiseStage* multiply) const;
   // The centring phases of a run (Options::shift), or none.
   std::optional<kernels::CentringTables> centring_tables(bool inverse) const;
   // What the registration policy will do for this plan, for describe().

@@ -17,7 +17,6 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_brick_plan.hpp"
 #include "kernels/cuda/device_buffer.hpp"
-#include "kernels/cuda/spectrum_multiply.hpp"
 #include "kernels/cuda/stream.hpp"
 #include "oocfft/error.hpp"
 
@@ -250,7 +249,7 @@ struct LaneContext {
   tbb::task_arena* arena = nullptr;
   bool inverse = false;
   double scale = 1;
-  const kernels::SpectrumFilter* filter = nullptr;  // null: the plan does not multiply
+  const kernels::PointwiseStage* multiply = nullptr;  // null: the plan does not multiply
   const kc::CentringView* centring = nullptr;        // null: the plan does not centre
   Clock::time_point start;
 };
@@ -325,7 +324,7 @@ class CudaBrickLane final : public BrickLane {
           c_.kernels->passes[job.pass]->execute(values, transpose::staged_shape(job.box, spec.layout),
                                                 workspace_.get(), inverse, static_cast<T>(scale), s);
         },
-        [&] { kc::multiply_brick(values, job.box.extent, {job.box.z0, job.box.y0, job.box.x0}, *c_.filter, s); },
+        [&] { c_.multiply->multiply_on_device(values, job.box.extent, {job.box.z0, job.box.y0, job.box.x0}, s); },
         [&](bool output) {
           kc::centre_brick(values, transpose::staged_shape(job.box, spec.layout), {job.box.z0, job.box.y0, job.box.x0},
                            staged_axes_of(spec.layout), *c_.centring,
@@ -578,7 +577,7 @@ class CudaBackend final : public ExecutionBackend {
     context.arena = run.arena;
     context.inverse = run.inverse;
     context.scale = run.scale;
-    context.filter = run.filter;
+    context.multiply = run.multiply;
     std::optional<kc::DeviceCentringTables> centring;
     if (run.centring != nullptr) {
       centring.emplace(*run.centring);

@@ -42,7 +42,7 @@ class HostBrickLane final : public BrickLane {
   HostBrickLane(const PassPlan& plan, const AxisPlans<T>& plans, volume::VolumeStore& store, std::byte* buffer,
                 std::byte* resident, const RunContext& run, Clock::time_point start)
       : plan_(plan), plans_(plans), store_(store), buffer_(buffer), resident_(resident), arena_(*run.arena),
-        inverse_(run.inverse), scale_(run.scale), filter_(run.filter), centring_(run.centring), start_(start) {}
+        inverse_(run.inverse), scale_(run.scale), multiply_(run.multiply), centring_(run.centring), start_(start) {}
 
   std::size_t process(const BrickJob& job, BrickTiming& t) override {
     const PassSpec& spec = *job.spec;
@@ -75,7 +75,7 @@ class HostBrickLane final : public BrickLane {
                                  spec.layout, inverse, static_cast<T>(scale));
           },
           [&] {
-            kernels::multiply_brick(values, job.box.extent, {job.box.z0, job.box.y0, job.box.x0}, *filter_);
+            multiply_->multiply(values, job.box.extent, {job.box.z0, job.box.y0, job.box.x0});
           },
           [&](bool output) {
             kernels::centre_brick(values, transpose::staged_shape(job.box, spec.layout),
@@ -102,7 +102,7 @@ class HostBrickLane final : public BrickLane {
   tbb::task_arena& arena_;
   bool inverse_;
   double scale_;
-  const kernels::SpectrumFilter* filter_;  // null: the plan does not multiply
+  const kernels::PointwiseStage* multiply_;  // null: the plan does not multiply
   const kernels::CentringTables* centring_;  // null: the plan does not centre
   Clock::time_point start_;
 };
