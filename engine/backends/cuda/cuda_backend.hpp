@@ -2,9 +2,10 @@
 // The CUDA backend: the library's device kernels (one DeviceBrickPlan per
 // pass, built for the pass's largest brick and axes, behind the
 // DeviceBrickKernels seam of brick_kernels.hpp so the benchmark can put
-// cuFFT in their place) and one CUDA stream per BrickLane: a brick is read
-// from the volume store into the lane's pinned staging buffer, copied up
-// with cudaMemcpyAsync, transformed, copied down and written back, ordered
+// cuFFT in their place) and one CUDA stream per lane (CudaBrickLane,
+// cuda_brick_lane.hpp): a brick is read from the volume store into the
+// lane's pinned staging buffer, copied up with cudaMemcpyAsync,
+// transformed, copied down and written back, ordered
 // by the stream and timed with events, never by device-wide syncs. When the
 // store offers direct DMA (volume_store.hpp), natural bricks move straight
 // between its page-locked memory and the device with no staging copy; a
