@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/planning/pass_planner.hpp"
+#include "engine/planning/pcie_floor.hpp"
 #include "kernels/centring.hpp"
 #include "kernels/pointwise_stage.hpp"
 #include "oocfft/options.hpp"
@@ -89,6 +90,11 @@ class ExecutionBackend {
   // Page-locks host memory for this backend's device; null when the backend
   // has no device (host memory then stays pageable).
   virtual const volume::PageLocker* page_locker() const = 0;
+  // The host <-> device link's rates for the PCIe floor, with their source.
+  // A device backend measures its link on the first call and keeps the
+  // figures for its lifetime; the host backend has no link and answers the
+  // reference figures, labelled as such.
+  virtual LinkRates link_rates() const = 0;
 };
 
 // The backend of `kind` (never automatic) for volumes of `shape` in

@@ -54,25 +54,39 @@ std::size_t FittedPlan::device_bytes() const {
   return plan.streams * (plan.brick_bytes + kernels->workspace_bytes()) + kernels->table_bytes() + plan.resident_bytes;
 }
 
+namespace {
+// The backend, once the axes are known to be plannable on this host.
+std::unique_ptr<ExecutionBackend> checked_backend(const Shape& shape, Precision precision, const Options& options,
+                                                  Backend backend, const BrickKernelFactory* kernels) {
+  check_axis_tables_fit(shape);
+  return make_execution_backend(backend, shape, precision, kernels, options.kernel_cache_directory);
+}
+}  // namespace
+
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend)
-    : StreamingEngine(shape, precision, options, backend, nullptr, {}) {}
+    : StreamingEngine(shape, precision, options, checked_backend(shape, precision, options, backend, nullptr), {}) {}
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
                                  const BrickKernelFactory& kernels)
-    : StreamingEngine(shape, precision, options, backend, &kernels, {}) {}
+    : StreamingEngine(shape, precision, options, checked_backend(shape, precision, options, backend, &kernels), {}) {}
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
                                  std::vector<Stage> plane_program)
-    : StreamingEngine(shape, precision, options, backend, nullptr, std::move(plane_program)) {}
+    : StreamingEngine(shape, precision, options, checked_backend(shape, precision, options, backend, nullptr),
+                      std::move(plane_program)) {}
 
-StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
-                                 const BrickKernelFactory* kernels, std::vector<Stage> plane_program)
+StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options,
+                                 std::unique_ptr<ExecutionBackend> backend)
+    : StreamingEngine(shape, precision, options, (check_axis_tables_fit(shape), std::move(backend)), {}) {}
+
+StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options,
+                                 std::unique_ptr<ExecutionBackend> backend, std::vector<Stage> plane_program)
     : shape_(shape),
       precision_(precision),
       options_(options),
       plane_program_(std::move(plane_program)),
       budget_given_(options.device_memory_budget != 0),
-      backend_((check_axis_tables_fit(shape), make_execution_backend(backend, shape, precision, kernels, options.kernel_cache_directory))) {
+      backend_(std::move(backend)) {
   const std::size_t budget = budget_given_ ? options.device_memory_budget : backend_->default_device_budget();
   fitted_ = fit(budget);
   if (fitted_.plan.host_in_place && !budget_given_)
@@ -111,8 +125,14 @@ FittedPlan StreamingEngine::fit(std::size_t budget) const {
                                             format_bytes(double(budget)));
 }
 
+FittedPlan StreamingEngine::fitted() const {
+  std::lock_guard<std::mutex> lock(fitted_mutex_);
+  return fitted_;
+}
+
 bool StreamingEngine::multiplies() const {
-  for (const PassSpec& pass : fitted_.plan.passes)
+  const FittedPlan fitted = this->fitted();
+  for (const PassSpec& pass : fitted.plan.passes)
     for (const Stage st : pass.stages)
       if (st == Stage::multiply) return true;
   return false;
@@ -120,7 +140,8 @@ bool StreamingEngine::multiplies() const {
 
 void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double scale, tbb::task_arena& arena,
                               RunReport* report, const kernels::PointwiseStage* multiply) const {
-  if (fitted_.plan.host_in_place)
+  FittedPlan current = fitted();
+  if (current.plan.host_in_place)
     throw Error(ErrorKind::unsupported, "this plan transforms host arrays in place and cannot stream a volume store; "
                                         "give the host backend a device_memory_budget");
   if (multiplies() && (multiply == nullptr || multiply->depth() != shape_.nz))
@@ -129,9 +150,13 @@ void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double s
   const std::optional<kernels::CentringTables> centring = centring_tables(inverse);
   RunContext run = run_context(inverse, scale, arena, multiply);
   run.centring = centring ? &*centring : nullptr;
-  FittedPlan current = fitted_;
+  const std::size_t first_budget = current.plan.device_budget;
+  std::string shortage_seen;
   for (int attempt = 0;; ++attempt) {
     if (report != nullptr) {
+      report->replans = static_cast<unsigned>(attempt);
+      report->brick_bytes = current.plan.brick_bytes;
+      report->device_budget = current.plan.device_budget;
       report->strategy = current.plan.strategy;
       report->backend = backend_->kind();
       report->passes = static_cast<unsigned>(current.plan.passes.size());
@@ -141,8 +166,18 @@ void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double s
     }
     try {
       backend_->execute(current, store, run, report);
+      if (attempt > 0) {
+        // What ran is what the device holds: later executions start there.
+        std::lock_guard<std::mutex> lock(fitted_mutex_);
+        fitted_ = std::move(current);
+        replan_note_ = "  re-planned at execution: the device could not hold the buffers of the plan for a budget "
+                       "of " + format_bytes(double(first_budget)) + " (" + shortage_seen + "); after " +
+                       std::to_string(attempt) + " smaller fit" + (attempt == 1 ? "" : "s") +
+                       ", the plan above ran\n";
+      }
       return;
     } catch (const DeviceBuffersUnavailable& shortage) {
+      if (shortage_seen.empty()) shortage_seen = shortage.message;
       // Nothing has moved yet: the same fit, for half the memory the plan held.
       const std::size_t held = current.device_bytes();
       if (attempt + 1 >= shrink_attempts || held < 2)
@@ -194,32 +229,51 @@ RunContext StreamingEngine::run_context(bool inverse, double scale, tbb::task_ar
   return run;
 }
 
-double StreamingEngine::pcie_floor_seconds() const {
-  if (backend_->kind() == Backend::host) return 0;
-  return engine::pcie_floor_seconds(static_cast<unsigned>(fitted_.plan.passes.size()),
-                                    shape_.bytes(element_bytes_of(precision_)), fitted_.plan.resident_bytes,
-                                    reference_link);
+double StreamingEngine::pcie_floor_seconds() const { return pcie_floor_seconds(fitted().plan); }
+
+double StreamingEngine::pcie_floor_seconds(const PassPlan& plan) const {
+  return engine::pcie_floor_seconds(static_cast<unsigned>(plan.passes.size()),
+                                    shape_.bytes(element_bytes_of(precision_)), plan.resident_bytes,
+                                    backend_->link_rates().bandwidth);
+}
+
+std::string StreamingEngine::floor_summary(const PassPlan& plan) const {
+  const LinkRates link = backend_->link_rates();
+  char floor[160];
+  std::snprintf(floor, sizeof floor, "  PCIe floor: %.3f s (%zu passes over %s, %s of it resident between them), ",
+                pcie_floor_seconds(plan), plan.passes.size(),
+                format_bytes(double(shape_.bytes(element_bytes_of(precision_)))).c_str(),
+                format_bytes(double(plan.resident_bytes)).c_str());
+  return floor + ("at " + describe_link(link.bandwidth) + ": " + link.source + "\n");
 }
 
 // Mirrors HostVolume::open_direct_access and the CUDA backend.
-std::string StreamingEngine::registration_summary() const {
+std::string StreamingEngine::registration_summary(const PassPlan& plan) const {
   const HostRegistration r = options_.register_host_memory;
-  if (!fitted_.plan.natural_layout_only() || r == HostRegistration::off) return "every brick staged";
+  if (!plan.natural_layout_only() || r == HostRegistration::off) return "every brick staged";
   if (r == HostRegistration::automatic) return "staged unless the memory is page-locked already";
   return "a host array page-locked in chunks during the call, bricks DMA'd from it";
 }
 
 std::string StreamingEngine::describe() const {
-  const PassPlan& plan = fitted_.plan;
+  std::string note;
+  FittedPlan fitted;
+  {
+    std::lock_guard<std::mutex> lock(fitted_mutex_);
+    fitted = fitted_;
+    note = replan_note_;
+  }
+  const PassPlan& plan = fitted.plan;
   std::string s = describe_passes(plan, backend_->kind() == Backend::host ? "in host memory" : "on the device");
   if (backend_->kind() == Backend::host) {
     if (!plan.host_in_place)
       s += "  host brick buffers: " + format_bytes(double(plan.streams * plan.staging_bytes)) + " (" +
-           std::to_string(plan.streams) + " x " + format_bytes(double(plan.staging_bytes)) + ")\n";
-    return s + fitted_.kernels->describe();
+           std::to_string(plan.streams) + " x " + format_bytes(double(plan.staging_bytes)) + ")\n" +
+           floor_summary(plan);
+    return s + note + fitted.kernels->describe();
   }
   const std::size_t staging = plan.streams * plan.staging_bytes;
-  const std::size_t workspace = fitted_.kernels->workspace_bytes();
+  const std::size_t workspace = fitted.kernels->workspace_bytes();
   s += "  pinned staging: " + format_bytes(double(staging)) + " (" + std::to_string(plan.streams) + " x " +
        format_bytes(double(plan.staging_bytes)) +
        (plan.natural_layout_only()
@@ -227,21 +281,14 @@ std::string StreamingEngine::describe() const {
                   format_bytes(double(plan.staging_slot_bytes())) + ": bricks staged in pieces"
             : std::string()) +
        ") at most, allocated only when a brick stages (register_host_memory " +
-       to_string(options_.register_host_memory) + ": " + registration_summary() + ")\n";
-  s += "  device memory: " + format_bytes(double(fitted_.device_bytes())) + " of a budget of " +
+       to_string(options_.register_host_memory) + ": " + registration_summary(plan) + ")\n";
+  s += "  device memory: " + format_bytes(double(fitted.device_bytes())) + " of a budget of " +
        format_bytes(double(plan.device_budget)) + " (bricks " + format_bytes(double(plan.brick_bytes)) +
        " + workspace " + format_bytes(double(workspace)) + " per stream, tables " +
-       format_bytes(double(fitted_.kernels->table_bytes())) +
+       format_bytes(double(fitted.kernels->table_bytes())) +
        (plan.resident_bytes > 0 ? ", resident " + format_bytes(double(plan.resident_bytes)) : std::string()) + ")\n";
-  char floor[200];
-  std::snprintf(floor, sizeof floor,
-                "  PCIe floor: %.3f s (%zu passes over %s, %s of it resident between them, at the reference "
-                "machine's 54.6 / 55.2 GB/s one way and 45.8 GB/s each way duplex)\n",
-                pcie_floor_seconds(), plan.passes.size(),
-                format_bytes(double(shape_.bytes(element_bytes_of(precision_)))).c_str(),
-                format_bytes(double(plan.resident_bytes)).c_str());
-  s += floor;
-  return s + fitted_.kernels->describe();
+  s += floor_summary(plan);
+  return s + note + fitted.kernels->describe();
 }
 
 }  // namespace oocfft::engine

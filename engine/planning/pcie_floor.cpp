@@ -1,6 +1,7 @@
 #include "engine/planning/pcie_floor.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace oocfft::engine {
 
@@ -21,6 +22,13 @@ double pcie_floor_seconds(unsigned passes, std::size_t volume_bytes, std::size_t
     return pass_seconds(v, rest, link) + pass_seconds(rest, v, link);
   }
   return double(passes) * pass_seconds(v, v, link);
+}
+
+std::string describe_link(const LinkBandwidth& link) {
+  char text[120];
+  std::snprintf(text, sizeof text, "%.1f / %.1f GB/s one way, %.1f GB/s each way duplex", link.h2d * 1e-9,
+                link.d2h * 1e-9, link.duplex_each_way * 1e-9);
+  return text;
 }
 
 }  // namespace oocfft::engine

@@ -10,6 +10,7 @@
 
 #include "engine/backends/cuda/brick_kernels.hpp"
 #include "engine/backends/cuda/cuda_brick_lane.hpp"
+#include "engine/backends/cuda/link_probe.hpp"
 #include "engine/planning/pass_program.hpp"
 #include "engine/pipeline/stream_pipeline.hpp"
 #include "kernels/cuda/centring.hpp"
@@ -100,7 +101,7 @@ template <class T>
 class CudaBackend final : public ExecutionBackend {
  public:
   CudaBackend(const BrickKernelFactory* factory, std::filesystem::path kernel_cache)
-      : device_(current_device()), locker_(device_), kernel_cache_(std::move(kernel_cache)) {
+      : device_(current_device()), locker_(device_), link_(device_), kernel_cache_(std::move(kernel_cache)) {
     if (factory != nullptr) factory_ = *factory;
   }
 
@@ -110,6 +111,7 @@ class CudaBackend final : public ExecutionBackend {
     return free_device_memory_budget();
   }
   const volume::PageLocker* page_locker() const override { return &locker_; }
+  LinkRates link_rates() const override { return link_.rates(); }
 
   std::shared_ptr<const PassKernelSet> build(const PassPlan& plan) const override {
     kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
@@ -223,6 +225,7 @@ class CudaBackend final : public ExecutionBackend {
   int device_ = 0;
   BrickKernelFactory factory_;
   CudaPageLocker locker_;
+  LinkProbe link_;  // this device's PCIe rates, measured on the first floor asked for
   std::filesystem::path kernel_cache_;
 };
 

@@ -181,6 +181,12 @@ class HostBackend final : public ExecutionBackend {
     return true;
   }
 
+  // No link to measure: the floor of a host run is what the same plan
+  // would take over the reference machine's link.
+  LinkRates link_rates() const override {
+    return {reference_link, "the reference H100 figures (emulated: the host backend has no link)"};
+  }
+
   void execute(const FittedPlan& fitted, volume::VolumeStore& store, const RunContext& run,
                RunReport* report) const override {
     const PassPlan& plan = fitted.plan;
