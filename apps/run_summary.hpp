@@ -11,7 +11,8 @@ namespace oocfft::apps {
 // pass, 2 passes), two_pass on cuda, streamed". The GB/s counts the volume's
 // bytes x 2 x passes over `seconds`: the traffic between the volume and the
 // transform, not what the disk or PCIe saw. `where` says in-memory or
-// streamed (or "host array" for the demo).
+// streamed (or "host array" for the demo). After a re-plan (RunReport::
+// replans) it adds the bricks and budget of the plan that ran.
 std::string run_summary(double seconds, std::size_t volume_bytes, const RunReport& run, const std::string& where);
 
 }  // namespace oocfft::apps

@@ -38,7 +38,7 @@
 #include <oocfft/oocfft.hpp>
 
 #include "apps/marginal_check.hpp"
-#include "engine/pcie_floor.hpp"
+#include "engine/planning/pcie_floor.hpp"
 #include "apps/seeded_volume.hpp"
 #include "bench/process_memory.hpp"
 #include "bench/relative_l2.hpp"
@@ -67,8 +67,8 @@
 #include <mutex>
 #include <tuple>
 
-#include "engine/brick_kernels.hpp"
-#include "engine/streaming_engine.hpp"
+#include "engine/backends/cuda/brick_kernels.hpp"
+#include "engine/pipeline/streaming_engine.hpp"
 #include "volume/host_volume.hpp"
 #endif
 

@@ -63,7 +63,7 @@ std::vector<std::size_t> output_chunks(const std::vector<std::size_t>& dims, std
 // filled (written) the rest, so each chunk is read and written once instead
 // of once per brick that touches it. Capped at twice the brick, so that
 // the caches of the two datasets stay within the share of the host budget
-// the streamed path leaves them (engine/dataset_transform.cpp): a y-layer
+// the streamed path leaves them (engine/api/dataset_transform.cpp): a y-layer
 // of a large volume is itself gigabytes, and a brick edge that cuts it then
 // costs a re-read of the chunks it cuts, not memory. (Counting the x axis
 // as a layer once made the cache the whole volume: peak RSS 1.1 GB for a

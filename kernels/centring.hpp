@@ -13,7 +13,7 @@
 
 #include "kernels/brick.hpp"
 #include "kernels/complex.hpp"
-#include "kernels/spectrum_multiply.hpp"  // BrickOrigin
+#include "kernels/pointwise_stage.hpp"  // BrickOrigin
 
 namespace oocfft::kernels {
 

@@ -1,11 +1,10 @@
 #include "kernels/line_plan.hpp"
 
 #include <cstdint>
-#include <type_traits>
 
 #include "kernels/direct_prime.hpp"
-#include "kernels/host_executor.hpp"
 #include "kernels/roots_of_unity.hpp"
+#include "kernels/smooth_transform.hpp"
 
 namespace oocfft::kernels {
 
@@ -69,18 +68,11 @@ void build_bluestein(LinePlan<T>& plan, CompositeRadices composites) {
     kernel[j] = b;
     if (j > 0) kernel[m - j] = b;
   }
-  const auto spectrum_plan = make_line_plan<double>(m, composites, LineUse::convolution);
-  const LineBatch one_line{m, 1, 1, 0, 1, 0};
-  execute_lines_host(*spectrum_plan, kernel.data(), one_line, false, 1.0 / static_cast<double>(m));
+  smooth_forward_transform(kernel.data(), m, 1.0 / static_cast<double>(m));
   plan.kernel_spectrum.resize(m);
   for (std::size_t j = 0; j < m; ++j)
     plan.kernel_spectrum[j] = {static_cast<T>(kernel[j].re), static_cast<T>(kernel[j].im)};
-
-  if constexpr (std::is_same_v<T, double>) {
-    plan.convolution = spectrum_plan;
-  } else {
-    plan.convolution = make_line_plan<T>(m, composites, LineUse::convolution);
-  }
+  plan.convolution = make_line_plan<T>(m, composites, LineUse::convolution);
 }
 
 }  // namespace

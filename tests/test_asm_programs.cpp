@@ -1,5 +1,5 @@
 // Angular-spectrum operations as plane programs of the engine
-// (optics/angular_spectrum.hpp): whole planes in one pass, several planes a
+// (engine/api/angular_spectrum.hpp): whole planes in one pass, several planes a
 // brick, or rows, columns and rows when a plane does not fit a stream's
 // share, must give the same fields; and the CUDA backend, which keeps each
 // plane on the device from FFT2 through the multiply to IFFT2, must give the
@@ -15,7 +15,7 @@
 #include <numbers>
 #include <vector>
 
-#include "optics/angular_spectrum.hpp"
+#include "engine/api/angular_spectrum.hpp"
 #include "tests/engine_test_support.hpp"
 #include "tests/reference.hpp"
 

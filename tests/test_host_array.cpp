@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "engine/host_array_memory.hpp"
+#include "engine/api/host_array_memory.hpp"
 #include "tests/engine_test_support.hpp"
 #include "tests/reference.hpp"
 

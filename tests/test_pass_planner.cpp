@@ -3,8 +3,8 @@
 // floor it reports. No data moves; each case is a plan_passes() call.
 #include <gtest/gtest.h>
 
-#include "engine/pass_planner.hpp"
-#include "engine/pcie_floor.hpp"
+#include "engine/planning/pass_planner.hpp"
+#include "engine/planning/pcie_floor.hpp"
 #include "oocfft/error.hpp"
 
 namespace oocfft::engine {

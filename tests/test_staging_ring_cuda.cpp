@@ -1,4 +1,4 @@
-// The staging ring of a device stream (engine/staging_ring.hpp) on its own:
+// The staging ring of a device stream (engine/backends/cuda/staging_ring.hpp) on its own:
 // pieces of seeded data go up through the slots, come back down through
 // them into a poisoned volume, for every slot count from one to more than
 // the pieces; a gather or scatter that throws reaches the caller after
@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "engine/staging_ring.hpp"
+#include "engine/backends/cuda/staging_ring.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/stream.hpp"
 #include "tests/cuda_test_support.hpp"

@@ -11,7 +11,7 @@
 // published description (gather each line element by element into a
 // contiguous chunk, transform contiguous lines, transpose back) and the
 // chunk bound C_d <= DevMem / (k V_d N_stream), k = 3, is applied in
-// engine/pass_planner.cpp.
+// engine/planning/pass_planner.cpp.
 // The chunk is a box; its lines are ordered z-major then x for Y lines
 // (BrickLayout::y_lines) and y-major then x for Z lines (z_lines).
 #include <cstddef>

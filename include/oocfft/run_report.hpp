@@ -40,6 +40,14 @@ struct RunReport {
   std::size_t resident_bytes = 0;
   std::size_t staging_bytes = 0;       // pinned (or host) staging held
   std::size_t device_bytes = 0;        // device memory held by the engine
+  std::size_t brick_bytes = 0;         // the largest brick of the plan that ran
+  std::size_t device_budget = 0;       // the device budget that plan was fitted to
+  // Plans given up before one ran: the device could not hold their buffers
+  // (out of memory at execution), so the engine fitted the plan to half the
+  // memory and tried again, before any data moved. Every field of this
+  // report describes the plan that ran, and so does Plan::describe() after
+  // the run: later executions start from that plan.
+  unsigned replans = 0;
   double seconds = 0;                  // wall time of the execution
   // Page-locking the caller's array: cudaHostRegister (in a thread beside
   // the pipeline, so mostly overlapped) plus cudaHostUnregister (after it).

@@ -1,0 +1,171 @@
+// propagate_dataset (include/oocfft/asm.hpp): the operations of
+// AngularSpectrum between datasets, through io::DatasetTransfer (temporary
+// name, commit), the planes streamed through the engine's bricks so that a
+// stack may be larger than host memory.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "core/format_bytes.hpp"
+#include "engine/planning/host_memory.hpp"
+#include "engine/pipeline/stream_pipeline.hpp"
+#include "io/dataset_transfer.hpp"
+#include "oocfft/asm.hpp"
+#include "oocfft/error.hpp"
+#include "engine/api/angular_spectrum.hpp"
+#include "volume/host_buffer.hpp"
+
+namespace oocfft {
+
+namespace {
+
+using engine::Clock;
+using engine::seconds_since;
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+// The output's dims for `mode` on a volume of `shape`; refuses a mode the
+// input's shape or the distances do not fit, naming both.
+std::vector<std::size_t> output_dims(AsmMode mode, const DatasetInfo& in, std::span<const double> distances) {
+  const Shape& s = in.shape;
+  const std::string where = in.path.to_string() + " (" + s.to_string() + ")";
+  switch (mode) {
+    case AsmMode::propagate:
+      optics::require(distances.size() == 1 || distances.size() == s.nz,
+                      std::to_string(distances.size()) + " distances for the " + std::to_string(s.nz) +
+                          " planes of " + where + ": give one per plane or one for all");
+      return {};
+    case AsmMode::refocus:
+      optics::require(s.nz == 1, "refocus takes one field (ny, nx); " + where + " has " + std::to_string(s.nz) +
+                                     " planes");
+      return {distances.size(), s.ny, s.nx};
+    case AsmMode::layer_sum:
+      optics::require(distances.size() == s.nz, std::to_string(distances.size()) + " distances for the " +
+                                                    std::to_string(s.nz) + " layers of " + where +
+                                                    ": give one per layer");
+      return {s.ny, s.nx};
+  }
+  optics::require(false, "mode is " + std::to_string(static_cast<int>(mode)) + ", not one of AsmMode");
+  return {};
+}
+
+io::OutputRecord asm_record(AsmMode mode, std::vector<std::size_t> dims, std::span<const double> distances,
+                            const AsmOptions& o) {
+  std::string list;
+  for (std::size_t j = 0; j < distances.size(); ++j) {
+    if (j > 0) list += ',';
+    list += number(distances[j]);
+  }
+  io::OutputRecord r;
+  r.dims = std::move(dims);
+  r.attributes = {{"asm_mode", to_string(mode)},
+                  {"distances_m", list},
+                  {"wavelength_m", number(o.wavelength)},
+                  {"pitch_x_m", number(o.pitch_x)},
+                  {"pitch_y_m", number(o.pitch_y > 0 ? o.pitch_y : o.pitch_x)},
+                  {"index", number(o.index)},
+                  {"band_limit", o.band_limit ? "on" : "off"},
+                  {"evanescent", o.evanescent == Evanescent::decay ? "decay" : "zero"},
+                  {"pad", std::to_string(o.pad)}};
+  return r;
+}
+
+// Bricks of whole planes reach the files as they come; the chunk caches
+// hold about one brick.
+constexpr std::size_t cache_brick_bytes = std::size_t{1} << 30;
+
+// Runs `mode` between the datasets of `transfer`, streaming: propagate
+// reads the input's planes and writes the output's as bricks need them;
+// refocus holds the field and streams the stack out; layer_sum streams the
+// layers in and holds one padded plane and the hologram.
+template <class T>
+void run_streamed(AsmMode mode, const DatasetInfo& info, std::span<const double> distances, const AsmOptions& o,
+                  io::DatasetTransfer& transfer, const io::DatasetTransfer::SlabHook& poll_cancel,
+                  AsmDatasetReport& report) {
+  using C = std::complex<T>;
+  const Shape& s = info.shape;
+  const optics::AngularSpectrum<T> asm_plan(s.ny, s.nx, o);
+  switch (mode) {
+    case AsmMode::propagate: {
+      volume::VolumeStore& store = transfer.streamed_store(cache_brick_bytes);
+      asm_plan.propagate(store, store, s.nz, distances);
+      return;
+    }
+    case AsmMode::refocus: {
+      volume::HostBuffer field(info.complex_bytes(), ("dataset " + info.path.to_string()).c_str());
+      const Clock::time_point t = Clock::now();
+      transfer.read_input(field.data(), poll_cancel);
+      report.read_seconds = seconds_since(t);
+      asm_plan.refocus(reinterpret_cast<const C*>(field.data()), distances, transfer.output_store(cache_brick_bytes));
+      return;
+    }
+    case AsmMode::layer_sum: {
+      std::vector<C> hologram = optics::padded_buffer<T>(s.ny * s.nx);
+      asm_plan.layer_sum(transfer.input_store(cache_brick_bytes), s.nz, distances, hologram.data());
+      const Clock::time_point t = Clock::now();
+      transfer.write_output(reinterpret_cast<const std::byte*>(hologram.data()), poll_cancel);
+      report.write_seconds = seconds_since(t);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& output, AsmMode mode,
+                                   std::span<const double> distances, const AsmOptions& options,
+                                   const DatasetTransformOptions& file_options) {
+  const Clock::time_point start = Clock::now();
+  optics::check_asm_options(options);
+  optics::check_distances(distances);
+  optics::require(!file_options.in_place || mode == AsmMode::propagate,
+                  std::string("in place only for propagate: ") + to_string(mode) + " changes the shape");
+
+  const DatasetInfo info = inspect_dataset(input);  // read-only, before anything is created
+  std::vector<std::size_t> dims = output_dims(mode, info, distances);
+  const std::size_t budget = file_options.host_memory_budget != 0 ? file_options.host_memory_budget
+                                                                  : engine::default_host_memory_budget();
+  io::DatasetTransfer transfer(input, output, file_options.in_place, asm_record(mode, dims, distances, options));
+  const Shape out_shape = transfer.output_shape();
+  const std::size_t e = transfer.element_bytes();
+  // What each mode holds in host memory besides the engine's staging.
+  const std::size_t padded_plane = info.shape.ny * info.shape.nx * options.pad * options.pad * e;
+  const std::size_t plane = info.shape.ny * info.shape.nx * e;
+  const std::size_t held = mode == AsmMode::propagate ? 0
+                           : mode == AsmMode::refocus ? plane + padded_plane
+                                                      : padded_plane + plane;
+  if (held > budget)
+    throw Error(ErrorKind::out_of_memory,
+                std::string("asm ") + to_string(mode) + " on " + input.to_string() + " holds " +
+                    (mode == AsmMode::refocus ? "the field and its padded spectrum"
+                                              : "a padded plane and the hologram") +
+                    " (" + format_bytes(double(held)) + ") in host memory, more than the budget of " +
+                    format_bytes(double(budget)));
+
+  // The engine's staging (the host backend's brick buffers) takes the rest.
+  AsmOptions o = options;
+  const std::size_t staging = budget - held;
+  o.fft.host_staging_budget = o.fft.host_staging_budget == 0 ? staging : std::min(o.fft.host_staging_budget, staging);
+
+  const io::DatasetTransfer::SlabHook poll_cancel = io::DatasetTransfer::polling_cancel(options.fft);
+  AsmDatasetReport report;
+  report.input = info;
+  report.output = output;
+  report.output_shape = out_shape;
+  const Clock::time_point t = Clock::now();
+  if (info.precision == Precision::single) {
+    run_streamed<float>(mode, info, distances, o, transfer, poll_cancel, report);
+  } else {
+    run_streamed<double>(mode, info, distances, o, transfer, poll_cancel, report);
+  }
+  report.propagate_seconds = seconds_since(t) - report.read_seconds - report.write_seconds;
+  transfer.commit();
+  report.seconds = seconds_since(start);
+  return report;
+}
+
+}  // namespace oocfft

@@ -1,0 +1,144 @@
+#include "oocfft/plan.hpp"
+
+#include <tbb/task_arena.h>
+
+#include <cstdint>
+#include <new>
+#include <string>
+#include <type_traits>
+
+#include "engine/pipeline/execution_backend.hpp"
+#include "engine/api/host_threads.hpp"
+#include "engine/planning/normalization.hpp"
+#include "engine/planning/options_check.hpp"
+#include "engine/api/pinned_memory.hpp"
+#include "engine/pipeline/streaming_engine.hpp"
+#include "volume/host_volume.hpp"
+
+namespace oocfft {
+
+namespace {
+
+void validate_shape(const Shape& shape) {
+  if (shape.nz == 0 || shape.ny == 0 || shape.nx == 0)
+    throw Error(ErrorKind::invalid_argument, "shape " + shape.to_string() + " has an axis of length 0");
+  // Complex<double> is the larger element: refuse shapes whose byte count
+  // overflows in either precision.
+  (void)shape.bytes(sizeof(std::complex<double>));
+}
+
+template <class T>
+constexpr Precision precision_of() {
+  return std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
+}
+
+}  // namespace
+
+class Plan::Impl {
+ public:
+  Impl(Shape shape_in, Precision precision_in, const Options& options_in)
+      : shape((validate_shape(shape_in), engine::check_options(options_in), shape_in)),
+        precision(precision_in),
+        options(options_in),
+        arena(engine::make_arena(options_in)),
+        // Makes the backend, chooses the strategy and builds the kernels;
+        // refuses bad options before any data is seen.
+        streaming(shape, precision, options, engine::resolve_backend(options_in.backend)) {}
+
+  template <class T>
+  void execute(std::complex<T>* data, Direction direction, RunReport* report = nullptr) const {
+    if (data == nullptr) throw Error(ErrorKind::invalid_argument, "execute: data is a null pointer");
+    if (reinterpret_cast<std::uintptr_t>(data) % alignof(std::complex<T>) != 0)
+      throw Error(ErrorKind::invalid_argument, std::string("execute: data is not aligned for complex<") +
+                                                   (std::is_same_v<T, float> ? "float" : "double") + "> (" +
+                                                   std::to_string(alignof(std::complex<T>)) + " bytes)");
+    engine::check_direction(direction);
+    if (precision_of<T>() != precision)
+      throw Error(ErrorKind::invalid_argument, std::string("execute: the plan is ") + to_string(precision) +
+                                                   " precision but the array holds complex<" +
+                                                   (std::is_same_v<T, float> ? "float" : "double") + ">");
+    const double scale = engine::norm_scale(options.norm, direction, shape.elements());
+    const bool inverse = direction == Direction::inverse;
+    auto* bytes = reinterpret_cast<std::byte*>(data);
+    if (streaming.host_in_place()) {
+      streaming.execute_in_place(bytes, inverse, scale, *arena, report);
+      return;
+    }
+    // The caller's array as a volume store: the engine streams it like any other.
+    volume::HostVolume store(bytes, {shape.nz, shape.ny, shape.nx}, sizeof(std::complex<T>));
+    streaming.execute(store, inverse, scale, *arena, report);
+  }
+
+  std::string describe() const {
+    std::string s = "oocfft plan: shape " + shape.to_string() + ", complex " + to_string(precision) +
+                    ", backend " + to_string(streaming.backend()) + ", norm " + to_string(options.norm) +
+                    ", threads " + (options.threads == 0 ? std::string("all") : std::to_string(options.threads)) +
+                    "\n";
+    s += "  volume: " + format_bytes(double(shape.bytes(element_bytes()))) + "\n";
+    s += streaming.describe();
+    return s;
+  }
+
+  std::size_t element_bytes() const {
+    return precision == Precision::single ? sizeof(std::complex<float>) : sizeof(std::complex<double>);
+  }
+
+  Shape shape;
+  Precision precision;
+  Options options;
+  // Limits the host threads (host_threads.hpp); shared with other plans
+  // when options.host_threads is set.
+  std::shared_ptr<tbb::task_arena> arena;
+  engine::StreamingEngine streaming;
+};
+
+namespace {
+// Every allocation failure inside the library reaches the caller as
+// Error(out_of_memory), naming what was being done.
+template <class F>
+auto out_of_memory_as_error(const std::string& what, F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::out_of_memory, what + ": the host memory could not be had (std::bad_alloc)");
+  }
+}
+}  // namespace
+
+Plan::Plan(Shape shape, Precision precision, const Options& options)
+    : impl_(out_of_memory_as_error("planning " + shape.to_string(), [&] {
+        return std::make_unique<Impl>(shape, precision, options);
+      })) {}
+Plan::~Plan() = default;
+Plan::Plan(Plan&&) noexcept = default;
+Plan& Plan::operator=(Plan&&) noexcept = default;
+
+void Plan::execute(std::complex<float>* data, Direction direction) const { execute(data, direction, nullptr); }
+void Plan::execute(std::complex<double>* data, Direction direction) const { execute(data, direction, nullptr); }
+void Plan::execute(std::complex<float>* data, Direction direction, RunReport* report) const {
+  out_of_memory_as_error("execute", [&] { impl_->execute(data, direction, report); });
+}
+void Plan::execute(std::complex<double>* data, Direction direction, RunReport* report) const {
+  out_of_memory_as_error("execute", [&] { impl_->execute(data, direction, report); });
+}
+PinnedMemory Plan::pin(void* data, std::size_t bytes) const {
+  return engine::pin_for_device(data, bytes, impl_->streaming.backend());
+}
+Shape Plan::shape() const { return impl_->shape; }
+Precision Plan::precision() const { return impl_->precision; }
+Backend Plan::backend() const { return impl_->streaming.backend(); }
+std::string Plan::describe() const { return impl_->describe(); }
+
+bool cuda_available() noexcept { return engine::cuda_usable(); }
+
+void fft3d(std::complex<float>* data, Shape shape, Direction direction, const Options& options) {
+  if (data == nullptr) throw Error(ErrorKind::invalid_argument, "fft3d: data is a null pointer");
+  Plan(shape, Precision::single, options).execute(data, direction);
+}
+
+void fft3d(std::complex<double>* data, Shape shape, Direction direction, const Options& options) {
+  if (data == nullptr) throw Error(ErrorKind::invalid_argument, "fft3d: data is a null pointer");
+  Plan(shape, Precision::double_precision, options).execute(data, direction);
+}
+
+}  // namespace oocfft

@@ -1,0 +1,257 @@
+#include "engine/backends/cuda/cuda_backend.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <vector>
+
+#include "engine/backends/cuda/brick_kernels.hpp"
+#include "engine/backends/cuda/cuda_brick_lane.hpp"
+#include "engine/backends/cuda/link_probe.hpp"
+#include "engine/planning/pass_program.hpp"
+#include "engine/pipeline/stream_pipeline.hpp"
+#include "kernels/cuda/centring.hpp"
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/device_brick_plan.hpp"
+#include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/stream.hpp"
+#include "oocfft/error.hpp"
+
+namespace oocfft::engine {
+
+namespace kc = kernels::cuda;
+
+namespace {
+
+// Free device memory minus a margin for the CUDA context's own allocations
+// and other users: max(512 MiB, 5% of the device).
+std::size_t free_device_memory_budget() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  kc::check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  const std::size_t margin = std::max<std::size_t>(std::size_t{512} << 20, total_bytes / 20);
+  if (free_bytes <= margin)
+    throw Error(ErrorKind::out_of_memory, "the device has " + format_bytes(double(free_bytes)) +
+                                              " free, less than the safety margin of " +
+                                              format_bytes(double(margin)));
+  return free_bytes - margin;
+}
+
+// cudaHostRegister behind the volume stores' PageLocker: portable, so any
+// context may DMA from the memory; errors are cleared from this thread's
+// state and reported as false.
+class CudaPageLocker final : public volume::PageLocker {
+ public:
+  explicit CudaPageLocker(int device) : device_(device) {}
+  bool lock(std::byte* data, std::size_t bytes) const noexcept override {
+    // Locking threads start on device 0: register on the plan's device.
+    if (cudaSetDevice(device_) != cudaSuccess ||
+        cudaHostRegister(data, bytes, cudaHostRegisterPortable) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    return true;
+  }
+  // Unlocking needs no particular device: a registration belongs to the
+  // primary context of the device it was made on.
+  void unlock(std::byte* data) const noexcept override {
+    if (cudaHostUnregister(data) != cudaSuccess) (void)cudaGetLastError();
+  }
+  bool is_locked(const std::byte* data, std::size_t bytes) const noexcept override {
+    for (const std::byte* p : {data, data + bytes - 1}) {
+      cudaPointerAttributes attributes{};
+      if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+      }
+      if (attributes.type != cudaMemoryTypeHost) return false;
+    }
+    return true;
+  }
+
+ private:
+  int device_;
+};
+
+// The library's own kernels behind the pipeline's seam.
+template <class T>
+class InHouseBrickKernels final : public DeviceBrickKernels<T> {
+ public:
+  // `plan_time` (may be null) holds the plan-time schedules of the plan's
+  // passes before this one; `kernel_cache` is where new ones are cached.
+  InHouseBrickKernels(BrickShape max_shape, AxisSet axes, std::shared_ptr<kc::PlanTimeSchedules> plan_time,
+                      const std::filesystem::path& kernel_cache)
+      : plan_(max_shape, axes, kc::TileKernels::compiled_where_available, std::move(plan_time), kernel_cache) {}
+  std::size_t workspace_bytes() const override { return plan_.workspace_bytes(); }
+  std::size_t table_bytes() const override { return plan_.table_bytes(); }
+  void execute(kernels::Complex<T>* data, BrickShape shape, void* workspace, bool inverse, T scale,
+               cudaStream_t stream) const override {
+    plan_.execute(data, shape, workspace, inverse, scale, stream);
+  }
+  std::string describe() const override { return plan_.describe(); }
+  std::shared_ptr<kc::PlanTimeSchedules> plan_time() const { return plan_.shared_plan_time(); }
+
+ private:
+  kc::DeviceBrickPlan<T> plan_;
+};
+
+template <class T>
+class CudaBackend final : public ExecutionBackend {
+ public:
+  CudaBackend(const BrickKernelFactory* factory, std::filesystem::path kernel_cache)
+      : device_(current_device()), locker_(device_), link_(device_), kernel_cache_(std::move(kernel_cache)) {
+    if (factory != nullptr) factory_ = *factory;
+  }
+
+  Backend kind() const override { return Backend::cuda; }
+  std::size_t default_device_budget() const override {
+    kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+    return free_device_memory_budget();
+  }
+  const volume::PageLocker* page_locker() const override { return &locker_; }
+  LinkRates link_rates() const override { return link_.rates(); }
+
+  std::shared_ptr<const PassKernelSet> build(const PassPlan& plan) const override {
+    kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+    auto set = std::make_shared<CudaKernelSet<T>>();
+    std::shared_ptr<kc::PlanTimeSchedules> plan_time;  // the plan's passes share them
+    for (const PassSpec& pass : plan.passes) set->passes.push_back(make(pass, plan_time));
+    return set;
+  }
+
+  void execute(const FittedPlan& fitted, volume::VolumeStore& store, const RunContext& run,
+               RunReport* report) const override {
+    const PassPlan& plan = fitted.plan;
+    const Clock::time_point start = Clock::now();
+    kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+
+    // Direct DMA where the store offers it (the policy is the store's).
+    std::unique_ptr<volume::DirectAccess> direct;
+    if (plan.natural_layout_only()) direct = store.open_direct_access(run.options->register_host_memory, locker_);
+
+    std::unique_lock<std::mutex> lock(run.pool->mutex());
+    StagingOnDemand staging(*run.pool, plan.streams, plan.staging_bytes, locker_);
+    if (direct == nullptr) (void)staging.buffer(0);  // every brick stages: fail early, before any data moves
+
+    LaneContext<T> context;
+    context.device = device_;
+    context.kernels = static_cast<const CudaKernelSet<T>*>(fitted.kernels.get());
+    context.store = &store;
+    context.staging = &staging;
+    context.staging_bytes = plan.staging_bytes;
+    context.slot_bytes = plan.staging_slot_bytes();
+    DirectionTurns turns;
+    context.turns = &turns;
+    context.plan = &plan;
+    std::optional<kc::DeviceBuffer> resident;
+    if (plan.resident_bytes > 0) {
+      try {
+        resident.emplace(plan.resident_bytes, "the planes kept between the passes");
+      } catch (const Error& error) {
+        if (error.kind() != ErrorKind::out_of_memory) throw;
+        throw DeviceBuffersUnavailable{error.what()};
+      }
+      context.resident = static_cast<std::byte*>(resident->get());
+    }
+    context.direct = direct.get();
+    std::atomic<std::size_t> direct_bricks{0};
+    context.direct_bricks = &direct_bricks;
+    context.arena = run.arena;
+    context.inverse = run.inverse;
+    context.scale = run.scale;
+    context.multiply = run.multiply;
+    std::optional<kc::DeviceCentringTables> centring;
+    if (run.centring != nullptr) {
+      centring.emplace(*run.centring);
+      context.centring = &centring->view();
+    }
+    context.start = start;
+    std::vector<std::unique_ptr<CudaBrickLane<T>>> owned;
+    const std::size_t workspace = fitted.kernels->workspace_bytes();
+    for (unsigned s = 0; s < plan.streams; ++s)
+      owned.push_back(std::make_unique<CudaBrickLane<T>>(context, s, plan.brick_bytes, workspace));
+
+    // The origin of the device timeline: recorded on lane 0 and waited for.
+    kc::Event origin;
+    origin.record(owned[0]->stream());
+    origin.synchronize();
+    const DeviceClock clock{&origin, seconds_since(start)};
+    std::vector<BrickLane*> lanes;
+    for (auto& lane : owned) {
+      lane->set_clock(clock);
+      lanes.push_back(lane.get());
+    }
+
+    const PipelineTotals totals = run_pipeline(plan, store, lanes, PipelineHooks::of(*run.options, report));
+    owned.clear();  // every stream drained before host memory is unlocked
+    const double register_seconds = direct != nullptr ? direct->finish() : 0.0;
+    if (report != nullptr) {
+      report->registered = direct_bricks.load() > 0;
+      report->direct_bricks = direct_bricks.load();
+      report->bricks = totals.bricks;
+      report->bytes_moved = totals.bytes_moved;
+      report->resident_bytes = plan.resident_bytes;
+      report->staging_bytes = staging.held_bytes();
+      report->device_bytes = fitted.device_bytes();
+      report->register_seconds = register_seconds;
+      report->seconds = seconds_since(start);
+    }
+  }
+
+ private:
+  static int current_device() {
+    int device = 0;
+    kc::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+    return device;
+  }
+  // The kernels of one pass: the factory's where set, else the library's,
+  // with the plan-time schedules of the passes before (`plan_time`, which
+  // the first pass that needs some sets).
+  std::unique_ptr<const DeviceBrickKernels<T>> make(const PassSpec& pass,
+                                                    std::shared_ptr<kc::PlanTimeSchedules>& plan_time) const {
+    if constexpr (sizeof(T) == 4) {
+      if (factory_.single) return factory_.single(pass.staged_brick(), pass.staged_axes());
+    } else {
+      if (factory_.twice) return factory_.twice(pass.staged_brick(), pass.staged_axes());
+    }
+    auto kernels =
+        std::make_unique<InHouseBrickKernels<T>>(pass.staged_brick(), pass.staged_axes(), plan_time, kernel_cache_);
+    if (!plan_time) plan_time = kernels->plan_time();
+    return kernels;
+  }
+
+  int device_ = 0;
+  BrickKernelFactory factory_;
+  CudaPageLocker locker_;
+  LinkProbe link_;  // this device's PCIe rates, measured on the first floor asked for
+  std::filesystem::path kernel_cache_;
+};
+
+}  // namespace
+
+std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const BrickKernelFactory* kernels,
+                                                    const std::filesystem::path& kernel_cache) {
+  if (precision == Precision::single) return std::make_unique<CudaBackend<float>>(kernels, kernel_cache);
+  return std::make_unique<CudaBackend<double>>(kernels, kernel_cache);
+}
+
+std::unique_ptr<volume::PageLocker> make_cuda_page_locker() {
+  int device = 0;
+  kc::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  return std::make_unique<CudaPageLocker>(device);
+}
+
+std::string cuda_unavailable_reason() {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    (void)cudaGetLastError();  // clear the sticky error so later calls start clean
+    return std::string("no usable CUDA device: ") + cudaGetErrorString(status);
+  }
+  if (count == 0) return "no CUDA device present";
+  return "";
+}
+
+}  // namespace oocfft::engine

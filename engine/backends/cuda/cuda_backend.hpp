@@ -1,0 +1,50 @@
+#pragma once
+// The CUDA backend: the library's device kernels (one DeviceBrickPlan per
+// pass, built for the pass's largest brick and axes, behind the
+// DeviceBrickKernels seam of brick_kernels.hpp so the benchmark can put
+// cuFFT in their place) and one CUDA stream per lane (CudaBrickLane,
+// cuda_brick_lane.hpp): a brick is read from the volume store into the
+// lane's pinned staging buffer, copied up with cudaMemcpyAsync,
+// transformed, copied down and written back, ordered
+// by the stream and timed with events, never by device-wide syncs. When the
+// store offers direct DMA (volume_store.hpp), natural bricks move straight
+// between its page-locked memory and the device with no staging copy; a
+// staged brick larger than the staging moves in pieces through its two
+// slots, one slot's host copy overlapping the other's DMA. A carry-over
+// plan (pass_planner.hpp) keeps its resident planes in one device buffer:
+// pass 1 transforms those z-slabs there and writes nothing back, pass 2
+// copies them into each y-slab device to device (cudaMemcpy3DAsync) and
+// reads only the rest from the volume.
+//
+// Registration policy (HostRegistration, decided by the store). automatic:
+// DMA directly only when the memory is page-locked already, else stage. on:
+// page-lock a host array in 256 MiB chunks from a thread beside the
+// pipeline, each brick waiting for its chunks, and unlock it before
+// returning. Measured on the H100 machine (bench/RESULTS.md, issue 9),
+// 16 GiB two-pass, 4 GiB budget: staged through the rings 1.04 s (1.12 s
+// on a plan's first execution); `on` 1.71-1.81 s (locking sets the first
+// pass's pace and unlocking adds about 0.3 s); an array the caller
+// page-locked once 0.80 s. Staging stays the default: it is the faster.
+// Staged bricks go through a StagingRing per stream (staging_ring.hpp),
+// and staged lanes take turns per direction (DirectionTurns).
+// Compiled only when the library is built with CUDA.
+#include <filesystem>
+#include <memory>
+
+#include "engine/pipeline/execution_backend.hpp"
+
+namespace oocfft::engine {
+
+// `kernels` (may be null) replaces the library's kernels (the benchmark's
+// cuFFT peer).
+std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const BrickKernelFactory* kernels,
+                                                    const std::filesystem::path& kernel_cache);
+
+// cudaHostRegister (portable) on the current device, behind PageLocker.
+std::unique_ptr<volume::PageLocker> make_cuda_page_locker();
+
+// The CUDA runtime's answer to "is a device usable": empty when yes, else
+// the reason.
+std::string cuda_unavailable_reason();
+
+}  // namespace oocfft::engine

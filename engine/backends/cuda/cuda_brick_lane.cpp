@@ -1,0 +1,289 @@
+#include "engine/backends/cuda/cuda_brick_lane.hpp"
+
+#include <cuda_runtime.h>  // make_cudaPitchedPtr, make_cudaPos, make_cudaExtent
+
+#include "engine/planning/pass_program.hpp"
+#include "kernels/cuda/cuda_check.hpp"
+
+namespace oocfft::engine {
+
+namespace {
+
+// Splits a natural-layout box into pieces that are each one contiguous
+// range of the device brick and at most `limit` elements: runs of whole
+// planes, else of whole rows in one plane, else parts of one row.
+std::vector<Box> device_contiguous_pieces(const Box& box, std::size_t limit) {
+  const BrickShape& e = box.extent;
+  std::vector<Box> pieces;
+  if (e.elements() <= limit) return {box};
+  const std::size_t plane = e.ny * e.nx;
+  if (plane <= limit) {
+    const std::size_t k = limit / plane;
+    for (std::size_t z = 0; z < e.nz; z += k)
+      pieces.push_back({box.z0 + z, box.y0, box.x0, {std::min(k, e.nz - z), e.ny, e.nx}});
+  } else if (e.nx <= limit) {
+    const std::size_t k = limit / e.nx;
+    for (std::size_t z = 0; z < e.nz; ++z)
+      for (std::size_t y = 0; y < e.ny; y += k)
+        pieces.push_back({box.z0 + z, box.y0 + y, box.x0, {1, std::min(k, e.ny - y), e.nx}});
+  } else {
+    for (std::size_t z = 0; z < e.nz; ++z)
+      for (std::size_t y = 0; y < e.ny; ++y)
+        for (std::size_t x = 0; x < e.nx; x += limit)
+          pieces.push_back({box.z0 + z, box.y0 + y, box.x0 + x, {1, 1, std::min(limit, e.nx - x)}});
+  }
+  return pieces;
+}
+
+bool same_box(const Box& a, const Box& b) {
+  return a.z0 == b.z0 && a.y0 == b.y0 && a.x0 == b.x0 && a.extent.nz == b.extent.nz && a.extent.ny == b.extent.ny &&
+         a.extent.nx == b.extent.nx;
+}
+
+// Offset of a piece's first element in the device brick of `box`.
+std::size_t offset_in(const Box& box, const Box& piece) {
+  const BrickShape& e = box.extent;
+  return ((piece.z0 - box.z0) * e.ny + (piece.y0 - box.y0)) * e.nx + (piece.x0 - box.x0);
+}
+
+// A box between page-locked host memory and its packed device brick, one
+// DMA per copy the store gave: 1D for single runs, 2D for runs at a
+// constant stride.
+void copy_box_direct(const std::vector<volume::DmaCopy>& copies, std::byte* device, bool to_device,
+                     cudaStream_t stream) {
+  for (const volume::DmaCopy& c : copies) {
+    std::byte* h = c.host;
+    std::byte* d = device + c.device_offset;
+    cudaError_t status;
+    if (c.rows == 1) {
+      status = to_device ? cudaMemcpyAsync(d, h, c.width, cudaMemcpyHostToDevice, stream)
+                         : cudaMemcpyAsync(h, d, c.width, cudaMemcpyDeviceToHost, stream);
+    } else {
+      status = to_device
+                   ? cudaMemcpy2DAsync(d, c.width, h, c.host_pitch, c.width, c.rows, cudaMemcpyHostToDevice, stream)
+                   : cudaMemcpy2DAsync(h, c.host_pitch, d, c.width, c.width, c.rows, cudaMemcpyDeviceToHost, stream);
+    }
+    kc::check_cuda(status, c.rows == 1 ? "cudaMemcpyAsync (page-locked host memory)"
+                                       : "cudaMemcpy2DAsync (page-locked host memory)");
+  }
+}
+
+}  // namespace
+
+template <class T>
+CudaBrickLane<T>::CudaBrickLane(const LaneContext<T>& context, unsigned index, std::size_t brick_bytes,
+                                std::size_t workspace_bytes)
+    : c_(context),
+      index_(index),
+      stream_(on_device([] { return kc::Stream(); })),
+      h2d_start_(on_device([] { return kc::Event(); })),
+      h2d_end_(on_device([] { return kc::Event(); })),
+      kernel_end_(on_device([] { return kc::Event(); })),
+      d2h_end_(on_device([] { return kc::Event(); })),
+      data_(on_device([&] { return kc::DeviceBuffer(brick_bytes, "brick"); })),
+      workspace_(on_device([&] { return kc::DeviceBuffer(workspace_bytes, "workspace"); })) {}
+
+template <class T>
+CudaBrickLane<T>::~CudaBrickLane() { (void)cudaStreamSynchronize(stream_.get()); }
+
+template <class T>
+std::size_t CudaBrickLane<T>::process(const BrickJob& job, BrickTiming& t) {
+  kc::check_cuda(cudaSetDevice(c_.device), "cudaSetDevice");  // stream threads start on device 0
+  const PassSpec& spec = *job.spec;
+  const cudaStream_t s = stream_.get();
+  const BrickShape volume = c_.store->shape();
+  const bool carry = c_.resident != nullptr;
+  // Pass 1 of a carry-over plan transforms a resident slab where it stays
+  // on the device; pass 2 copies the resident planes of its y-slab device
+  // to device and reads only the rest from the volume.
+  const bool keep = carry && job.pass == 0 && c_.plan->keeps_resident(job.box);
+  std::byte* dev = keep ? c_.resident + job.box.z0 * volume.ny * volume.nx * e_ : static_cast<std::byte*>(data_.get());
+  Box from_volume = job.box;
+  std::size_t offset = 0;  // of from_volume in the device brick
+  h2d_started_ = false;
+  if (carry && job.pass == 1) {
+    mark_h2d_start();
+    from_volume = c_.plan->volume_part(job.box);
+    const std::size_t planes = job.box.extent.nz - from_volume.extent.nz;
+    copy_resident_planes(volume, job.box, planes, dev, s);
+    offset = planes * job.box.extent.ny * job.box.extent.nx * e_;
+  }
+  bool direct = false;
+  std::size_t moved = 0;
+  // A store of padded planes names the part of the brick that holds
+  // data: the brick is zeroed where it lies and only that part goes up
+  // (and comes down), so the padding's zeros never cross PCIe.
+  const bool parts = !carry && c_.direct == nullptr && spec.layout == BrickLayout::natural;
+  const Box read_part = parts ? c_.store->read_part(job.box) : job.box;
+  if (!same_box(read_part, job.box)) {
+    mark_h2d_start();
+    kc::check_cuda(cudaMemsetAsync(dev, 0, job.box.elements() * e_, s), "cudaMemsetAsync (a brick's padding)");
+    if (read_part.elements() > 0) moved += upload(read_part, spec.layout, dev, 0, t, direct, &job.box);
+  } else if (from_volume.elements() > 0) {
+    moved += upload(from_volume, spec.layout, dev, offset, t, direct);
+  }
+  mark_h2d_start();  // a brick wholly resident: an empty span
+  h2d_end_.record(s);
+  auto* values = reinterpret_cast<kernels::Complex<T>*>(dev);
+  run_stages(
+      spec.stages, c_.inverse, job.last_pass, c_.scale,
+      [&](bool inverse, double scale) {
+        c_.kernels->passes[job.pass]->execute(values, transpose::staged_shape(job.box, spec.layout),
+                                              workspace_.get(), inverse, static_cast<T>(scale), s);
+      },
+      [&] { c_.multiply->multiply_on_device(values, job.box.extent, {job.box.z0, job.box.y0, job.box.x0}, s); },
+      [&](bool output) {
+        kc::centre_brick(values, transpose::staged_shape(job.box, spec.layout), {job.box.z0, job.box.y0, job.box.x0},
+                         staged_axes_of(spec.layout), *c_.centring,
+                         output ? kernels::CentringSide::output : kernels::CentringSide::input, s);
+      });
+  kernel_end_.record(s);
+  if (keep) {
+    // The next pass reads the slab from other streams: it must be done.
+    kernel_end_.synchronize();
+  } else {
+    const Box write_part = parts ? c_.store->write_part(job.box) : job.box;
+    if (same_box(write_part, job.box)) {
+      moved += download(job.box, spec.layout, dev, t, direct);
+    } else if (write_part.elements() > 0) {
+      moved += download(write_part, spec.layout, dev, t, direct, &job.box);
+    } else {
+      d2h_end_.record(s);  // nothing of the brick is kept
+      d2h_end_.synchronize();
+    }
+    t.d2h_start = clock_.at(kernel_end_);
+    t.d2h_end = clock_.at(d2h_end_);
+  }
+  if (direct) c_.direct_bricks->fetch_add(1);
+  t.h2d_start = clock_.at(h2d_start_);
+  t.h2d_end = t.kernel_start = clock_.at(h2d_end_);
+  t.kernel_end = clock_.at(kernel_end_);
+  return moved;
+}
+
+template <class T>
+std::size_t CudaBrickLane<T>::upload(const Box& box, BrickLayout layout, std::byte* dev, std::size_t offset,
+                                     BrickTiming& t, bool& direct, const Box* brick) {
+  const cudaStream_t s = stream_.get();
+  std::vector<volume::DmaCopy> copies;
+  if (c_.direct != nullptr && layout == BrickLayout::natural) copies = c_.direct->copies(box);
+  if (!copies.empty()) {
+    direct = true;
+    mark_h2d_start();
+    copy_box_direct(copies, dev + offset, true, s);
+    return box.elements() * e_;
+  }
+  StagingRing& ring = staging_ring();
+  const std::vector<Box> pieces = staged_pieces(box, layout, ring);
+  const std::lock_guard<std::mutex> turn(c_.turns->upload);
+  t.gather_start = seconds_since(c_.start);
+  ring.upload(
+      pieces.size(), [&](std::size_t k, std::byte* slot) { c_.store->read(pieces[k], layout, slot); },
+      [&](std::size_t k, std::byte* slot) { copy_staged_piece(box, pieces[k], dev + offset, slot, brick, true); },
+      [&] { mark_h2d_start(); });  // after the first gather, so the H2D span is the copies alone
+  t.gather_end = seconds_since(c_.start);
+  return box.elements() * e_;
+}
+
+template <class T>
+std::size_t CudaBrickLane<T>::download(const Box& box, BrickLayout layout, std::byte* dev, BrickTiming& t,
+                                       bool& direct, const Box* brick) {
+  const cudaStream_t s = stream_.get();
+  std::vector<volume::DmaCopy> copies;
+  if (c_.direct != nullptr && layout == BrickLayout::natural) copies = c_.direct->copies(box);
+  if (!copies.empty()) {
+    direct = true;
+    copy_box_direct(copies, dev, false, s);
+    d2h_end_.record(s);
+    d2h_end_.synchronize();
+    return box.elements() * e_;
+  }
+  StagingRing& ring = staging_ring();
+  const std::vector<Box> pieces = staged_pieces(box, layout, ring);
+  const std::lock_guard<std::mutex> turn(c_.turns->download);
+  t.scatter_start = seconds_since(c_.start);
+  ring.download(
+      pieces.size(),
+      [&](std::size_t k, std::byte* slot) { copy_staged_piece(box, pieces[k], dev, slot, brick, false); },
+      [&](std::size_t k, const std::byte* slot) { c_.store->write(pieces[k], layout, slot); },
+      [&] { d2h_end_.record(s); });
+  t.scatter_end = seconds_since(c_.start);
+  return box.elements() * e_;
+}
+
+template <class T>
+void CudaBrickLane<T>::mark_h2d_start() {
+  if (h2d_started_) return;
+  h2d_start_.record(stream_.get());
+  h2d_started_ = true;
+}
+
+template <class T>
+StagingRing& CudaBrickLane<T>::staging_ring() {
+  if (!ring_)
+    ring_.emplace(c_.staging->buffer(index_), c_.staging_bytes, c_.slot_bytes, e_, stream_.get(), *c_.arena);
+  return *ring_;
+}
+
+template <class T>
+std::vector<Box> CudaBrickLane<T>::staged_pieces(const Box& box, BrickLayout layout, const StagingRing& ring) {
+  if (layout == BrickLayout::natural) return device_contiguous_pieces(box, ring.slot_bytes() / e_);
+  if (box.elements() * e_ > ring.slot_bytes())
+    throw Error(ErrorKind::invalid_argument, "internal: a line-layout brick larger than its staging slot");
+  return {box};
+}
+
+template <class T>
+void CudaBrickLane<T>::copy_staged_piece(const Box& box, const Box& piece, std::byte* dev, std::byte* slot,
+                                         const Box* brick, bool to_device) const {
+  if (brick != nullptr) {
+    copy_part_piece(*brick, piece, dev, slot, to_device);
+    return;
+  }
+  std::byte* at = dev + offset_in(box, piece) * e_;
+  const std::size_t bytes = piece.elements() * e_;
+  kc::check_cuda(to_device ? cudaMemcpyAsync(at, slot, bytes, cudaMemcpyHostToDevice, stream_.get())
+                           : cudaMemcpyAsync(slot, at, bytes, cudaMemcpyDeviceToHost, stream_.get()),
+                 "cudaMemcpyAsync (a staged piece)");
+}
+
+template <class T>
+void CudaBrickLane<T>::copy_part_piece(const Box& brick, const Box& piece, std::byte* dev, std::byte* slot,
+                                       bool to_device) const {
+  const BrickShape& e = piece.extent;
+  const cudaPitchedPtr host = make_cudaPitchedPtr(slot, e.nx * e_, e.nx * e_, e.ny);
+  const cudaPitchedPtr device = make_cudaPitchedPtr(dev, brick.extent.nx * e_, brick.extent.nx * e_, brick.extent.ny);
+  const cudaPos at = make_cudaPos((piece.x0 - brick.x0) * e_, piece.y0 - brick.y0, piece.z0 - brick.z0);
+  cudaMemcpy3DParms p{};
+  if (to_device) {
+    p.srcPtr = host;
+    p.dstPtr = device;
+    p.dstPos = at;
+    p.kind = cudaMemcpyHostToDevice;
+  } else {
+    p.srcPtr = device;
+    p.srcPos = at;
+    p.dstPtr = host;
+    p.kind = cudaMemcpyDeviceToHost;
+  }
+  p.extent = make_cudaExtent(e.nx * e_, e.ny, e.nz);
+  kc::check_cuda(cudaMemcpy3DAsync(&p, stream_.get()), "cudaMemcpy3DAsync (a part of a brick)");
+}
+
+template <class T>
+void CudaBrickLane<T>::copy_resident_planes(const BrickShape& volume, const Box& box, std::size_t planes,
+                                            std::byte* dev, cudaStream_t s) const {
+  if (planes == 0) return;
+  cudaMemcpy3DParms p{};
+  p.srcPtr = make_cudaPitchedPtr(c_.resident, volume.nx * e_, volume.nx * e_, volume.ny);
+  p.srcPos = make_cudaPos(box.x0 * e_, box.y0, box.z0);
+  p.dstPtr = make_cudaPitchedPtr(dev, box.extent.nx * e_, box.extent.nx * e_, box.extent.ny);
+  p.extent = make_cudaExtent(box.extent.nx * e_, box.extent.ny, planes);
+  p.kind = cudaMemcpyDeviceToDevice;
+  kc::check_cuda(cudaMemcpy3DAsync(&p, s), "cudaMemcpy3DAsync (resident planes, device to device)");
+}
+
+template class CudaBrickLane<float>;
+template class CudaBrickLane<double>;
+
+}  // namespace oocfft::engine

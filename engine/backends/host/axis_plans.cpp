@@ -1,0 +1,28 @@
+#include "engine/backends/host/axis_plans.hpp"
+
+namespace oocfft::engine {
+
+template <class T>
+AxisPlans<T>::AxisPlans(const Shape& shape) {
+  constexpr auto composites = kernels::host_composite_radices;
+  x = kernels::make_line_plan<T>(shape.nx, composites);
+  y = shape.ny == shape.nx ? x : kernels::make_line_plan<T>(shape.ny, composites);
+  z = shape.nz == shape.nx ? x : shape.nz == shape.ny ? y : kernels::make_line_plan<T>(shape.nz, composites);
+}
+
+template <class T>
+std::string AxisPlans<T>::describe() const {
+  std::string s;
+  const char* names[] = {"z", "y", "x"};
+  const kernels::LinePlan<T>* plans[] = {z.get(), y.get(), x.get()};
+  for (int a = 0; a < 3; ++a) {
+    s += std::string("  axis ") + names[a] + ": n=" + std::to_string(plans[a]->length()) + " " +
+         plans[a]->summary() + " [" + plans[a]->factorization.reason + "]\n";
+  }
+  return s;
+}
+
+template struct AxisPlans<float>;
+template struct AxisPlans<double>;
+
+}  // namespace oocfft::engine

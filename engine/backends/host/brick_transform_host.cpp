@@ -1,0 +1,39 @@
+#include "engine/backends/host/brick_transform_host.hpp"
+
+#include "kernels/host_executor.hpp"
+
+namespace oocfft::engine {
+
+template <class T>
+void transform_brick_host(const AxisPlans<T>& plans, kernels::Complex<T>* data, const kernels::BrickShape& b,
+                          kernels::AxisSet axes, transpose::BrickLayout layout, bool inverse, T scale) {
+  using kernels::LineBatch;
+  const auto nx = static_cast<std::ptrdiff_t>(b.nx);
+  const auto plane = static_cast<std::ptrdiff_t>(b.ny * b.nx);
+  // In the line layouts the staged x axis holds the volume's y or z lines.
+  const kernels::LinePlan<T>& x_plan = layout == transpose::BrickLayout::y_lines   ? *plans.y
+                                       : layout == transpose::BrickLayout::z_lines ? *plans.z
+                                                                                   : *plans.x;
+  const bool run_x = axes.x && b.nx > 1, run_y = axes.y && b.ny > 1, run_z = axes.z && b.nz > 1;
+  if (!run_x && !run_y && !run_z) {
+    if (scale != T(1))
+      for (std::size_t i = 0; i < b.elements(); ++i) data[i] = scale * data[i];
+    return;
+  }
+  if (run_x)
+    kernels::execute_lines_host(x_plan, data, LineBatch{b.nx, 1, b.ny * b.nz, nx, 1, 0}, inverse,
+                                run_y || run_z ? T(1) : scale);
+  if (run_y)
+    kernels::execute_lines_host(*plans.y, data, LineBatch{b.ny, nx, b.nx, 1, b.nz, plane}, inverse,
+                                run_z ? T(1) : scale);
+  if (run_z) kernels::execute_lines_host(*plans.z, data, LineBatch{b.nz, plane, b.ny * b.nx, 1, 1, 0}, inverse, scale);
+}
+
+template void transform_brick_host<float>(const AxisPlans<float>&, kernels::Complex<float>*,
+                                          const kernels::BrickShape&, kernels::AxisSet, transpose::BrickLayout,
+                                          bool, float);
+template void transform_brick_host<double>(const AxisPlans<double>&, kernels::Complex<double>*,
+                                           const kernels::BrickShape&, kernels::AxisSet, transpose::BrickLayout,
+                                           bool, double);
+
+}  // namespace oocfft::engine

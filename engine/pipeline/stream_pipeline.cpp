@@ -1,0 +1,116 @@
+#include "engine/pipeline/stream_pipeline.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "oocfft/error.hpp"
+
+namespace oocfft::engine {
+
+PipelineTotals run_pipeline(const PassPlan& plan, volume::VolumeStore& store, const std::vector<BrickLane*>& lanes,
+                            const PipelineHooks& hooks) {
+  const BrickShape volume = store.shape();
+  const unsigned passes = static_cast<unsigned>(plan.passes.size());
+  const std::size_t total = plan.total_bricks();
+  std::atomic<bool> stop{false};
+  bool cancelled = false;
+  std::exception_ptr failure;
+  std::mutex report_mutex;  // progress calls, totals, timeline, failure
+  PipelineTotals totals;
+
+  for (unsigned pass = 0; pass < passes && !stop.load(); ++pass) {
+    const PassSpec& spec = plan.passes[pass];
+    std::atomic<std::size_t> next{0};
+    auto stream_loop = [&](unsigned stream) {
+      BrickLane& lane = *lanes[stream];
+      for (;;) {
+        if (stop.load()) return;
+        if (hooks.cancel != nullptr && *hooks.cancel) {
+          // One call at a time, never beside a progress call: the callback
+          // needs no locking of its own. An exception from it stops the run
+          // like a cancel and reaches the caller as it was thrown.
+          std::lock_guard<std::mutex> lock(report_mutex);
+          bool stop_now = false;
+          try {
+            stop_now = (*hooks.cancel)();
+          } catch (...) {
+            if (!failure) failure = std::current_exception();
+            stop.store(true);
+            return;
+          }
+          if (stop_now) {
+            cancelled = true;
+            stop.store(true);
+            return;
+          }
+        }
+        const std::size_t index = next.fetch_add(1);
+        if (index >= spec.bricks) return;
+        BrickJob job;
+        job.pass = pass;
+        job.index = index;
+        job.box = spec.box(volume, index);
+        job.spec = &spec;
+        job.last_pass = pass + 1 == passes;
+        BrickTiming timing;
+        timing.pass = pass;
+        timing.brick = index;
+        timing.stream = stream;
+        timing.bytes = job.box.elements() * plan.element_bytes;
+        std::size_t moved = 0;
+        try {
+          moved = lane.process(job, timing);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(report_mutex);
+          if (!failure) failure = std::current_exception();
+          stop.store(true);
+          return;
+        }
+        std::lock_guard<std::mutex> lock(report_mutex);
+        ++totals.bricks;
+        totals.bytes_moved += moved;
+        if (hooks.timeline != nullptr) hooks.timeline->push_back(timing);
+        if (hooks.progress != nullptr && *hooks.progress) {
+          Progress p;
+          p.bricks_done = totals.bricks;
+          p.bricks_total = total;
+          p.bytes_moved = totals.bytes_moved;
+          p.pass = pass;
+          p.passes = passes;
+          try {
+            (*hooks.progress)(p);
+          } catch (...) {
+            if (!failure) failure = std::current_exception();
+            stop.store(true);
+            return;
+          }
+        }
+      }
+    };
+    const unsigned streams = static_cast<unsigned>(std::min<std::size_t>(lanes.size(), spec.bricks));
+    if (streams <= 1) {
+      stream_loop(0);
+    } else {
+      // Stream threads mostly wait on copies and events; the parallel work
+      // inside a brick runs in the plan's TBB arena.
+      std::vector<std::thread> threads;
+      threads.reserve(streams - 1);
+      for (unsigned s = 1; s < streams; ++s) threads.emplace_back(stream_loop, s);
+      stream_loop(0);
+      for (std::thread& t : threads) t.join();
+    }
+    if (!stop.load()) store.pass_finished(pass);
+  }
+  if (failure) std::rethrow_exception(failure);
+  if (cancelled)
+    throw Error(ErrorKind::cancelled, "cancelled after " + std::to_string(totals.bricks) + " of " +
+                                          std::to_string(total) + " bricks" +
+                                          (totals.bricks == 0 ? "; the array is untouched"
+                                                              : "; the array holds a partly transformed volume"));
+  return totals;
+}
+
+}  // namespace oocfft::engine

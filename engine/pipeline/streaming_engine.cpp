@@ -1,0 +1,294 @@
+#include "engine/pipeline/streaming_engine.hpp"
+
+#include <cstdio>
+#include <optional>
+
+#include "engine/planning/host_memory.hpp"
+#include "engine/planning/pcie_floor.hpp"
+#include "engine/pipeline/stream_pipeline.hpp"
+#include "oocfft/error.hpp"
+
+namespace oocfft::engine {
+
+namespace {
+
+std::size_t element_bytes_of(Precision p) { return p == Precision::single ? 8 : 16; }
+
+// Attempts of fit(): each plans with the tables and workspace the previous
+// plan's kernels turned out to need; brick extents round, so two or three
+// suffice.
+constexpr int fit_attempts = 4;
+// Halvings of the bricks after device allocations fail at execution.
+constexpr int shrink_attempts = 8;
+
+// Bytes of planning work per point of an axis: the line plan's tables in
+// the working precision, and the long-double values they are computed from
+// (32 bytes a point), counted once.
+constexpr double planning_bytes_per_point = 32;
+
+// Refuses, before any table is built, an axis whose tables could not fit
+// the host's memory: planning a length of 2^59 once grew until the kernel
+// ended the process. Names the axis.
+void check_axis_tables_fit(const Shape& shape) {
+  const std::size_t memory = physical_host_memory();
+  if (memory == 0) return;
+  const std::pair<const char*, std::size_t> axes[] = {{"z", shape.nz}, {"y", shape.ny}, {"x", shape.nx}};
+  for (const auto& [name, n] : axes)
+    if (double(n) * planning_bytes_per_point > double(memory))
+      throw Error(ErrorKind::out_of_memory, std::string("axis ") + name + " of length " + std::to_string(n) +
+                                                " needs about " + format_bytes(double(n) * planning_bytes_per_point) +
+                                                " to plan, more than this host's " + format_bytes(double(memory)));
+}
+
+// Centred transforms (Options::shift): the input's phases before the
+// first pass transforms, the output's after the last one has.
+void centre(PassPlan& plan) {
+  plan.passes.front().stages.insert(plan.passes.front().stages.begin(), Stage::centre_input);
+  plan.passes.back().stages.push_back(Stage::centre_output);
+}
+
+}  // namespace
+
+std::size_t FittedPlan::device_bytes() const {
+  if (kernels == nullptr) return 0;
+  return plan.streams * (plan.brick_bytes + kernels->workspace_bytes()) + kernels->table_bytes() + plan.resident_bytes;
+}
+
+namespace {
+// The backend, once the axes are known to be plannable on this host.
+std::unique_ptr<ExecutionBackend> checked_backend(const Shape& shape, Precision precision, const Options& options,
+                                                  Backend backend, const BrickKernelFactory* kernels) {
+  check_axis_tables_fit(shape);
+  return make_execution_backend(backend, shape, precision, kernels, options.kernel_cache_directory);
+}
+}  // namespace
+
+StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend)
+    : StreamingEngine(shape, precision, options, checked_backend(shape, precision, options, backend, nullptr), {}) {}
+
+StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
+                                 const BrickKernelFactory& kernels)
+    : StreamingEngine(shape, precision, options, checked_backend(shape, precision, options, backend, &kernels), {}) {}
+
+StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
+                                 std::vector<Stage> plane_program)
+    : StreamingEngine(shape, precision, options, checked_backend(shape, precision, options, backend, nullptr),
+                      std::move(plane_program)) {}
+
+StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options,
+                                 std::unique_ptr<ExecutionBackend> backend)
+    : StreamingEngine(shape, precision, options, (check_axis_tables_fit(shape), std::move(backend)), {}) {}
+
+StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options,
+                                 std::unique_ptr<ExecutionBackend> backend, std::vector<Stage> plane_program)
+    : shape_(shape),
+      precision_(precision),
+      options_(options),
+      plane_program_(std::move(plane_program)),
+      budget_given_(options.device_memory_budget != 0),
+      backend_(std::move(backend)) {
+  const std::size_t budget = budget_given_ ? options.device_memory_budget : backend_->default_device_budget();
+  fitted_ = fit(budget);
+  if (fitted_.plan.host_in_place && !budget_given_)
+    fitted_.plan.reason = "host backend with no device_memory_budget: the volume is transformed where it lies";
+}
+
+StreamingEngine::~StreamingEngine() = default;
+
+FittedPlan StreamingEngine::fit(std::size_t budget) const {
+  PlannerInput in;
+  in.volume = {shape_.nz, shape_.ny, shape_.nx};
+  in.element_bytes = element_bytes_of(precision_);
+  in.device_budget = budget;
+  in.staging_budget = options_.host_staging_budget;
+  in.streams = options_.streams;
+  in.requested = options_.strategy;
+  in.host_backend = backend_->kind() == Backend::host;
+  in.host_available = available_host_memory();
+  in.plane_program = plane_program_;
+  // The in-house kernels need no workspace for most lengths; the first plan
+  // assumes none and the kernels built for it say what they need.
+  in.workspace_ratio = 0;
+  FittedPlan fitted;
+  for (int attempt = 0; attempt < fit_attempts; ++attempt) {
+    fitted.plan = plan_passes(in);
+    if (options_.shift) centre(fitted.plan);
+    fitted.kernels = backend_->build(fitted.plan);
+    if (fitted.device_bytes() <= budget) return fitted;
+    in.table_bytes = fitted.kernels->table_bytes();
+    const std::size_t brick = std::max<std::size_t>(1, fitted.plan.brick_bytes);
+    in.workspace_ratio = double(fitted.kernels->workspace_bytes()) / double(brick) * 1.05;  // brick extents round
+  }
+  throw Error(ErrorKind::out_of_memory, "the plan for " + shape_.to_string() + " needs " +
+                                            format_bytes(double(fitted.device_bytes())) +
+                                            " of device memory (bricks, workspace, tables), more than the budget of " +
+                                            format_bytes(double(budget)));
+}
+
+FittedPlan StreamingEngine::fitted() const {
+  std::lock_guard<std::mutex> lock(fitted_mutex_);
+  return fitted_;
+}
+
+bool StreamingEngine::multiplies() const {
+  const FittedPlan fitted = this->fitted();
+  for (const PassSpec& pass : fitted.plan.passes)
+    for (const Stage st : pass.stages)
+      if (st == Stage::multiply) return true;
+  return false;
+}
+
+void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double scale, tbb::task_arena& arena,
+                              RunReport* report, const kernels::PointwiseStage* multiply) const {
+  FittedPlan current = fitted();
+  if (current.plan.host_in_place)
+    throw Error(ErrorKind::unsupported, "this plan transforms host arrays in place and cannot stream a volume store; "
+                                        "give the host backend a device_memory_budget");
+  if (multiplies() && (multiply == nullptr || multiply->depth() != shape_.nz))
+    throw Error(ErrorKind::invalid_argument, "this plan multiplies by a pointwise stage: give one with a factor "
+                                             "for each of its " + std::to_string(shape_.nz) + " planes");
+  const std::optional<kernels::CentringTables> centring = centring_tables(inverse);
+  RunContext run = run_context(inverse, scale, arena, multiply);
+  run.centring = centring ? &*centring : nullptr;
+  const std::size_t first_budget = current.plan.device_budget;
+  std::string shortage_seen;
+  for (int attempt = 0;; ++attempt) {
+    if (report != nullptr) {
+      report->replans = static_cast<unsigned>(attempt);
+      report->brick_bytes = current.plan.brick_bytes;
+      report->device_budget = current.plan.device_budget;
+      report->strategy = current.plan.strategy;
+      report->backend = backend_->kind();
+      report->passes = static_cast<unsigned>(current.plan.passes.size());
+      report->streams = current.plan.streams;
+      report->resident_bytes = 0;
+      report->timeline.clear();
+    }
+    try {
+      backend_->execute(current, store, run, report);
+      if (attempt > 0) {
+        // What ran is what the device holds: later executions start there.
+        std::lock_guard<std::mutex> lock(fitted_mutex_);
+        fitted_ = std::move(current);
+        replan_note_ = "  re-planned at execution: the device could not hold the buffers of the plan for a budget "
+                       "of " + format_bytes(double(first_budget)) + " (" + shortage_seen + "); after " +
+                       std::to_string(attempt) + " smaller fit" + (attempt == 1 ? "" : "s") +
+                       ", the plan above ran\n";
+      }
+      return;
+    } catch (const DeviceBuffersUnavailable& shortage) {
+      if (shortage_seen.empty()) shortage_seen = shortage.message;
+      // Nothing has moved yet: the same fit, for half the memory the plan held.
+      const std::size_t held = current.device_bytes();
+      if (attempt + 1 >= shrink_attempts || held < 2)
+        throw Error(ErrorKind::out_of_memory, shortage.message + " (after " + std::to_string(attempt + 1) +
+                                                  " plans, the last holding " + format_bytes(double(held)) + ")");
+      try {
+        current = fit(held / 2);
+      } catch (const Error& error) {
+        throw Error(ErrorKind::out_of_memory, shortage.message + "; no smaller plan fits: " + error.what());
+      }
+    }
+  }
+}
+
+void StreamingEngine::execute_in_place(std::byte* data, bool inverse, double scale, tbb::task_arena& arena,
+                                       RunReport* report) const {
+  const std::optional<kernels::CentringTables> centring = centring_tables(inverse);
+  RunContext run = run_context(inverse, scale, arena, nullptr);
+  run.centring = centring ? &*centring : nullptr;
+  const Clock::time_point start = Clock::now();
+  if (!backend_->transform_in_place(data, run))
+    throw Error(ErrorKind::unsupported, "the " + std::string(to_string(backend_->kind())) +
+                                            " backend cannot transform an array in place");
+  if (report != nullptr) {
+    const bool record = report->record_timeline;
+    *report = RunReport{};
+    report->record_timeline = record;
+    report->backend = backend_->kind();
+    report->passes = 1;
+    report->streams = 1;
+    report->seconds = seconds_since(start);
+  }
+}
+
+std::optional<kernels::CentringTables> StreamingEngine::centring_tables(bool inverse) const {
+  if (!options_.shift) return std::nullopt;
+  return kernels::CentringTables::make({shape_.nz, shape_.ny, shape_.nx}, inverse);
+}
+
+RunContext StreamingEngine::run_context(bool inverse, double scale, tbb::task_arena& arena,
+                                        const kernels::PointwiseStage* multiply) const {
+  RunContext run;
+  run.multiply = multiply;
+  run.inverse = inverse;
+  run.scale = scale;
+  run.arena = &arena;
+  run.pool = &pool_;
+  run.options = &options_;
+  return run;
+}
+
+double StreamingEngine::pcie_floor_seconds() const { return pcie_floor_seconds(fitted().plan); }
+
+double StreamingEngine::pcie_floor_seconds(const PassPlan& plan) const {
+  return engine::pcie_floor_seconds(static_cast<unsigned>(plan.passes.size()),
+                                    shape_.bytes(element_bytes_of(precision_)), plan.resident_bytes,
+                                    backend_->link_rates().bandwidth);
+}
+
+std::string StreamingEngine::floor_summary(const PassPlan& plan) const {
+  const LinkRates link = backend_->link_rates();
+  char floor[160];
+  std::snprintf(floor, sizeof floor, "  PCIe floor: %.3f s (%zu passes over %s, %s of it resident between them), ",
+                pcie_floor_seconds(plan), plan.passes.size(),
+                format_bytes(double(shape_.bytes(element_bytes_of(precision_)))).c_str(),
+                format_bytes(double(plan.resident_bytes)).c_str());
+  return floor + ("at " + describe_link(link.bandwidth) + ": " + link.source + "\n");
+}
+
+// Mirrors HostVolume::open_direct_access and the CUDA backend.
+std::string StreamingEngine::registration_summary(const PassPlan& plan) const {
+  const HostRegistration r = options_.register_host_memory;
+  if (!plan.natural_layout_only() || r == HostRegistration::off) return "every brick staged";
+  if (r == HostRegistration::automatic) return "staged unless the memory is page-locked already";
+  return "a host array page-locked in chunks during the call, bricks DMA'd from it";
+}
+
+std::string StreamingEngine::describe() const {
+  std::string note;
+  FittedPlan fitted;
+  {
+    std::lock_guard<std::mutex> lock(fitted_mutex_);
+    fitted = fitted_;
+    note = replan_note_;
+  }
+  const PassPlan& plan = fitted.plan;
+  std::string s = describe_passes(plan, backend_->kind() == Backend::host ? "in host memory" : "on the device");
+  if (backend_->kind() == Backend::host) {
+    if (!plan.host_in_place)
+      s += "  host brick buffers: " + format_bytes(double(plan.streams * plan.staging_bytes)) + " (" +
+           std::to_string(plan.streams) + " x " + format_bytes(double(plan.staging_bytes)) + ")\n" +
+           floor_summary(plan);
+    return s + note + fitted.kernels->describe();
+  }
+  const std::size_t staging = plan.streams * plan.staging_bytes;
+  const std::size_t workspace = fitted.kernels->workspace_bytes();
+  s += "  pinned staging: " + format_bytes(double(staging)) + " (" + std::to_string(plan.streams) + " x " +
+       format_bytes(double(plan.staging_bytes)) +
+       (plan.natural_layout_only()
+            ? ", rings of " + std::to_string(plan.staging_bytes / plan.staging_slot_bytes()) + " slots of " +
+                  format_bytes(double(plan.staging_slot_bytes())) + ": bricks staged in pieces"
+            : std::string()) +
+       ") at most, allocated only when a brick stages (register_host_memory " +
+       to_string(options_.register_host_memory) + ": " + registration_summary(plan) + ")\n";
+  s += "  device memory: " + format_bytes(double(fitted.device_bytes())) + " of a budget of " +
+       format_bytes(double(plan.device_budget)) + " (bricks " + format_bytes(double(plan.brick_bytes)) +
+       " + workspace " + format_bytes(double(workspace)) + " per stream, tables " +
+       format_bytes(double(fitted.kernels->table_bytes())) +
+       (plan.resident_bytes > 0 ? ", resident " + format_bytes(double(plan.resident_bytes)) : std::string()) + ")\n";
+  s += floor_summary(plan);
+  return s + note + fitted.kernels->describe();
+}
+
+}  // namespace oocfft::engine

@@ -1,0 +1,134 @@
+#pragma once
+// Planning of the out-of-core passes: which strategy, how many passes, which
+// axes each pass transforms, and the brick (a box of the volume) each pass
+// streams. One function, plan_passes(), decides, and writes its reason into
+// the plan so describe() can explain it.
+//
+// The rule (DESIGN.md, "The algorithm"): the fewest passes that fit.
+//   in_core    the volume and its workspace fit the device budget. The host
+//              backend transforms it where it lies; a device keeps it
+//              resident: z-slabs go up and are transformed along x and y as
+//              they land, then y-slabs are transformed along z and come
+//              down, all streams overlapping (one trip up, one down).
+//   two_pass   an XY plane fits one stream's share: z-slabs for X and Y,
+//              then y-slabs (z columns) for Z. What the budget holds beyond
+//              the streams' bricks keeps the first z-slabs of pass 1 on the
+//              device (carry-over): pass 2 copies them device to device
+//              instead of a trip down and up again.
+//   three_pass an x line, a y line and a z line each fit: X, Y, Z passes.
+//   line_transpose (only on request) the 2023 paper's method: X, Y, Z
+//              passes of chunks of C_d <= DevMem / (k V_d N_stream)
+//              elements with k = 3, Y and Z lines transposed element-wise
+//              on the host into contiguous lines.
+//
+// A plane program (PlannerInput::plane_program, angular-spectrum work)
+// transforms only x and y of each z plane, with a multiply between the
+// transforms (pass_program.hpp):
+//   one pass   a plane fits a stream's share: z-slabs of whole planes run
+//              the whole program on the device (reported as in_core);
+//   split      it does not (or three_pass is requested): x-rows forward,
+//              y-columns running the rest of the program up to the
+//              inverse along y, x-rows inverse (reported as three_pass).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/format_bytes.hpp"
+#include "engine/planning/pass_program.hpp"
+#include "kernels/brick.hpp"
+#include "oocfft/options.hpp"
+#include "transpose/box.hpp"
+
+namespace oocfft::engine {
+
+using kernels::AxisSet;
+using kernels::BrickShape;
+using transpose::Box;
+using transpose::BrickLayout;
+
+struct PassSpec {
+  std::string name;      // "xy on z-slabs"
+  AxisSet axes;          // volume axes transformed by this pass
+  BrickLayout layout = BrickLayout::natural;
+  BrickShape brick;      // largest box of the pass, in volume coordinates
+  std::size_t bricks = 0;
+  // What the pass does to each brick on the device, in order.
+  std::vector<Stage> stages{Stage::transform};
+
+  // Axes to transform in the staged (device) brick: the volume axes for the
+  // natural layout; the contiguous x axis for the line layouts.
+  AxisSet staged_axes() const;
+  BrickShape staged_brick() const { return transpose::staged_shape(Box{0, 0, 0, brick}, layout); }
+  // The boxes of the pass, in order: brick i of bricks.
+  Box box(const BrickShape& volume, std::size_t i) const;
+};
+
+struct PassPlan {
+  Strategy strategy = Strategy::in_core;
+  std::vector<PassSpec> passes;
+  unsigned streams = 1;
+  std::size_t element_bytes = 8;
+  std::size_t brick_bytes = 0;    // largest staged brick over the passes
+  std::size_t staging_bytes = 0;  // one stream's staging buffer
+  std::size_t device_budget = 0;  // resolved budget the plan was made for
+  std::string reason;
+
+  std::size_t total_bricks() const;
+  // True when every pass moves natural-layout bricks (no line transposes),
+  // so bricks can DMA straight from the volume.
+  bool natural_layout_only() const;
+  // One slot of a device stream's staging ring (engine/backends/cuda/staging_ring.hpp):
+  // natural bricks move in pieces of at most 8 MiB, at least two slots to a
+  // ring; bricks in a line layout move whole, through all of it.
+  std::size_t staging_slot_bytes() const;
+  // True when this plan transforms the volume in place on the host without
+  // the pipeline (host backend, in_core).
+  bool host_in_place = false;
+  // Carry-over (passes "xy on z-slabs" then "z on y-slabs"): the first
+  // `resident_planes` z planes stay on the device after pass 1, a whole
+  // number of pass-1 slabs (or nz: the resident in-core plan), in one
+  // device buffer of `resident_bytes`. 0: every brick goes back to the
+  // volume.
+  std::size_t resident_planes = 0;
+  std::size_t resident_bytes = 0;
+
+  // Pass 1 of a carry-over plan: whether z-slab `box` stays on the device.
+  bool keeps_resident(const Box& box) const { return box.z0 + box.extent.nz <= resident_planes; }
+  // Pass 2: the planes of y-slab `box` that are not resident, which the
+  // volume supplies; their extent.nz is 0 when the whole box is resident.
+  Box volume_part(const Box& box) const;
+};
+
+struct PlannerInput {
+  BrickShape volume;
+  std::size_t element_bytes = 8;
+  std::size_t device_budget = 0;   // resolved, > 0
+  std::size_t staging_budget = 0;  // all streams together; 0 = no limit
+  unsigned streams = 4;
+  Strategy requested = Strategy::automatic;
+  bool host_backend = false;
+  // Device workspace per byte of brick (the kernels' ping-pong buffer: 1).
+  double workspace_ratio = 1.0;
+  std::size_t table_bytes = 0;  // device bytes held by the kernels' tables
+  // Host memory available to the call (MemAvailable); 0 = unknown. With no
+  // staging budget, the streams' staging takes at most a quarter of it: a
+  // 96 GiB array beside 35 GiB of staging on a 125 GiB host was ended by
+  // the kernel's OOM killer.
+  std::size_t host_available = 0;
+  // Empty: transform every axis (the 3D FFT). Otherwise the stages to run
+  // on every z plane along x and y (a plane program: forward, multiply,
+  // inverse, or a part of it), and only those axes.
+  std::vector<Stage> plane_program;
+};
+
+// Throws Error(invalid_argument) for a requested strategy that cannot run
+// within the budgets and Error(out_of_memory) when not even one line of an
+// axis fits; the caller's data is not touched.
+PassPlan plan_passes(const PlannerInput& input);
+
+// "two_pass: 2 passes, xy on z-slabs 4x512x512 (8 bricks), ..." for describe().
+// `resident_where` says where carried-over planes are kept: "on the
+// device", or on the host backend "in host memory".
+std::string describe_passes(const PassPlan& plan, const std::string& resident_where = "on the device");
+
+}  // namespace oocfft::engine
