@@ -51,7 +51,7 @@
 #include <vector>
 
 #include "bench/process_memory.hpp"
-#include "bench/relative_l2.hpp"
+#include "bench/parallel_relative_l2.hpp"
 
 namespace {
 
@@ -59,7 +59,7 @@ using c64 = std::complex<float>;
 using Clock = std::chrono::steady_clock;
 using oocfft::bench::mem_available;
 using oocfft::bench::peak_rss;
-using oocfft::bench::relative_l2;
+using oocfft::bench::parallel_relative_l2;
 
 constexpr std::uint64_t field_seed = 0x5eed2026;
 constexpr double wavelength = 532e-9;  // metres
@@ -440,7 +440,7 @@ Result run_case(const Case& c, const Args& a, const std::string& case_json) {
   }
   r.warm = time_warm(c, a, separate_field, r.warm_plane_kind);
   // Both fields now hold their path's result for the same input.
-  r.rel_l2 = relative_l2(fused_field.data(), separate_field.data(), separate_field.size());
+  r.rel_l2 = parallel_relative_l2(fused_field.data(), separate_field.data(), separate_field.size());
   r.change = change_from_input(separate_field.data(), separate_field.size());
   if (!a.save_dir.empty()) save_fields(a.save_dir, c, case_json, fused_field, separate_field);
   return r;

@@ -56,6 +56,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/relative_l2.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_brick_plan.hpp"
 #include "kernels/cuda/device_buffer.hpp"
@@ -66,6 +67,8 @@
 namespace {
 
 namespace kc = oocfft::kernels::cuda;
+using oocfft::l2_sums;
+using oocfft::L2Sums;
 using oocfft::kernels::AxisSet;
 using oocfft::kernels::BrickShape;
 using oocfft::kernels::Complex;
@@ -177,7 +180,7 @@ struct LineSample {
 template <class T>
 double sampled_error(const Complex<T>* x_dev, const Complex<T>* y_dev, const LineSample& s) {
   const std::size_t n = s.length;
-  long double num = 0, den = 0;
+  L2Sums sums;
   std::vector<Complex<T>> x(n), y(n);
   std::vector<std::complex<long double>> in(n), out(n);
   fftwl_plan p = fftwl_plan_dft_1d(static_cast<int>(n), reinterpret_cast<fftwl_complex*>(in.data()),
@@ -188,13 +191,10 @@ double sampled_error(const Complex<T>* x_dev, const Complex<T>* y_dev, const Lin
     kc::check_cuda(cudaMemcpy2D(y.data(), e, y_dev + start, s.stride * e, e, n, cudaMemcpyDeviceToHost), "cudaMemcpy2D");
     for (std::size_t i = 0; i < n; ++i) in[i] = {x[i].re, x[i].im};
     fftwl_execute(p);
-    for (std::size_t i = 0; i < n; ++i) {
-      num += std::norm(std::complex<long double>(y[i].re, y[i].im) - out[i]);
-      den += std::norm(out[i]);
-    }
+    sums += l2_sums(y.data(), out.data(), n);
   }
   fftwl_destroy_plan(p);
-  return static_cast<double>(std::sqrt(num / den));
+  return sums.relative();
 }
 
 // The element types a run measures (--types): a sweep over one type takes

@@ -39,7 +39,7 @@
 #include "engine/pcie_floor.hpp"
 #include "apps/seeded_volume.hpp"
 #include "bench/process_memory.hpp"
-#include "bench/relative_l2.hpp"
+#include "bench/parallel_relative_l2.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -73,7 +73,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using oocfft::bench::peak_rss;
-using oocfft::bench::relative_l2;
+using oocfft::bench::parallel_relative_l2;
 using c64 = std::complex<float>;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -487,7 +487,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
     Volume z(n);
     copy_volume(z.get(), x.get(), n);
     fftw_seconds = fftw_in_place(z.get(), shape, a.threads);
-    reference_error = relative_l2(y.get(), z.get(), n);
+    reference_error = parallel_relative_l2(y.get(), z.get(), n);
     main.error = reference_error;
     main.error_kind = "vs FFTW3f";
     std::printf("%-28s FFTW3f %u threads in place (FFTW_ESTIMATE): %.3f s; oocfft / FFTW time ratio %.3f "
@@ -510,7 +510,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
     copy_volume(y.get(), x.get(), n);
     Result cu = run_case(label + " two_pass cuFFT kernels", y.get(), shape, oocfft::Direction::forward, peer, peak,
                          true, pcie);
-    cu.error = relative_l2(y.get(), main_result.data(), n);
+    cu.error = parallel_relative_l2(y.get(), main_result.data(), n);
     cu.error_kind = "vs two_pass";
     write_timeline(a.out + "/timeline_" + label + "_cufft.csv", cu.report);
     std::printf("%-28s oocfft pipeline / cuFFT-kernel pipeline time ratio %.3f (%s); results differ by %.2e\n",
@@ -535,7 +535,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
       run_case(name + " warm-up", y.get(), shape, oocfft::Direction::forward, *reg_plan, peak, false, pcie);
       copy_volume(y.get(), x.get(), n);
       Result r = run_case(name, y.get(), shape, oocfft::Direction::forward, *reg_plan, peak, true, pcie);
-      r.error = relative_l2(y.get(), main_result.data(), n);
+      r.error = parallel_relative_l2(y.get(), main_result.data(), n);
       r.error_kind = "vs two_pass";
       write_timeline(a.out + "/timeline_" + label + "_register_" + oocfft::to_string(policy) + ".csv", r.report);
       std::printf("%-28s default (automatic) / register %s time ratio %.3f; %zu of %zu bricks direct\n",
@@ -553,7 +553,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
     if (ok) {
       Result pre = run_case(label + " two_pass caller-registered", y.get(), shape, oocfft::Direction::forward, *plan,
                             peak, true, pcie);
-      pre.error = relative_l2(y.get(), main_result.data(), n);
+      pre.error = parallel_relative_l2(y.get(), main_result.data(), n);
       pre.error_kind = "vs two_pass";
       write_timeline(a.out + "/timeline_" + label + "_caller_registered.csv", pre.report);
       results.push_back(pre);
@@ -568,7 +568,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
         copy_volume(y.get(), x.get(), n);
         Result cu = run_case(label + " two_pass caller-registered cuFFT kernels", y.get(), shape,
                              oocfft::Direction::forward, peer, peak, false, pcie);
-        cu.error = relative_l2(y.get(), main_result.data(), n);
+        cu.error = parallel_relative_l2(y.get(), main_result.data(), n);
         cu.error_kind = "vs two_pass";
         std::printf("%-28s caller-registered: oocfft pipeline / cuFFT-kernel pipeline time ratio %.3f; results differ "
                     "by %.2e\n",
@@ -597,7 +597,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
     copy_volume(y.get(), x.get(), n);
     Result line = run_case(label + " line_transpose", y.get(), shape, oocfft::Direction::forward, *lt_plan, peak,
                            true, pcie);
-    line.error = relative_l2(y.get(), main_result.data(), n);
+    line.error = parallel_relative_l2(y.get(), main_result.data(), n);
     line.error_kind = "vs two_pass";
     write_timeline(a.out + "/timeline_" + label + "_line_transpose.csv", line.report);
     std::printf("%-28s two_pass / line_transpose time ratio %.3f (speed-up %.2fx)\n", label.c_str(),
@@ -698,7 +698,7 @@ void case_resident(const Args& a, const std::string& label, const oocfft::Shape&
     Result cu_pinned;
     if (locked) {
       cu_pinned = checked(label + " cuFFT user path pinned", cufft, false);
-      cu_pinned.error = relative_l2(y.get(), ours.data(), n);
+      cu_pinned.error = parallel_relative_l2(y.get(), ours.data(), n);
       std::printf("%-28s cuFFT pinned vs oocfft: results differ by %.2e\n", label.c_str(), cu_pinned.error);
     }
     cudaHostUnregister(y.get());

@@ -93,9 +93,9 @@ void check_lines(DeviceRunner<T>& runner, std::size_t n, std::size_t lines, std:
   const kc::DeviceBrickPlan<T> plan(shape, AxisSet{false, false, true}, kc::TileKernels::compiled_where_available,
                                     std::move(plan_time));
   const auto in = to_precision<T>(x);
-  const double ef = relative_l2_error(runner.run(plan, in, shape, false, T(1)), fwd);
+  const double ef = relative_l2(runner.run(plan, in, shape, false, T(1)), fwd);
   // Inverse with the backward norm (1/n) against the scaled reference.
-  const double ei = relative_l2_error(runner.run(plan, in, shape, true, T(1) / T(n)), inv,
+  const double ei = relative_l2(runner.run(plan, in, shape, true, T(1) / T(n)), inv,
                                       1.0L / static_cast<long double>(n));
   EXPECT_LE(ef, tol) << "forward n=" << n << " (" << sizeof(T) * 8 << "-bit)";
   EXPECT_LE(ei, tol) << "inverse n=" << n << " (" << sizeof(T) * 8 << "-bit)";

@@ -122,8 +122,8 @@ void check_volume(BrickShape s, Norm norm, std::uint64_t seed) {
   const auto yi = runner.run(plan, in, s, true, static_cast<T>(i_scale));
   const std::string what = std::to_string(s.nz) + "x" + std::to_string(s.ny) + "x" + std::to_string(s.nx) +
                            " norm " + to_string(norm) + " (" + std::to_string(sizeof(T) * 8) + "-bit)";
-  EXPECT_LE(relative_l2_error(yf, fwd, f_scale), tol) << "forward " << what;
-  EXPECT_LE(relative_l2_error(yi, inv, i_scale), tol) << "inverse " << what;
+  EXPECT_LE(relative_l2(yf, fwd, f_scale), tol) << "forward " << what;
+  EXPECT_LE(relative_l2(yi, inv, i_scale), tol) << "inverse " << what;
 }
 
 const BrickShape volume_shapes[] = {
@@ -247,7 +247,7 @@ TEST(CudaKernels, PartialAxesAndSmallerBricks) {
     const auto f = fftwl_dft(line, {static_cast<int>(brick.nz)}, FFTW_FORWARD);
     for (std::size_t z = 0; z < brick.nz; ++z) ref[z * brick.ny * brick.nx + p] = f[z];
   }
-  EXPECT_LE(relative_l2_error(y, ref), tolerance<double>(c_stockham, brick.nz));
+  EXPECT_LE(relative_l2(y, ref), tolerance<double>(c_stockham, brick.nz));
   EXPECT_THROW(plan.execute(data.as<kernels::Complex<double>>(), BrickShape{9, 5, 7}, work.get(), false, 1.0,
                             stream.get()),
                Error);
@@ -280,7 +280,7 @@ TEST(CudaKernels, InCoreTransformMatchesHostBackend) {
     Plan(shape, Precision::double_precision, cuda).execute(device.data(), d);
     Plan(shape, Precision::double_precision, host).execute(reference.data(), d);
     std::vector<LongComplex> host_long(reference.begin(), reference.end());
-    EXPECT_LE(relative_l2_error(device, host_long), tolerance<double>(2 * c_bluestein, shape.elements()))
+    EXPECT_LE(relative_l2(device, host_long), tolerance<double>(2 * c_bluestein, shape.elements()))
         << to_string(d);
   }
 }

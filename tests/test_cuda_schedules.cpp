@@ -49,9 +49,9 @@ void check_z_lines(DeviceRunner<T>& runner, std::size_t n, std::size_t lanes, st
   const kc::DeviceBrickPlan<T> plan(shape, AxisSet::only_z());
   const auto in = to_precision<T>(x);
   const double tol = tolerance<T>(c, n);
-  EXPECT_LE(relative_l2_error(runner.run(plan, in, shape, false, T(1)), fwd), tol)
+  EXPECT_LE(relative_l2(runner.run(plan, in, shape, false, T(1)), fwd), tol)
       << "forward z lines n=" << n << " (" << sizeof(T) * 8 << "-bit)";
-  EXPECT_LE(relative_l2_error(runner.run(plan, in, shape, true, T(1) / T(n)), inv, 1.0L / static_cast<long double>(n)),
+  EXPECT_LE(relative_l2(runner.run(plan, in, shape, true, T(1) / T(n)), inv, 1.0L / static_cast<long double>(n)),
             tol)
       << "inverse z lines n=" << n << " (" << sizeof(T) * 8 << "-bit)";
 }

@@ -65,7 +65,7 @@ void check_small_matrix(Direction direction) {
           auto y = x;
           RunReport report;
           plan.execute(y.data(), direction, &report);
-          EXPECT_LE(relative_l2_error(y, ref), tolerance<T>(c_streamed, n))
+          EXPECT_LE(relative_l2(y, ref), tolerance<T>(c_streamed, n))
               << shape.to_string() << " " << to_string(strategy) << " streams " << streams << " register "
               << to_string(reg) << "\n"
               << plan.describe();
@@ -113,15 +113,6 @@ std::vector<std::complex<float>> hashed_volume(const Shape& shape, std::uint64_t
   std::vector<std::complex<float>> v(shape.elements());
   fill_hashed(v, seed);
   return v;
-}
-
-double relative_l2(const std::vector<std::complex<float>>& a, const std::vector<std::complex<float>>& b) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    num += std::norm(std::complex<double>(a[i]) - std::complex<double>(b[i]));
-    den += std::norm(std::complex<double>(b[i]));
-  }
-  return std::sqrt(num / den);
 }
 
 // 1 GiB of complex<float> through a 64 MiB device budget: the out-of-core
@@ -204,7 +195,7 @@ TEST(EngineCuda, PlanTimeKernelsCacheInTheOptionsDirectory) {
     EXPECT_NE(d.find(shared, first + 1), std::string::npos) << d;
     plan.execute(y.data(), Direction::forward);
   }
-  EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n));
+  EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n));
   std::size_t entries = 0;
   for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir / "kernels")) ++entries;
   EXPECT_GE(entries, 2u) << "the contiguous and the strided schedule of 143";
@@ -311,7 +302,7 @@ TEST(EngineCuda, CarryOverKeepsPlanesOnTheDevice) {
         plan.execute(y.data(), Direction::forward, &report);
         const std::string where = "streams " + std::to_string(streams) + " x" + std::to_string(multiple) +
                                   " register " + to_string(reg) + "\n" + plan.describe();
-        EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n)) << where;
+        EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n)) << where;
         EXPECT_EQ(report.bytes_moved, 4 * volume - 2 * report.resident_bytes) << where;
         EXPECT_LE(report.device_bytes, o.device_memory_budget) << where;
         if (reg == HostRegistration::on) EXPECT_EQ(report.direct_bricks, report.bricks) << where;
@@ -352,7 +343,7 @@ TEST(EngineCuda, ResidentInCoreReportsAndCancels) {
   EXPECT_EQ(report.bytes_moved, 2 * n * 8);
   EXPECT_EQ(progress_calls, report.bricks);
   EXPECT_EQ(total, report.bricks);
-  EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n)) << plan.describe();
+  EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n)) << plan.describe();
 
   for (HostRegistration reg : {HostRegistration::off, HostRegistration::on}) {
     o.register_host_memory = reg;
@@ -404,7 +395,7 @@ TEST(EngineCuda, HostArrayNeedsNoStaging) {
     EXPECT_EQ(report.staging_bytes, 0u);
     EXPECT_EQ(report.strategy, budget == 0 ? Strategy::in_core : Strategy::two_pass);
     const std::vector<std::complex<float>> y(a.begin(), a.end());
-    EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n));
+    EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n));
   }
 }
 
@@ -433,7 +424,7 @@ TEST(EngineCuda, PlanPinLocksUntilTheHandleGoes) {
       plan.execute(y.data(), Direction::forward, &report);
       EXPECT_EQ(report.direct_bricks, report.bricks);
       EXPECT_EQ(report.staging_bytes, 0u);
-      EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n));
+      EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n));
     }
   }
   EXPECT_FALSE(page_locked(y.data())) << "the handle left the array page-locked";
@@ -464,7 +455,7 @@ TEST(EngineCuda, HostArrayUnderMemlockLimit) {
   Plan(shape, Precision::single, o).execute(a.data(), Direction::forward, &report);
   EXPECT_EQ(report.direct_bricks, 0u);
   const std::vector<std::complex<float>> y(a.begin(), a.end());
-  EXPECT_LE(relative_l2_error(y, widen(in_core_result(x, shape, Direction::forward))), tolerance<float>(c_streamed, n));
+  EXPECT_LE(relative_l2(y, widen(in_core_result(x, shape, Direction::forward))), tolerance<float>(c_streamed, n));
 }
 
 TEST(EngineCuda, InCoreRequestOverBudgetIsRefused) {

@@ -220,7 +220,7 @@ TEST(IoTransfer, ReadVolumeTransformsAsNumpy) {
     const std::vector<double> ref = read_doubles(fixtures().expected(), "/fftn/" + name);
     std::vector<test::LongComplex> reference(ref.size() / 2);
     for (std::size_t i = 0; i < reference.size(); ++i) reference[i] = {ref[2 * i], ref[2 * i + 1]};
-    EXPECT_LT(test::relative_l2_error(volume, reference), test::tolerance<double>(20, volume.size()));
+    EXPECT_LT(relative_l2(volume, reference), test::tolerance<double>(20, volume.size()));
   }
 }
 

@@ -399,9 +399,9 @@ void check_against_fftwl(DeviceRunner<T>& runner, const kc::DeviceBrickPlan<T>& 
   }
   const auto in = to_precision<T>(x);
   const double tol = tolerance<T>(c, n);
-  EXPECT_LE(relative_l2_error(runner.run(plan, in, shape, false, T(1)), fwd), tol)
+  EXPECT_LE(relative_l2(runner.run(plan, in, shape, false, T(1)), fwd), tol)
       << "forward n=" << n << (z ? " z lines" : " x lines") << " (" << sizeof(T) * 8 << "-bit)";
-  EXPECT_LE(relative_l2_error(runner.run(plan, in, shape, true, T(1) / T(n)), inv, 1.0L / static_cast<long double>(n)),
+  EXPECT_LE(relative_l2(runner.run(plan, in, shape, true, T(1) / T(n)), inv, 1.0L / static_cast<long double>(n)),
             tol)
       << "inverse n=" << n << (z ? " z lines" : " x lines") << " (" << sizeof(T) * 8 << "-bit)";
 }
