@@ -52,6 +52,7 @@
 
 #include "bench/process_memory.hpp"
 #include "bench/parallel_relative_l2.hpp"
+#include "core/enum_names.hpp"
 
 namespace {
 
@@ -630,8 +631,10 @@ int main(int argc, char** argv) {
   CLI::App app{"oocfft::propagate / propagate_stack against the same steps as separate calls"};
   app.add_option("--case", a.cases, case_help)->delimiter(',')->check(CLI::IsMember(names))->capture_default_str();
   std::string backend = "automatic";
+  std::vector<std::string> backends;
+  for (const auto& row : oocfft::EnumTable<oocfft::Backend>::rows) backends.emplace_back(row.name);
   app.add_option("--backend", backend, "FFT backend of both paths")
-      ->check(CLI::IsMember({"host", "cuda", "automatic"}))
+      ->check(CLI::IsMember(backends))
       ->capture_default_str();
   app.add_option("--repeats", a.repeats, "timed runs of each path; min and median are reported")
       ->check(CLI::Range(1u, 1000u))
@@ -643,9 +646,7 @@ int main(int argc, char** argv) {
                  "existing folder, for asm_numpy_peer.py --check")
       ->check(CLI::ExistingDirectory);
   CLI11_PARSE(app, argc, argv);
-  a.backend = backend == "host" ? oocfft::Backend::host
-              : backend == "cuda" ? oocfft::Backend::cuda
-                                  : oocfft::Backend::automatic;
+  a.backend = *oocfft::enum_from_name<oocfft::Backend>(backend);
 
   try {
     warm_up(a.backend);
