@@ -289,7 +289,7 @@ void check_cufft(cufftResult r, const char* what) {
 
 class CufftBrickKernels final : public ek::DeviceBrickKernels<float> {
  public:
-  CufftBrickKernels(kn::BrickShape max_shape, kn::AxisSet axes) : axes_(axes) {
+  CufftBrickKernels(oocfft::Shape max_shape, oocfft::AxisSet axes) : axes_(axes) {
     // The work area comes from the engine's per-stream workspace, so that
     // cuFFT's memory counts against the same device budget as ours would.
     cufftHandle probe = 0;
@@ -308,7 +308,7 @@ class CufftBrickKernels final : public ek::DeviceBrickKernels<float> {
   std::size_t workspace_bytes() const override { return workspace_; }
   std::size_t table_bytes() const override { return 0; }
 
-  void execute(kn::Complex<float>* data, kn::BrickShape shape, void* workspace, bool inverse, float scale,
+  void execute(kn::Complex<float>* data, oocfft::Shape shape, void* workspace, bool inverse, float scale,
                cudaStream_t stream) const override {
     if (scale != 1.0f) throw std::runtime_error("the cuFFT peer supports only scale 1");
     const cufftHandle plan = plan_for(shape, stream);
@@ -336,10 +336,10 @@ class CufftBrickKernels final : public ek::DeviceBrickKernels<float> {
   bool y_only() const { return axes_.y && !axes_.x && !axes_.z; }
 
   // The plan of one brick shape, in place, C order.
-  cufftResult make(cufftHandle plan, kn::BrickShape b, std::size_t* bytes) const {
+  cufftResult make(cufftHandle plan, oocfft::Shape b, std::size_t* bytes) const {
     using ll = long long;
     const ll nz = ll(b.nz), ny = ll(b.ny), nx = ll(b.nx);
-    const kn::AxisSet a = axes_;
+    const oocfft::AxisSet a = axes_;
     if (a.z && a.y && a.x) {
       ll n[3] = {nz, ny, nx};
       return cufftMakePlanMany64(plan, 3, n, nullptr, 1, 0, nullptr, 1, 0, CUFFT_C2C, 1, bytes);
@@ -366,7 +366,7 @@ class CufftBrickKernels final : public ek::DeviceBrickKernels<float> {
   // Plans per (stream, shape): a cuFFT plan is bound to one stream and one
   // work area, and the last brick of a pass is smaller. Built on the first
   // execution (the benchmark's warm-up), then reused.
-  cufftHandle plan_for(kn::BrickShape b, cudaStream_t stream) const {
+  cufftHandle plan_for(oocfft::Shape b, cudaStream_t stream) const {
     std::lock_guard<std::mutex> lock(mutex_);
     const auto key = std::make_tuple(stream, b.nz, b.ny, b.nx);
     if (auto it = plans_.find(key); it != plans_.end()) return it->second;
@@ -385,7 +385,7 @@ class CufftBrickKernels final : public ek::DeviceBrickKernels<float> {
     return plan;
   }
 
-  kn::AxisSet axes_;
+  oocfft::AxisSet axes_;
   std::size_t workspace_ = 0;
   mutable std::mutex mutex_;
   mutable std::map<std::tuple<cudaStream_t, std::size_t, std::size_t, std::size_t>, cufftHandle> plans_;
@@ -397,7 +397,7 @@ class CufftPipeline {
   CufftPipeline(const oocfft::Shape& shape, const oocfft::Options& o)
       : shape_(shape), arena_(o.threads == 0 ? tbb::task_arena::automatic : int(o.threads)) {
     ek::BrickKernelFactory factory;
-    factory.single = [](kn::BrickShape max_shape, kn::AxisSet axes) -> std::unique_ptr<ek::DeviceBrickKernels<float>> {
+    factory.single = [](oocfft::Shape max_shape, oocfft::AxisSet axes) -> std::unique_ptr<ek::DeviceBrickKernels<float>> {
       return std::make_unique<CufftBrickKernels>(max_shape, axes);
     };
     engine_ = std::make_unique<ek::StreamingEngine>(shape, oocfft::Precision::single, o, oocfft::Backend::cuda,

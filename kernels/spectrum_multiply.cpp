@@ -18,7 +18,7 @@ SpectrumFilter SpectrumFilter::at_distances(const optics::TransferFunction& h, c
 }
 
 template <class T>
-void multiply_brick(Complex<T>* brick, const BrickShape& extent, const BrickOrigin& origin,
+void multiply_brick(Complex<T>* brick, const Shape& extent, const BrickOrigin& origin,
                     const SpectrumFilter& filter) {
   const optics::TransferFunction& h = filter.h;
   tbb::parallel_for(std::size_t{0}, extent.nz * extent.ny, [&](std::size_t row) {
@@ -35,7 +35,7 @@ void multiply_brick(Complex<T>* brick, const BrickShape& extent, const BrickOrig
   });
 }
 
-template void multiply_brick<float>(Complex<float>*, const BrickShape&, const BrickOrigin&, const SpectrumFilter&);
-template void multiply_brick<double>(Complex<double>*, const BrickShape&, const BrickOrigin&, const SpectrumFilter&);
+template void multiply_brick<float>(Complex<float>*, const Shape&, const BrickOrigin&, const SpectrumFilter&);
+template void multiply_brick<double>(Complex<double>*, const Shape&, const BrickOrigin&, const SpectrumFilter&);
 
 }  // namespace oocfft::kernels

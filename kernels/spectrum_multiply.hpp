@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "kernels/brick.hpp"
+#include "core/geometry.hpp"
 #include "kernels/complex.hpp"
 #include "optics/transfer_function.hpp"
 
@@ -41,12 +41,12 @@ struct SpectrumFilter {
 // brick[z][y][x] *= H(fx(x0 + x), fy(y0 + y); z of plane z0 + z), for a
 // natural-layout brick of `extent` at `origin` in the volume.
 template <class T>
-void multiply_brick(Complex<T>* brick, const BrickShape& extent, const BrickOrigin& origin,
+void multiply_brick(Complex<T>* brick, const Shape& extent, const BrickOrigin& origin,
                     const SpectrumFilter& filter);
 
-extern template void multiply_brick<float>(Complex<float>*, const BrickShape&, const BrickOrigin&,
+extern template void multiply_brick<float>(Complex<float>*, const Shape&, const BrickOrigin&,
                                            const SpectrumFilter&);
-extern template void multiply_brick<double>(Complex<double>*, const BrickShape&, const BrickOrigin&,
+extern template void multiply_brick<double>(Complex<double>*, const Shape&, const BrickOrigin&,
                                             const SpectrumFilter&);
 
 }  // namespace oocfft::kernels
