@@ -3,24 +3,23 @@
 // axes: the host backend's stand-in for the device kernels in the
 // streaming pipeline, so CI runs every strategy through the same pipeline.
 #include "engine/axis_plans.hpp"
-#include "kernels/brick.hpp"
+#include "core/geometry.hpp"
 #include "kernels/complex.hpp"
-#include "transpose/box.hpp"
 
 namespace oocfft::engine {
 
-// `staged` is the brick as it lies in the buffer (transpose::staged_shape);
+// `staged` is the brick as it lies in the buffer (oocfft::staged_shape);
 // `layout` says which volume axis its x axis is, to pick the line plan.
 // The scale is applied by the last axis transformed.
 template <class T>
-void transform_brick_host(const AxisPlans<T>& plans, kernels::Complex<T>* data, const kernels::BrickShape& staged,
-                          kernels::AxisSet axes, transpose::BrickLayout layout, bool inverse, T scale);
+void transform_brick_host(const AxisPlans<T>& plans, kernels::Complex<T>* data, const oocfft::Shape& staged,
+                          oocfft::AxisSet axes, oocfft::BrickLayout layout, bool inverse, T scale);
 
 extern template void transform_brick_host<float>(const AxisPlans<float>&, kernels::Complex<float>*,
-                                                 const kernels::BrickShape&, kernels::AxisSet,
-                                                 transpose::BrickLayout, bool, float);
+                                                 const oocfft::Shape&, oocfft::AxisSet,
+                                                 oocfft::BrickLayout, bool, float);
 extern template void transform_brick_host<double>(const AxisPlans<double>&, kernels::Complex<double>*,
-                                                  const kernels::BrickShape&, kernels::AxisSet,
-                                                  transpose::BrickLayout, bool, double);
+                                                  const oocfft::Shape&, oocfft::AxisSet,
+                                                  oocfft::BrickLayout, bool, double);
 
 }  // namespace oocfft::engine

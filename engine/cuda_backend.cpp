@@ -81,7 +81,7 @@ class CudaPageLocker final : public volume::PageLocker {
 // range of the device brick and at most `limit` elements: runs of whole
 // planes, else of whole rows in one plane, else parts of one row.
 std::vector<Box> device_contiguous_pieces(const Box& box, std::size_t limit) {
-  const BrickShape& e = box.extent;
+  const Shape& e = box.extent;
   std::vector<Box> pieces;
   if (e.elements() <= limit) return {box};
   const std::size_t plane = e.ny * e.nx;
@@ -110,7 +110,7 @@ bool same_box(const Box& a, const Box& b) {
 
 // Offset of a piece's first element in the device brick of `box`.
 std::size_t offset_in(const Box& box, const Box& piece) {
-  const BrickShape& e = box.extent;
+  const Shape& e = box.extent;
   return ((piece.z0 - box.z0) * e.ny + (piece.y0 - box.y0)) * e.nx + (piece.x0 - box.x0);
 }
 
@@ -150,12 +150,12 @@ class InHouseBrickKernels final : public DeviceBrickKernels<T> {
  public:
   // `plan_time` (may be null) holds the plan-time schedules of the plan's
   // passes before this one; `kernel_cache` is where new ones are cached.
-  InHouseBrickKernels(BrickShape max_shape, AxisSet axes, std::shared_ptr<kc::PlanTimeSchedules> plan_time,
+  InHouseBrickKernels(Shape max_shape, AxisSet axes, std::shared_ptr<kc::PlanTimeSchedules> plan_time,
                       const std::filesystem::path& kernel_cache)
       : plan_(max_shape, axes, kc::TileKernels::compiled_where_available, std::move(plan_time), kernel_cache) {}
   std::size_t workspace_bytes() const override { return plan_.workspace_bytes(); }
   std::size_t table_bytes() const override { return plan_.table_bytes(); }
-  void execute(kernels::Complex<T>* data, BrickShape shape, void* workspace, bool inverse, T scale,
+  void execute(kernels::Complex<T>* data, Shape shape, void* workspace, bool inverse, T scale,
                cudaStream_t stream) const override {
     plan_.execute(data, shape, workspace, inverse, scale, stream);
   }
@@ -285,7 +285,7 @@ class CudaBrickLane final : public BrickLane {
     kc::check_cuda(cudaSetDevice(c_.device), "cudaSetDevice");  // stream threads start on device 0
     const PassSpec& spec = *job.spec;
     const cudaStream_t s = stream_.get();
-    const BrickShape volume = c_.store->shape();
+    const Shape volume = c_.store->shape();
     const bool carry = c_.resident != nullptr;
     // Pass 1 of a carry-over plan transforms a resident slab where it stays
     // on the device; pass 2 copies the resident planes of its y-slab device
@@ -322,12 +322,12 @@ class CudaBrickLane final : public BrickLane {
     run_stages(
         spec.stages, c_.inverse, job.last_pass, c_.scale,
         [&](bool inverse, double scale) {
-          c_.kernels->passes[job.pass]->execute(values, transpose::staged_shape(job.box, spec.layout),
+          c_.kernels->passes[job.pass]->execute(values, oocfft::staged_shape(job.box, spec.layout),
                                                 workspace_.get(), inverse, static_cast<T>(scale), s);
         },
         [&] { kc::multiply_brick(values, job.box.extent, {job.box.z0, job.box.y0, job.box.x0}, *c_.filter, s); },
         [&](bool output) {
-          kc::centre_brick(values, transpose::staged_shape(job.box, spec.layout), {job.box.z0, job.box.y0, job.box.x0},
+          kc::centre_brick(values, oocfft::staged_shape(job.box, spec.layout), {job.box.z0, job.box.y0, job.box.x0},
                            staged_axes_of(spec.layout), *c_.centring,
                            output ? kernels::CentringSide::output : kernels::CentringSide::input, s);
         });
@@ -469,7 +469,7 @@ class CudaBrickLane final : public BrickLane {
   // `dev`) between its place in the brick, rows strided, and the packed
   // staging `slot`.
   void copy_part_piece(const Box& brick, const Box& piece, std::byte* dev, std::byte* slot, bool to_device) const {
-    const BrickShape& e = piece.extent;
+    const Shape& e = piece.extent;
     const cudaPitchedPtr host = make_cudaPitchedPtr(slot, e.nx * e_, e.nx * e_, e.ny);
     const cudaPitchedPtr device = make_cudaPitchedPtr(dev, brick.extent.nx * e_, brick.extent.nx * e_, brick.extent.ny);
     const cudaPos at = make_cudaPos((piece.x0 - brick.x0) * e_, piece.y0 - brick.y0, piece.z0 - brick.z0);
@@ -491,7 +491,7 @@ class CudaBrickLane final : public BrickLane {
 
   // The first `planes` z planes of y-slab `box`, resident since pass 1,
   // into the packed device brick: one 3D device-to-device copy.
-  void copy_resident_planes(const BrickShape& volume, const Box& box, std::size_t planes, std::byte* dev,
+  void copy_resident_planes(const Shape& volume, const Box& box, std::size_t planes, std::byte* dev,
                             cudaStream_t s) const {
     if (planes == 0) return;
     cudaMemcpy3DParms p{};
