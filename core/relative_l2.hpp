@@ -10,20 +10,37 @@
 // extra digits, and the sum over a gigabyte volume does not lose the error
 // of a double transform to rounding. L2Sums lets a caller split the sum
 // (over threads, over the lines it reads one at a time) and combine it.
+// C++17 (traits rather than concepts): the CUDA benchmark, compiled as
+// C++17, uses it too.
 #include <cmath>
 #include <complex>
 #include <cstddef>
+#include <iterator>
 #include <limits>
-#include <ranges>
+#include <type_traits>
+#include <utility>
 
 namespace oocfft {
 
 namespace relative_l2_detail {
+template <class T, class = void>
+struct has_re_im : std::false_type {};
+template <class T>
+struct has_re_im<T, std::void_t<decltype(std::declval<const T&>().re), decltype(std::declval<const T&>().im)>>
+    : std::true_type {};
+
+template <class T, class = void>
+struct has_real_imag : std::false_type {};
+template <class T>
+struct has_real_imag<
+    T, std::void_t<decltype(std::declval<const T&>().real()), decltype(std::declval<const T&>().imag())>>
+    : std::true_type {};
+
 template <class T>
 std::complex<long double> widen(const T& v) {
-  if constexpr (requires { v.re; v.im; })
+  if constexpr (has_re_im<T>::value)
     return {static_cast<long double>(v.re), static_cast<long double>(v.im)};
-  else if constexpr (requires { v.real(); v.imag(); })
+  else if constexpr (has_real_imag<T>::value)
     return {static_cast<long double>(v.real()), static_cast<long double>(v.imag())};
   else
     return {static_cast<long double>(v), 0.0L};
@@ -72,10 +89,11 @@ double relative_l2(const Y* y, const R* ref, std::size_t n, long double scale = 
 
 // Over two arrays (std::vector, std::span, ...) of the same length; arrays
 // of different lengths are infinitely far apart.
-template <std::ranges::contiguous_range YRange, std::ranges::contiguous_range RRange>
+template <class YRange, class RRange, class = decltype(std::data(std::declval<const YRange&>())),
+          class = decltype(std::data(std::declval<const RRange&>()))>
 double relative_l2(const YRange& y, const RRange& ref, long double scale = 1.0L) {
-  if (std::ranges::size(y) != std::ranges::size(ref)) return std::numeric_limits<double>::infinity();
-  return relative_l2(std::ranges::data(y), std::ranges::data(ref), std::ranges::size(y), scale);
+  if (std::size(y) != std::size(ref)) return std::numeric_limits<double>::infinity();
+  return relative_l2(std::data(y), std::data(ref), std::size(y), scale);
 }
 
 }  // namespace oocfft
