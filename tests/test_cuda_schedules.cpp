@@ -33,7 +33,7 @@ TileKernel kernel_for(std::size_t n, const kc::StridedLines& lines,
 template <class T>
 void check_z_lines(DeviceRunner<T>& runner, std::size_t n, std::size_t lanes, std::uint64_t seed,
                    double c = c_stockham) {
-  const BrickShape shape{n, 1, lanes};
+  const Shape shape{n, 1, lanes};
   const auto x = random_signal(shape.elements(), seed);
   std::vector<LongComplex> fwd(x.size()), inv(x.size());
   for (std::size_t l = 0; l < lanes; ++l) {

@@ -40,7 +40,7 @@ __global__ void multiply_planes(Complex<T>* brick, std::size_t ny, std::size_t n
 }  // namespace
 
 template <class T>
-void multiply_brick(Complex<T>* brick, const BrickShape& extent, const BrickOrigin& origin,
+void multiply_brick(Complex<T>* brick, const Shape& extent, const BrickOrigin& origin,
                     const SpectrumFilter& filter, cudaStream_t stream) {
   const std::size_t plane = extent.ny * extent.nx;
   for (std::size_t z = 0; z < extent.nz; z += planes_per_launch) {
@@ -55,9 +55,9 @@ void multiply_brick(Complex<T>* brick, const BrickShape& extent, const BrickOrig
   }
 }
 
-template void multiply_brick<float>(Complex<float>*, const BrickShape&, const BrickOrigin&, const SpectrumFilter&,
+template void multiply_brick<float>(Complex<float>*, const Shape&, const BrickOrigin&, const SpectrumFilter&,
                                     cudaStream_t);
-template void multiply_brick<double>(Complex<double>*, const BrickShape&, const BrickOrigin&, const SpectrumFilter&,
+template void multiply_brick<double>(Complex<double>*, const Shape&, const BrickOrigin&, const SpectrumFilter&,
                                      cudaStream_t);
 
 }  // namespace oocfft::kernels::cuda

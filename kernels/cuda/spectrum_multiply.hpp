@@ -11,7 +11,7 @@
 namespace oocfft::kernels::cuda {
 
 template <class T>
-void multiply_brick(Complex<T>* brick, const BrickShape& extent, const BrickOrigin& origin,
+void multiply_brick(Complex<T>* brick, const Shape& extent, const BrickOrigin& origin,
                     const SpectrumFilter& filter, cudaStream_t stream);
 
 }  // namespace oocfft::kernels::cuda
