@@ -45,7 +45,6 @@ bool page_locked(const void* p) {
 
 template <class T>
 void check_small_matrix(Direction direction) {
-  constexpr std::size_t e = sizeof(std::complex<T>);
   for (const Shape& shape : {Shape{40, 48, 64}, Shape{17, 30, 45}, Shape{9, 31, 1}}) {
     const std::size_t n = shape.elements();
     const auto x = to_precision<T>(random_signal(n, 500 + n));
@@ -53,22 +52,16 @@ void check_small_matrix(Direction direction) {
     for (Strategy strategy : all_strategies) {
       for (unsigned streams = 1; streams <= 4; ++streams) {
         for (HostRegistration reg : {HostRegistration::off, HostRegistration::on, HostRegistration::automatic}) {
-          Options o;
-          o.backend = Backend::cuda;
-          o.strategy = strategy;
-          o.streams = streams;
-          o.register_host_memory = reg;
           // 3 x the smallest brick plus the kernels' tables (a few KiB).
-          o.device_memory_budget =
-              strategy == Strategy::in_core ? 0 : budget_for(strategy, shape, e, streams, 3) + (1 << 20);
-          Plan plan(shape, sizeof(T) == 4 ? Precision::single : Precision::double_precision, o);
-          auto y = x;
-          RunReport report;
-          plan.execute(y.data(), direction, &report);
-          EXPECT_LE(relative_l2(y, ref), tolerance<T>(c_streamed, n))
-              << shape.to_string() << " " << to_string(strategy) << " streams " << streams << " register "
-              << to_string(reg) << "\n"
-              << plan.describe();
+          const EngineCase c{.shape = shape,
+                             .strategy = strategy,
+                             .streams = streams,
+                             .multiple = 3,
+                             .backend = Backend::cuda,
+                             .registration = reg,
+                             .device_margin = 1 << 20};
+          const auto [y, report, plan] = run_case(c, x, direction);
+          EXPECT_LE(relative_l2(y, ref), tolerance<T>(c_streamed, n)) << c.name() << "\n" << plan;
           EXPECT_EQ(report.strategy, strategy);
           // `on` DMAs every brick of a natural layout straight from the
           // array; automatic as many as are locked in time; off none.

@@ -29,19 +29,9 @@ void check_matrix(Direction direction) {
     for (Strategy strategy : streamed) {
       for (unsigned streams = 1; streams <= 4; ++streams) {
         for (std::size_t multiple : {1, 3, 40}) {
-          Options o;
-          o.backend = Backend::host;
-          o.strategy = strategy;
-          o.streams = streams;
-          o.device_memory_budget = budget_for(strategy, shape, e, streams, multiple);
-          Plan plan(shape, sizeof(T) == 4 ? Precision::single : Precision::double_precision, o);
-          auto y = x;
-          RunReport report;
-          plan.execute(y.data(), direction, &report);
-          const double err = relative_l2(y, ref);
-          EXPECT_LE(err, tolerance<T>(c_streamed, n))
-              << shape.to_string() << " " << to_string(strategy) << " streams " << streams << " x" << multiple
-              << " " << to_string(direction);
+          const EngineCase c{.shape = shape, .strategy = strategy, .streams = streams, .multiple = multiple};
+          const auto [y, report, plan] = run_case(c, x, direction);
+          EXPECT_LE(relative_l2(y, ref), tolerance<T>(c_streamed, n)) << c.name() << " " << to_string(direction);
           EXPECT_EQ(report.strategy, strategy);
           EXPECT_GE(report.bricks, report.passes);
           // What stayed resident was neither written back nor read again.
