@@ -221,7 +221,7 @@ class StagingOnDemand {
   std::size_t count_, bytes_;
   const volume::PageLocker& locker_;
   mutable std::mutex mutex_;
-  std::vector<volume::StagingBuffer>* buffers_ = nullptr;
+  std::vector<volume::HostBuffer>* buffers_ = nullptr;
 };
 
 // Staged bricks take turns per direction: one lane gathers and uploads while

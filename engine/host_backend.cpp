@@ -186,7 +186,7 @@ class HostBackend final : public ExecutionBackend {
     const PassPlan& plan = fitted.plan;
     const Clock::time_point start = Clock::now();
     std::lock_guard<std::mutex> lock(run.pool->mutex());
-    std::vector<volume::StagingBuffer>* buffers = nullptr;
+    std::vector<volume::HostBuffer>* buffers = nullptr;
     try {
       buffers = &run.pool->acquire(plan.streams, plan.staging_bytes, nullptr);
     } catch (const std::bad_alloc&) {
