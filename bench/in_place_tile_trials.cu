@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "core/relative_l2.hpp"
 #include "kernels/butterfly.hpp"
 #include "kernels/cuda/tile_kernels.cuh"
 
@@ -403,12 +404,7 @@ void run_case() {
   std::vector<Complex<T>> a(total), b(total);
   CK(cudaMemcpy(a.data(), d, total * sizeof(Complex<T>), cudaMemcpyDeviceToHost));
   CK(cudaMemcpy(b.data(), ref, total * sizeof(Complex<T>), cudaMemcpyDeviceToHost));
-  double num = 0, den = 0;
-  for (long i = 0; i < std::min<long>(total, 8L * N); ++i) {
-    const double dr = double(a[i].re) - b[i].re, di = double(a[i].im) - b[i].im;
-    num += dr * dr + di * di;
-    den += double(b[i].re) * b[i].re + double(b[i].im) * b[i].im;
-  }
+  const double diff = oocfft::relative_l2(a.data(), b.data(), std::min<std::size_t>(total, 8 * std::size_t(N)));
   const float ours = median_ms(launch);
   const float theirs = median_ms([&] { CufftType<T>::exec(plan, ref); });
   const double bytes = 2.0 * total * sizeof(Complex<T>);
@@ -416,7 +412,7 @@ void run_case() {
               "cufft %.3f ms (%.2f of copy)  ratio %.2f  diff %.1e\n",
               sizeof(T) == 4 ? "c64" : "c128", Blocks, Batch, Cluster, clusters, N, Threads, attr.numRegs,
               attr.localSizeBytes, shared, ours, bytes / ours / 1e6 / g_copy_gbs, theirs, bytes / theirs / 1e6 / g_copy_gbs,
-              theirs / ours, std::sqrt(num / den));
+              theirs / ours, diff);
   cufftDestroy(plan);
   for (auto p : dev_tables) cudaFree(p);
   cudaFree(d);
