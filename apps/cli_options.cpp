@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "apps/value_parsers.hpp"
+#include "core/enum_names.hpp"
+#include "optics/asm_names.hpp"
 
 namespace oocfft::apps {
 
@@ -36,6 +38,15 @@ CLI::Option* add_choice(CLI::App& app, const std::string& name, E& target, const
       },
       help);
   return option->check(CLI::IsMember(names))->default_str(default_name);
+}
+
+// An enum option spelled as the one table of enum names spells it for the
+// command line (core/enum_names.hpp).
+template <class E>
+CLI::Option* add_choice(CLI::App& app, const std::string& name, E& target, const std::string& help) {
+  Choices<E> choices;
+  for (const EnumName<E>& row : EnumTable<E>::rows) choices.emplace_back(std::string(row.cli), row.value);
+  return add_choice(app, name, target, choices, help);
 }
 
 // The value of `name` through one of the strict parsers, its error message
@@ -72,25 +83,13 @@ CLI::Option* add_count(CLI::App& app, const std::string& name, Target& target, s
 }
 
 void add_plan_options(CLI::App& app, Options& o) {
-  add_choice<Backend>(app, "--backend", o.backend,
-                      {{"auto", Backend::automatic}, {"host", Backend::host}, {"cuda", Backend::cuda}},
-                      "auto: CUDA when this build has it and a GPU is present");
-  add_choice<Norm>(app, "--norm", o.norm,
-                   {{"backward", Norm::backward}, {"ortho", Norm::ortho}, {"forward", Norm::forward}},
-                   "numpy's norm: which direction is scaled");
-  add_choice<Strategy>(app, "--strategy", o.strategy,
-                       {{"auto", Strategy::automatic},
-                        {"in_core", Strategy::in_core},
-                        {"two_pass", Strategy::two_pass},
-                        {"three_pass", Strategy::three_pass},
-                        {"line_transpose", Strategy::line_transpose}},
-                       "passes over the volume; auto: the fewest that fit the budgets");
-  add_choice<HostRegistration>(app, "--register", o.register_host_memory,
-                               {{"auto", HostRegistration::automatic},
-                                {"on", HostRegistration::on},
-                                {"off", HostRegistration::off}},
-                               "DMA bricks straight from page-locked host memory (on: locked in chunks during "
-                               "the run) or stage them; auto: direct only where already page-locked");
+  add_choice(app, "--backend", o.backend, "auto: CUDA when this build has it and a GPU is present");
+  add_choice(app, "--norm", o.norm, "numpy's norm: which direction is scaled");
+  add_choice(app, "--strategy", o.strategy,
+             "passes over the volume; auto: the fewest that fit the budgets");
+  add_choice(app, "--register", o.register_host_memory,
+             "DMA bricks straight from page-locked host memory (on: locked in chunks during "
+             "the run) or stage them; auto: direct only where already page-locked");
   add_parsed(app, "--device-memory", o.device_memory_budget, parse_size,
              "device memory the plan may use (e.g. 4GiB); default: free memory less a margin", "SIZE");
   add_parsed(app, "--staging-memory", o.host_staging_budget, parse_size,
@@ -108,9 +107,7 @@ void add_plan_options(CLI::App& app, Options& o) {
 void add_volume_options(CLI::App& app, Shape& shape, Precision& precision) {
   add_parsed(app, "--shape", shape, parse_shape, "volume shape, x fastest", "NZxNYxNX")
       ->default_str(std::to_string(shape.nz) + "x" + std::to_string(shape.ny) + "x" + std::to_string(shape.nx));
-  add_choice<Precision>(app, "--precision", precision,
-                        {{"single", Precision::single}, {"double", Precision::double_precision}},
-                        "complex64 or complex128");
+  add_choice(app, "--precision", precision, "complex64 or complex128");
 }
 
 void add_host_memory(CLI::App& app, std::size_t& bytes) {
@@ -230,16 +227,12 @@ void configure(CLI::App& app, CliOptions& cli) {
     check_dataset_path("INPUT", a.input);
     if (!a.output.empty()) check_dataset_path("OUTPUT", a.output);
   });
-  add_choice<AsmMode>(*asm_command, "--mode", a.mode,
-                      {{"propagate", AsmMode::propagate}, {"refocus", AsmMode::refocus},
-                       {"layer-sum", AsmMode::layer_sum}},
-                      "what to compute");
+  add_choice(*asm_command, "--mode", a.mode, "what to compute");
   add_choice<bool>(*asm_command, "--band-limit", a.options.band_limit, {{"on", true}, {"off", false}},
                    "Matsushima's band limit of H against aliasing");
   add_count(*asm_command, "--pad", a.options.pad, 1, 2, "1: periodic field; 2: zero padding, linear convolution");
-  add_choice<Evanescent>(*asm_command, "--evanescent", a.options.evanescent,
-                         {{"decay", Evanescent::decay}, {"zero", Evanescent::zero}},
-                         "evanescent components decay with z or are removed");
+  add_choice(*asm_command, "--evanescent", a.options.evanescent,
+             "evanescent components decay with z or are removed");
   add_parsed(*asm_command, "--index", a.options.index, parse_real, "refractive index of the medium", "N")
       ->default_str("1");
   asm_command->add_flag("--in-place", a.in_place, "propagate only: replace INPUT by the result once complete");

@@ -7,6 +7,7 @@
 #include "apps/report_json.hpp"
 #include "apps/run_summary.hpp"
 #include "core/format_bytes.hpp"
+#include "io/stored_element_names.hpp"
 
 namespace oocfft::apps {
 
@@ -23,7 +24,7 @@ void run_info_dataset(const CliOptions& cli) {
   const DatasetInfo info = inspect_dataset(path);
   std::printf("dataset   %s\n", info.path.to_string().c_str());
   std::printf("stored    %s, dtype %s (%s)\n", dims_text(info.dims).c_str(), info.dtype.c_str(),
-              to_string(info.element));
+              enum_name(info.element).data());
   std::printf("volume    %s complex, %s precision, %s\n", info.shape.to_string().c_str(), to_string(info.precision),
               format_bytes(static_cast<double>(info.complex_bytes())).c_str());
   std::printf("chunks    %s\n", info.chunks.empty() ? "contiguous" : dims_text(info.chunks).c_str());

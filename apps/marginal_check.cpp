@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "core/relative_l2.hpp"
+
 namespace oocfft::checks {
 
 template <class T>
@@ -55,15 +57,11 @@ std::vector<std::complex<double>> dft(const std::vector<std::complex<double>>& v
 template <class T>
 double marginal_error(const std::complex<T>* transformed, const Shape& s, const Marginals& m, double scale) {
   const auto fz = dft(m.z), fy = dft(m.y), fx = dft(m.x);
-  double num = 0, den = 0;
-  auto add = [&](const std::complex<T>& got, const std::complex<double>& want) {
-    num += std::norm(std::complex<double>(got) - scale * want);
-    den += std::norm(scale * want);
-  };
-  for (std::size_t k = 0; k < s.nz; ++k) add(transformed[k * s.ny * s.nx], fz[k]);
-  for (std::size_t k = 0; k < s.ny; ++k) add(transformed[k * s.nx], fy[k]);
-  for (std::size_t k = 0; k < s.nx; ++k) add(transformed[k], fx[k]);
-  return std::sqrt(num / den);
+  L2Sums sums;
+  for (std::size_t k = 0; k < s.nz; ++k) sums.add(transformed[k * s.ny * s.nx], fz[k], scale);
+  for (std::size_t k = 0; k < s.ny; ++k) sums.add(transformed[k * s.nx], fy[k], scale);
+  for (std::size_t k = 0; k < s.nx; ++k) sums.add(transformed[k], fx[k], scale);
+  return sums.relative();
 }
 
 template Marginals marginals<float>(const std::complex<float>*, const Shape&);

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "io/stored_element_names.hpp"
+
 namespace oocfft::apps {
 
 namespace {
@@ -22,15 +24,6 @@ std::string array(const std::vector<std::size_t>& values) {
 }
 const char* boolean(bool b) { return b ? "true" : "false"; }
 }  // namespace
-
-const char* to_string(StoredElement element) noexcept {
-  switch (element) {
-    case StoredElement::complex_compound: return "complex_compound";
-    case StoredElement::complex_pairs: return "complex_pairs";
-    case StoredElement::real: return "real";
-  }
-  return "unknown";
-}
 
 std::string json_escape(const std::string& text) {
   std::string out = "\"";
@@ -75,7 +68,7 @@ std::string report_json(const DatasetTransformReport& r) {
     << "    \"dims\": " << array(in.dims) << ",\n"
     << "    \"shape\": " << array({in.shape.nz, in.shape.ny, in.shape.nx}) << ",\n"
     << "    \"precision\": " << json_escape(to_string(in.precision)) << ",\n"
-    << "    \"element\": " << json_escape(to_string(in.element)) << ",\n"
+    << "    \"element\": " << json_escape(std::string(enum_name(in.element))) << ",\n"
     << "    \"dtype\": " << json_escape(in.dtype) << ",\n"
     << "    \"chunks\": " << array(in.chunks) << ",\n"
     << "    \"complex_bytes\": " << in.complex_bytes() << "\n"

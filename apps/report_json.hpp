@@ -10,6 +10,5 @@ namespace oocfft::apps {
 
 std::string json_escape(const std::string& text);  // with the quotes
 std::string report_json(const DatasetTransformReport& report);
-const char* to_string(StoredElement element) noexcept;
 
 }  // namespace oocfft::apps

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "apps/seeded_volume.hpp"
+#include "core/relative_l2.hpp"
 
 namespace oocfft::checks {
 
@@ -93,15 +94,12 @@ SpotCheckResult spot_check(const std::complex<T>* output, const Shape& shape, st
         return a;
       });
 
-  long double num = 0, den = 0;
+  L2Sums sums;
   for (std::size_t b = 0; b < bins; ++b) {
     const Bin& bin = chosen[b];
-    const std::complex<T> got = output[(bin.kz * shape.ny + bin.ky) * shape.nx + bin.kx];
-    const Wide want = direct[b] * static_cast<long double>(scale);
-    num += std::norm(Wide(got.real(), got.imag()) - want);
-    den += std::norm(want);
+    sums.add(output[(bin.kz * shape.ny + bin.ky) * shape.nx + bin.kx], direct[b], static_cast<long double>(scale));
   }
-  return {static_cast<double>(std::sqrt(num / den)), bins};
+  return {sums.relative(), bins};
 }
 
 template SpotCheckResult spot_check<float>(const std::complex<float>*, const Shape&, std::uint64_t, std::size_t,

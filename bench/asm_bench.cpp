@@ -51,7 +51,8 @@
 #include <vector>
 
 #include "bench/process_memory.hpp"
-#include "bench/relative_l2.hpp"
+#include "bench/parallel_relative_l2.hpp"
+#include "core/enum_names.hpp"
 
 namespace {
 
@@ -59,7 +60,7 @@ using c64 = std::complex<float>;
 using Clock = std::chrono::steady_clock;
 using oocfft::bench::mem_available;
 using oocfft::bench::peak_rss;
-using oocfft::bench::relative_l2;
+using oocfft::bench::parallel_relative_l2;
 
 constexpr std::uint64_t field_seed = 0x5eed2026;
 constexpr double wavelength = 532e-9;  // metres
@@ -440,7 +441,7 @@ Result run_case(const Case& c, const Args& a, const std::string& case_json) {
   }
   r.warm = time_warm(c, a, separate_field, r.warm_plane_kind);
   // Both fields now hold their path's result for the same input.
-  r.rel_l2 = relative_l2(fused_field.data(), separate_field.data(), separate_field.size());
+  r.rel_l2 = parallel_relative_l2(fused_field.data(), separate_field.data(), separate_field.size());
   r.change = change_from_input(separate_field.data(), separate_field.size());
   if (!a.save_dir.empty()) save_fields(a.save_dir, c, case_json, fused_field, separate_field);
   return r;
@@ -630,8 +631,10 @@ int main(int argc, char** argv) {
   CLI::App app{"oocfft::propagate / propagate_stack against the same steps as separate calls"};
   app.add_option("--case", a.cases, case_help)->delimiter(',')->check(CLI::IsMember(names))->capture_default_str();
   std::string backend = "automatic";
+  std::vector<std::string> backends;
+  for (const auto& row : oocfft::EnumTable<oocfft::Backend>::rows) backends.emplace_back(row.name);
   app.add_option("--backend", backend, "FFT backend of both paths")
-      ->check(CLI::IsMember({"host", "cuda", "automatic"}))
+      ->check(CLI::IsMember(backends))
       ->capture_default_str();
   app.add_option("--repeats", a.repeats, "timed runs of each path; min and median are reported")
       ->check(CLI::Range(1u, 1000u))
@@ -643,9 +646,7 @@ int main(int argc, char** argv) {
                  "existing folder, for asm_numpy_peer.py --check")
       ->check(CLI::ExistingDirectory);
   CLI11_PARSE(app, argc, argv);
-  a.backend = backend == "host" ? oocfft::Backend::host
-              : backend == "cuda" ? oocfft::Backend::cuda
-                                  : oocfft::Backend::automatic;
+  a.backend = *oocfft::enum_from_name<oocfft::Backend>(backend);
 
   try {
     warm_up(a.backend);

@@ -56,6 +56,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/relative_l2.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_brick_plan.hpp"
 #include "kernels/cuda/device_buffer.hpp"
@@ -66,8 +67,10 @@
 namespace {
 
 namespace kc = oocfft::kernels::cuda;
-using oocfft::kernels::AxisSet;
-using oocfft::kernels::BrickShape;
+using oocfft::l2_sums;
+using oocfft::L2Sums;
+using oocfft::AxisSet;
+using oocfft::Shape;
 using oocfft::kernels::Complex;
 
 void check_cufft(cufftResult r, const char* call) {
@@ -177,7 +180,7 @@ struct LineSample {
 template <class T>
 double sampled_error(const Complex<T>* x_dev, const Complex<T>* y_dev, const LineSample& s) {
   const std::size_t n = s.length;
-  long double num = 0, den = 0;
+  L2Sums sums;
   std::vector<Complex<T>> x(n), y(n);
   std::vector<std::complex<long double>> in(n), out(n);
   fftwl_plan p = fftwl_plan_dft_1d(static_cast<int>(n), reinterpret_cast<fftwl_complex*>(in.data()),
@@ -188,13 +191,10 @@ double sampled_error(const Complex<T>* x_dev, const Complex<T>* y_dev, const Lin
     kc::check_cuda(cudaMemcpy2D(y.data(), e, y_dev + start, s.stride * e, e, n, cudaMemcpyDeviceToHost), "cudaMemcpy2D");
     for (std::size_t i = 0; i < n; ++i) in[i] = {x[i].re, x[i].im};
     fftwl_execute(p);
-    for (std::size_t i = 0; i < n; ++i) {
-      num += std::norm(std::complex<long double>(y[i].re, y[i].im) - out[i]);
-      den += std::norm(out[i]);
-    }
+    sums += l2_sums(y.data(), out.data(), n);
   }
   fftwl_destroy_plan(p);
-  return static_cast<double>(std::sqrt(num / den));
+  return sums.relative();
 }
 
 // The element types a run measures (--types): a sweep over one type takes
@@ -222,7 +222,7 @@ constexpr const char* type_name() {
 // One case: `shape` transformed along `axes` by us, and by the cuFFT plan
 // that `make_cufft` builds. Returns the ratio cuFFT time / our time.
 template <class T>
-double run_case(const std::string& name, BrickShape shape, AxisSet axes, const std::function<cufftHandle()>& make_cufft,
+double run_case(const std::string& name, Shape shape, AxisSet axes, const std::function<cufftHandle()>& make_cufft,
               const LineSample* sample, bool device_reference, double copy_gbs, const Options& opt) {
   using CT = Complex<T>;
   const std::int64_t n = static_cast<std::int64_t>(shape.elements());
@@ -309,7 +309,7 @@ double batched_1d(std::size_t len, double copy_gbs, const Options& opt) {
   s.length = len;
   s.stride = 1;
   for (std::size_t l : {std::size_t{0}, lines / 3, 2 * lines / 3, lines - 1}) s.starts.push_back(l * len);
-  return run_case<T>("1d n=" + std::to_string(len), BrickShape{1, lines, len}, AxisSet{false, false, true},
+  return run_case<T>("1d n=" + std::to_string(len), Shape{1, lines, len}, AxisSet{false, false, true},
               [&] {
                 cufftHandle h;
                 int n[1] = {static_cast<int>(len)};
@@ -324,7 +324,7 @@ double batched_1d(std::size_t len, double copy_gbs, const Options& opt) {
 // The z lines of `shape` (strided: the x-y plane's points are the lanes,
 // contiguous), against cuFFT's strided batch over the same lanes.
 template <class T>
-void z_lines(const std::string& name, BrickShape shape, double copy_gbs, const Options& opt) {
+void z_lines(const std::string& name, Shape shape, double copy_gbs, const Options& opt) {
   const std::size_t plane = shape.ny * shape.nx;
   LineSample s;
   s.length = shape.nz;
@@ -348,16 +348,16 @@ void z_lines(const std::string& name, BrickShape shape, double copy_gbs, const O
 template <class T>
 void batched_z_lines(std::size_t len, double copy_gbs, const Options& opt) {
   const std::size_t lanes = (std::size_t{1} << 30) / sizeof(Complex<T>) / len;
-  z_lines<T>("z n=" + std::to_string(len), BrickShape{len, 1, lanes}, copy_gbs, opt);
+  z_lines<T>("z n=" + std::to_string(len), Shape{len, 1, lanes}, copy_gbs, opt);
 }
 
 template <class T>
 void strided_z(std::size_t edge, double copy_gbs, const Options& opt) {
-  z_lines<T>("z lines " + std::to_string(edge) + "^3", BrickShape{edge, edge, edge}, copy_gbs, opt);
+  z_lines<T>("z lines " + std::to_string(edge) + "^3", Shape{edge, edge, edge}, copy_gbs, opt);
 }
 
 template <class T>
-void volume_3d(BrickShape shape, double copy_gbs, const Options& opt) {
+void volume_3d(Shape shape, double copy_gbs, const Options& opt) {
   const std::string name = "3d " + std::to_string(shape.nz) + "x" + std::to_string(shape.ny) + "x" + std::to_string(shape.nx);
   run_case<T>(name, shape, AxisSet::all(),
               [&] {
@@ -411,7 +411,7 @@ void plan_time_costs(const std::vector<std::size_t>& lengths, const std::filesys
   for (std::size_t n : lengths) {
     for (bool z : {false, true}) {
       if (z && n > 1024) continue;
-      const BrickShape shape = z ? BrickShape{n, 1, 256} : BrickShape{1, 256, n};
+      const Shape shape = z ? Shape{n, 1, 256} : Shape{1, 256, n};
       const AxisSet axes = z ? AxisSet::only_z() : AxisSet{false, false, true};
       std::string line;
       for (const char* pass : {"cold", "warm"}) {
@@ -544,7 +544,7 @@ int main(int argc, char** argv) {
     if (!only_lengths.empty()) return 0;
     if (opt.single()) strided_z<float>(512, copy_gbs, opt);
     if (opt.twice()) strided_z<double>(512, copy_gbs, opt);
-    std::vector<BrickShape> shapes = {{256, 256, 256}, {512, 512, 512}};
+    std::vector<Shape> shapes = {{256, 256, 256}, {512, 512, 512}};
     if (!opt.pow2) {
       // 7-smooth shapes with odd radices on every axis.
       shapes.push_back({300, 320, 343});
@@ -552,7 +552,7 @@ int main(int argc, char** argv) {
       shapes.push_back({243, 250, 256});
     }
     if (!opt.quick && !opt.pow2) shapes.push_back({1024, 1024, 1024});
-    for (const BrickShape& s : shapes) {
+    for (const Shape& s : shapes) {
       if (opt.single()) volume_3d<float>(s, copy_gbs, opt);
       if (opt.twice()) volume_3d<double>(s, copy_gbs, opt);
     }

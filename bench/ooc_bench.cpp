@@ -41,7 +41,7 @@
 #include "engine/planning/pcie_floor.hpp"
 #include "apps/seeded_volume.hpp"
 #include "bench/process_memory.hpp"
-#include "bench/relative_l2.hpp"
+#include "bench/parallel_relative_l2.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -76,7 +76,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using oocfft::bench::peak_rss;
-using oocfft::bench::relative_l2;
+using oocfft::bench::parallel_relative_l2;
 using c64 = std::complex<float>;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -292,7 +292,7 @@ void check_cufft(cufftResult r, const char* what) {
 
 class CufftBrickKernels final : public ek::DeviceBrickKernels<float> {
  public:
-  CufftBrickKernels(kn::BrickShape max_shape, kn::AxisSet axes) : axes_(axes) {
+  CufftBrickKernels(oocfft::Shape max_shape, oocfft::AxisSet axes) : axes_(axes) {
     // The work area comes from the engine's per-stream workspace, so that
     // cuFFT's memory counts against the same device budget as ours would.
     cufftHandle probe = 0;
@@ -311,7 +311,7 @@ class CufftBrickKernels final : public ek::DeviceBrickKernels<float> {
   std::size_t workspace_bytes() const override { return workspace_; }
   std::size_t table_bytes() const override { return 0; }
 
-  void execute(kn::Complex<float>* data, kn::BrickShape shape, void* workspace, bool inverse, float scale,
+  void execute(kn::Complex<float>* data, oocfft::Shape shape, void* workspace, bool inverse, float scale,
                cudaStream_t stream) const override {
     if (scale != 1.0f) throw std::runtime_error("the cuFFT peer supports only scale 1");
     const cufftHandle plan = plan_for(shape, stream);
@@ -339,10 +339,10 @@ class CufftBrickKernels final : public ek::DeviceBrickKernels<float> {
   bool y_only() const { return axes_.y && !axes_.x && !axes_.z; }
 
   // The plan of one brick shape, in place, C order.
-  cufftResult make(cufftHandle plan, kn::BrickShape b, std::size_t* bytes) const {
+  cufftResult make(cufftHandle plan, oocfft::Shape b, std::size_t* bytes) const {
     using ll = long long;
     const ll nz = ll(b.nz), ny = ll(b.ny), nx = ll(b.nx);
-    const kn::AxisSet a = axes_;
+    const oocfft::AxisSet a = axes_;
     if (a.z && a.y && a.x) {
       ll n[3] = {nz, ny, nx};
       return cufftMakePlanMany64(plan, 3, n, nullptr, 1, 0, nullptr, 1, 0, CUFFT_C2C, 1, bytes);
@@ -369,7 +369,7 @@ class CufftBrickKernels final : public ek::DeviceBrickKernels<float> {
   // Plans per (stream, shape): a cuFFT plan is bound to one stream and one
   // work area, and the last brick of a pass is smaller. Built on the first
   // execution (the benchmark's warm-up), then reused.
-  cufftHandle plan_for(kn::BrickShape b, cudaStream_t stream) const {
+  cufftHandle plan_for(oocfft::Shape b, cudaStream_t stream) const {
     std::lock_guard<std::mutex> lock(mutex_);
     const auto key = std::make_tuple(stream, b.nz, b.ny, b.nx);
     if (auto it = plans_.find(key); it != plans_.end()) return it->second;
@@ -388,7 +388,7 @@ class CufftBrickKernels final : public ek::DeviceBrickKernels<float> {
     return plan;
   }
 
-  kn::AxisSet axes_;
+  oocfft::AxisSet axes_;
   std::size_t workspace_ = 0;
   mutable std::mutex mutex_;
   mutable std::map<std::tuple<cudaStream_t, std::size_t, std::size_t, std::size_t>, cufftHandle> plans_;
@@ -400,7 +400,7 @@ class CufftPipeline {
   CufftPipeline(const oocfft::Shape& shape, const oocfft::Options& o)
       : shape_(shape), arena_(o.threads == 0 ? tbb::task_arena::automatic : int(o.threads)) {
     ek::BrickKernelFactory factory;
-    factory.single = [](kn::BrickShape max_shape, kn::AxisSet axes) -> std::unique_ptr<ek::DeviceBrickKernels<float>> {
+    factory.single = [](oocfft::Shape max_shape, oocfft::AxisSet axes) -> std::unique_ptr<ek::DeviceBrickKernels<float>> {
       return std::make_unique<CufftBrickKernels>(max_shape, axes);
     };
     engine_ = std::make_unique<ek::StreamingEngine>(shape, oocfft::Precision::single, o, oocfft::Backend::cuda,
@@ -490,7 +490,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
     Volume z(n);
     copy_volume(z.get(), x.get(), n);
     fftw_seconds = fftw_in_place(z.get(), shape, a.threads);
-    reference_error = relative_l2(y.get(), z.get(), n);
+    reference_error = parallel_relative_l2(y.get(), z.get(), n);
     main.error = reference_error;
     main.error_kind = "vs FFTW3f";
     std::printf("%-28s FFTW3f %u threads in place (FFTW_ESTIMATE): %.3f s; oocfft / FFTW time ratio %.3f "
@@ -513,7 +513,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
     copy_volume(y.get(), x.get(), n);
     Result cu = run_case(label + " two_pass cuFFT kernels", y.get(), shape, oocfft::Direction::forward, peer, peak,
                          true, pcie);
-    cu.error = relative_l2(y.get(), main_result.data(), n);
+    cu.error = parallel_relative_l2(y.get(), main_result.data(), n);
     cu.error_kind = "vs two_pass";
     write_timeline(a.out + "/timeline_" + label + "_cufft.csv", cu.report);
     std::printf("%-28s oocfft pipeline / cuFFT-kernel pipeline time ratio %.3f (%s); results differ by %.2e\n",
@@ -538,7 +538,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
       run_case(name + " warm-up", y.get(), shape, oocfft::Direction::forward, *reg_plan, peak, false, pcie);
       copy_volume(y.get(), x.get(), n);
       Result r = run_case(name, y.get(), shape, oocfft::Direction::forward, *reg_plan, peak, true, pcie);
-      r.error = relative_l2(y.get(), main_result.data(), n);
+      r.error = parallel_relative_l2(y.get(), main_result.data(), n);
       r.error_kind = "vs two_pass";
       write_timeline(a.out + "/timeline_" + label + "_register_" + oocfft::to_string(policy) + ".csv", r.report);
       std::printf("%-28s default (automatic) / register %s time ratio %.3f; %zu of %zu bricks direct\n",
@@ -556,7 +556,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
     if (ok) {
       Result pre = run_case(label + " two_pass caller-registered", y.get(), shape, oocfft::Direction::forward, *plan,
                             peak, true, pcie);
-      pre.error = relative_l2(y.get(), main_result.data(), n);
+      pre.error = parallel_relative_l2(y.get(), main_result.data(), n);
       pre.error_kind = "vs two_pass";
       write_timeline(a.out + "/timeline_" + label + "_caller_registered.csv", pre.report);
       results.push_back(pre);
@@ -571,7 +571,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
         copy_volume(y.get(), x.get(), n);
         Result cu = run_case(label + " two_pass caller-registered cuFFT kernels", y.get(), shape,
                              oocfft::Direction::forward, peer, peak, false, pcie);
-        cu.error = relative_l2(y.get(), main_result.data(), n);
+        cu.error = parallel_relative_l2(y.get(), main_result.data(), n);
         cu.error_kind = "vs two_pass";
         std::printf("%-28s caller-registered: oocfft pipeline / cuFFT-kernel pipeline time ratio %.3f; results differ "
                     "by %.2e\n",
@@ -600,7 +600,7 @@ void case_gpu_sized(const Args& a, const std::string& label, const oocfft::Shape
     copy_volume(y.get(), x.get(), n);
     Result line = run_case(label + " line_transpose", y.get(), shape, oocfft::Direction::forward, *lt_plan, peak,
                            true, pcie);
-    line.error = relative_l2(y.get(), main_result.data(), n);
+    line.error = parallel_relative_l2(y.get(), main_result.data(), n);
     line.error_kind = "vs two_pass";
     write_timeline(a.out + "/timeline_" + label + "_line_transpose.csv", line.report);
     std::printf("%-28s two_pass / line_transpose time ratio %.3f (speed-up %.2fx)\n", label.c_str(),
@@ -701,7 +701,7 @@ void case_resident(const Args& a, const std::string& label, const oocfft::Shape&
     Result cu_pinned;
     if (locked) {
       cu_pinned = checked(label + " cuFFT user path pinned", cufft, false);
-      cu_pinned.error = relative_l2(y.get(), ours.data(), n);
+      cu_pinned.error = parallel_relative_l2(y.get(), ours.data(), n);
       std::printf("%-28s cuFFT pinned vs oocfft: results differ by %.2e\n", label.c_str(), cu_pinned.error);
     }
     cudaHostUnregister(y.get());

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "apps/marginal_check.hpp"
+#include "core/relative_l2.hpp"
 
 namespace {
 
@@ -163,17 +164,14 @@ int check_transform(const std::string& in_file, const std::string& in_set, const
   }
   const Id fo(H5Fopen(out_file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose, "open " + out_file);
   const Id dout(H5Dopen2(fo, out_set.c_str(), H5P_DEFAULT), H5Dclose, "open " + out_set);
-  double num = 0, den = 0;
+  oocfft::L2Sums l2;
   const std::vector<std::complex<double>>* sums[3] = {&mz, &my, &mx};
   for (int axis = 0; axis < 3; ++axis) {
     const auto expected = oocfft::checks::dft(*sums[axis]);
     const std::vector<c64> got = read_line(dout, type, dims, axis);
-    for (std::size_t k = 0; k < expected.size(); ++k) {
-      num += std::norm(std::complex<double>(got[k]) - expected[k]);
-      den += std::norm(expected[k]);
-    }
+    l2 += oocfft::l2_sums(got.data(), expected.data(), expected.size());
   }
-  const double error = std::sqrt(num / den);
+  const double error = l2.relative();
   const double n = double(nz) * ny * nx;
   const double tolerance = 8.0 * 1.1920929e-7 * std::sqrt(std::log2(n));
   std::printf("marginal self-test of %s:%s against %s:%s: error %.2e (tolerance %.2e) %s\n", out_file.c_str(),

@@ -7,7 +7,7 @@
 namespace oocfft::io {
 namespace {
 
-std::string box_text(const transpose::Box& box) {
+std::string box_text(const oocfft::Box& box) {
   const auto& e = box.extent;
   return "box z " + std::to_string(box.z0) + "+" + std::to_string(e.nz) + ", y " + std::to_string(box.y0) + "+" +
          std::to_string(e.ny) + ", x " + std::to_string(box.x0) + "+" + std::to_string(e.nx);
@@ -15,7 +15,7 @@ std::string box_text(const transpose::Box& box) {
 
 // The box as a selection of the file's dataspace: the volume's last
 // `complex_rank` axes, plus the whole trailing (re, im) axis of pairs.
-Hid file_selection(const StoredDataset& dataset, const transpose::Box& box, const std::string& what) {
+Hid file_selection(const StoredDataset& dataset, const oocfft::Box& box, const std::string& what) {
   const hsize_t start3[3] = {box.z0, box.y0, box.x0};
   const hsize_t count3[3] = {box.extent.nz, box.extent.ny, box.extent.nx};
   std::vector<hsize_t> start(start3 + 3 - dataset.complex_rank, start3 + 3);
@@ -34,7 +34,7 @@ Hid file_selection(const StoredDataset& dataset, const transpose::Box& box, cons
 // but sends HDF5's chunked I/O down its element-by-element mapping of
 // memory to chunks (H5S_select_iterate per element): writing a 24 GiB
 // volume then took 188 s, CPU-bound, against 18 s for the disk.
-Hid memory_space(const StoredDataset& dataset, const transpose::Box& box, const std::string& what) {
+Hid memory_space(const StoredDataset& dataset, const oocfft::Box& box, const std::string& what) {
   const hsize_t count3[3] = {box.extent.nz, box.extent.ny, box.extent.nx};
   std::vector<hsize_t> count(count3 + 3 - dataset.complex_rank, count3 + 3);
   if (dataset.type.element == StoredElement::complex_pairs) count.push_back(2);
@@ -56,7 +56,7 @@ void widen_real(T* data, std::size_t n) {
 
 }  // namespace
 
-void read_box(const StoredDataset& dataset, const transpose::Box& box, std::byte* natural) {
+void read_box(const StoredDataset& dataset, const oocfft::Box& box, std::byte* natural) {
   const std::string what = "reading " + box_text(box) + " of " + dataset.name;
   Hid file_space = file_selection(dataset, box, what);
   Hid memory = memory_space(dataset, box, what);
@@ -71,7 +71,7 @@ void read_box(const StoredDataset& dataset, const transpose::Box& box, std::byte
   }
 }
 
-void write_box(const StoredDataset& dataset, const transpose::Box& box, const std::byte* natural) {
+void write_box(const StoredDataset& dataset, const oocfft::Box& box, const std::byte* natural) {
   const std::string what = "writing " + box_text(box) + " of " + dataset.name;
   if (dataset.type.element != StoredElement::complex_compound)
     throw Error(ErrorKind::invalid_argument, what + ": oocfft writes complex compound datasets only");

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "io/stored_type.hpp"
-#include "transpose/box.hpp"
+#include "core/geometry.hpp"
 
 namespace oocfft::io {
 
@@ -23,8 +23,8 @@ struct StoredDataset {
 
 // `box.elements()` complex values into `natural`. Real data is read into the
 // first half of the box's bytes and widened to complex in place.
-void read_box(const StoredDataset& dataset, const transpose::Box& box, std::byte* natural);
+void read_box(const StoredDataset& dataset, const oocfft::Box& box, std::byte* natural);
 // `box.elements()` complex values from `natural` into a complex compound dataset.
-void write_box(const StoredDataset& dataset, const transpose::Box& box, const std::byte* natural);
+void write_box(const StoredDataset& dataset, const oocfft::Box& box, const std::byte* natural);
 
 }  // namespace oocfft::io

@@ -284,7 +284,7 @@ void for_each_slab(const Shape& shape, std::size_t element_bytes, Move move) {
   const std::size_t planes = std::clamp<std::size_t>(slab_target_bytes / plane_bytes, 1, shape.nz);
   for (std::size_t z = 0; z < shape.nz; z += planes) {
     const std::size_t n = std::min(planes, shape.nz - z);
-    move(transpose::Box{z, 0, 0, {n, shape.ny, shape.nx}}, z * plane_bytes);
+    move(oocfft::Box{z, 0, 0, {n, shape.ny, shape.nx}}, z * plane_bytes);
   }
 }
 
@@ -294,7 +294,7 @@ void DatasetTransfer::read_input(std::byte* volume, const SlabHook& before_slab)
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
   const StoredDataset input = impl_->input_view();
-  for_each_slab(impl_->input.info.shape, element_bytes(), [&](const transpose::Box& box, std::size_t offset) {
+  for_each_slab(impl_->input.info.shape, element_bytes(), [&](const oocfft::Box& box, std::size_t offset) {
     if (before_slab) before_slab();
     read_box(input, box, volume + offset);
   });
@@ -305,7 +305,7 @@ void DatasetTransfer::write_output(const std::byte* volume, const SlabHook& befo
   const ErrorStackSilencer silence;
   if (impl_->committed) throw Error(ErrorKind::invalid_argument, impl_->output_where() + ": already committed");
   const StoredDataset output = impl_->output_view();
-  for_each_slab(output_shape(), element_bytes(), [&](const transpose::Box& box, std::size_t offset) {
+  for_each_slab(output_shape(), element_bytes(), [&](const oocfft::Box& box, std::size_t offset) {
     if (before_slab) before_slab();
     write_box(output, box, volume + offset);
   });
@@ -357,7 +357,7 @@ volume::VolumeStore& DatasetTransfer::Impl::make_store(std::size_t brick_bytes, 
   if (reads == Side::output || writes == Side::output) reopen_output(brick_bytes);
   auto view = [&](Side side) { return side == Side::input ? input_view() : output_view(); };
   const Shape s = reads == Side::input ? input.info.shape : volume_of(output_dims());
-  store = std::make_unique<Hdf5Volume>(view(reads), view(writes), kernels::BrickShape{s.nz, s.ny, s.nx});
+  store = std::make_unique<Hdf5Volume>(view(reads), view(writes), oocfft::Shape{s.nz, s.ny, s.nx});
   return *store;
 }
 

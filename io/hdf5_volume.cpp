@@ -10,38 +10,38 @@
 
 namespace oocfft::io {
 
-Hdf5Volume::Hdf5Volume(StoredDataset input, StoredDataset output, kernels::BrickShape shape)
+Hdf5Volume::Hdf5Volume(StoredDataset input, StoredDataset output, oocfft::Shape shape)
     : input_(std::move(input)),
       output_(std::move(output)),
       shape_(shape),
       element_bytes_(complex_bytes(input_.type.precision)) {}
 
-void Hdf5Volume::read_natural(const transpose::Box& box, std::byte* natural) const {
+void Hdf5Volume::read_natural(const oocfft::Box& box, std::byte* natural) const {
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
   read_box(reading_output_.load() ? output_ : input_, box, natural);
 }
 
-void Hdf5Volume::write_natural(const transpose::Box& box, const std::byte* natural) {
+void Hdf5Volume::write_natural(const oocfft::Box& box, const std::byte* natural) {
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
   write_box(output_, box, natural);
 }
 
-void Hdf5Volume::read(const transpose::Box& box, transpose::BrickLayout layout, std::byte* staging) const {
-  if (layout == transpose::BrickLayout::natural) return read_natural(box, staging);
+void Hdf5Volume::read(const oocfft::Box& box, oocfft::BrickLayout layout, std::byte* staging) const {
+  if (layout == oocfft::BrickLayout::natural) return read_natural(box, staging);
   // The scratch is a volume of the box's own shape; its lines are gathered
   // as the host store gathers them from the whole volume.
   std::vector<std::byte> scratch(box.elements() * element_bytes_);
   read_natural(box, scratch.data());
-  transpose::gather_lines(scratch.data(), box.extent, element_bytes_, transpose::Box{0, 0, 0, box.extent}, layout,
+  transpose::gather_lines(scratch.data(), box.extent, element_bytes_, oocfft::Box{0, 0, 0, box.extent}, layout,
                           staging);
 }
 
-void Hdf5Volume::write(const transpose::Box& box, transpose::BrickLayout layout, const std::byte* staging) {
-  if (layout == transpose::BrickLayout::natural) return write_natural(box, staging);
+void Hdf5Volume::write(const oocfft::Box& box, oocfft::BrickLayout layout, const std::byte* staging) {
+  if (layout == oocfft::BrickLayout::natural) return write_natural(box, staging);
   std::vector<std::byte> scratch(box.elements() * element_bytes_);
-  transpose::scatter_lines(scratch.data(), box.extent, element_bytes_, transpose::Box{0, 0, 0, box.extent}, layout,
+  transpose::scatter_lines(scratch.data(), box.extent, element_bytes_, oocfft::Box{0, 0, 0, box.extent}, layout,
                            staging);
   write_natural(box, scratch.data());
 }

@@ -21,24 +21,24 @@ class Hdf5Volume final : public volume::VolumeStore {
  public:
   // `input` and `output` stay open for the store's life (DatasetTransfer
   // owns them). The shape is the complex volume's, padded to 3 axes.
-  Hdf5Volume(StoredDataset input, StoredDataset output, kernels::BrickShape shape);
+  Hdf5Volume(StoredDataset input, StoredDataset output, oocfft::Shape shape);
 
-  kernels::BrickShape shape() const override { return shape_; }
+  oocfft::Shape shape() const override { return shape_; }
   std::size_t element_bytes() const override { return element_bytes_; }
   // Thread-safe: HDF5 calls take hdf5_library_mutex(); the line transposes
   // run outside it.
-  void read(const transpose::Box& box, transpose::BrickLayout layout, std::byte* staging) const override;
-  void write(const transpose::Box& box, transpose::BrickLayout layout, const std::byte* staging) override;
+  void read(const oocfft::Box& box, oocfft::BrickLayout layout, std::byte* staging) const override;
+  void write(const oocfft::Box& box, oocfft::BrickLayout layout, const std::byte* staging) override;
   void pass_finished(unsigned pass) override;
   bool reading_output() const { return reading_output_.load(); }
 
  private:
-  void read_natural(const transpose::Box& box, std::byte* natural) const;
-  void write_natural(const transpose::Box& box, const std::byte* natural);
+  void read_natural(const oocfft::Box& box, std::byte* natural) const;
+  void write_natural(const oocfft::Box& box, const std::byte* natural);
 
   StoredDataset input_;
   StoredDataset output_;
-  kernels::BrickShape shape_;
+  oocfft::Shape shape_;
   std::size_t element_bytes_;
   std::atomic<bool> reading_output_{false};
 };

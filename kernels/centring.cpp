@@ -16,7 +16,7 @@ Complex<double> phase(std::uint64_t r, std::uint64_t n, int sign) {
 
 }  // namespace
 
-CentringTables CentringTables::make(const BrickShape& volume, bool inverse) {
+CentringTables CentringTables::make(const Shape& volume, bool inverse) {
   CentringTables t;
   t.n[0] = volume.nz;
   t.n[1] = volume.ny;
@@ -35,7 +35,7 @@ CentringTables CentringTables::make(const BrickShape& volume, bool inverse) {
 }
 
 template <class T>
-void centre_brick(Complex<T>* brick, const BrickShape& staged, const BrickOrigin& origin, const StagedAxes& axes,
+void centre_brick(Complex<T>* brick, const Shape& staged, const BrickOrigin& origin, const StagedAxes& axes,
                   const CentringTables& tables, CentringSide side) {
   const std::size_t at[3] = {origin.z0, origin.y0, origin.x0};
   const auto& outer = tables.table(side, axes.axis[0]);
@@ -53,9 +53,9 @@ void centre_brick(Complex<T>* brick, const BrickShape& staged, const BrickOrigin
   });
 }
 
-template void centre_brick<float>(Complex<float>*, const BrickShape&, const BrickOrigin&, const StagedAxes&,
+template void centre_brick<float>(Complex<float>*, const Shape&, const BrickOrigin&, const StagedAxes&,
                                   const CentringTables&, CentringSide);
-template void centre_brick<double>(Complex<double>*, const BrickShape&, const BrickOrigin&, const StagedAxes&,
+template void centre_brick<double>(Complex<double>*, const Shape&, const BrickOrigin&, const StagedAxes&,
                                    const CentringTables&, CentringSide);
 
 }  // namespace oocfft::kernels

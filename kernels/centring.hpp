@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "kernels/brick.hpp"
+#include "core/geometry.hpp"
 #include "kernels/complex.hpp"
 #include "kernels/pointwise_stage.hpp"  // BrickOrigin
 
@@ -30,7 +30,7 @@ struct CentringTables {
   std::vector<Complex<double>> input[3];   // per axis: phase of index j
   std::vector<Complex<double>> output[3];  // per axis: phase of index k
 
-  static CentringTables make(const BrickShape& volume, bool inverse);
+  static CentringTables make(const Shape& volume, bool inverse);
   const std::vector<Complex<double>>& table(CentringSide side, int axis) const {
     return side == CentringSide::input ? input[axis] : output[axis];
   }
@@ -39,12 +39,12 @@ struct CentringTables {
 // brick (staged shape `staged`, its dimensions the volume axes `axes`, at
 // volume coordinates `origin`) times the phases of `side`.
 template <class T>
-void centre_brick(Complex<T>* brick, const BrickShape& staged, const BrickOrigin& origin, const StagedAxes& axes,
+void centre_brick(Complex<T>* brick, const Shape& staged, const BrickOrigin& origin, const StagedAxes& axes,
                   const CentringTables& tables, CentringSide side);
 
-extern template void centre_brick<float>(Complex<float>*, const BrickShape&, const BrickOrigin&, const StagedAxes&,
+extern template void centre_brick<float>(Complex<float>*, const Shape&, const BrickOrigin&, const StagedAxes&,
                                          const CentringTables&, CentringSide);
-extern template void centre_brick<double>(Complex<double>*, const BrickShape&, const BrickOrigin&,
+extern template void centre_brick<double>(Complex<double>*, const Shape&, const BrickOrigin&,
                                           const StagedAxes&, const CentringTables&, CentringSide);
 
 }  // namespace oocfft::kernels

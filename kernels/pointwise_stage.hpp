@@ -8,7 +8,7 @@
 // touches neither.
 #include <cstddef>
 
-#include "kernels/brick.hpp"
+#include "core/geometry.hpp"
 #include "kernels/complex.hpp"
 
 struct CUstream_st;  // cudaStream_t without the CUDA headers
@@ -29,14 +29,14 @@ class PointwiseStage {
 
   // brick[z][y][x] *= factor(z0 + z, y0 + y, x0 + x), for a natural-layout
   // brick of `extent` at `origin`, in host memory (the host backend).
-  virtual void multiply(Complex<float>* brick, const BrickShape& extent, const BrickOrigin& origin) const = 0;
-  virtual void multiply(Complex<double>* brick, const BrickShape& extent, const BrickOrigin& origin) const = 0;
+  virtual void multiply(Complex<float>* brick, const Shape& extent, const BrickOrigin& origin) const = 0;
+  virtual void multiply(Complex<double>* brick, const Shape& extent, const BrickOrigin& origin) const = 0;
 
   // The same on a brick in device memory, asynchronous on `stream` (the
   // CUDA backend). A stage built without CUDA throws Error(unsupported).
-  virtual void multiply_on_device(Complex<float>* brick, const BrickShape& extent, const BrickOrigin& origin,
+  virtual void multiply_on_device(Complex<float>* brick, const Shape& extent, const BrickOrigin& origin,
                                   CUstream_st* stream) const = 0;
-  virtual void multiply_on_device(Complex<double>* brick, const BrickShape& extent, const BrickOrigin& origin,
+  virtual void multiply_on_device(Complex<double>* brick, const Shape& extent, const BrickOrigin& origin,
                                   CUstream_st* stream) const = 0;
 };
 

@@ -29,7 +29,7 @@ typename PlaneStore<T>::Row PlaneStore<T>::row_of(C* base, PlaneForm form, std::
 
 template <class T>
 Box PlaneStore<T>::field_part(const Box& box) const {
-  const BrickShape& e = box.extent;
+  const Shape& e = box.extent;
   const std::size_t y0 = std::clamp(box.y0, grid_.offset_y(), grid_.offset_y() + grid_.ny);
   const std::size_t y1 = std::clamp(box.y0 + e.ny, grid_.offset_y(), grid_.offset_y() + grid_.ny);
   const std::size_t x0 = std::clamp(box.x0, grid_.offset_x(), grid_.offset_x() + grid_.nx);
@@ -56,7 +56,7 @@ void PlaneStore<T>::read(const Box& box, BrickLayout layout, std::byte* staging)
   if (first && source_.store != nullptr) return read_from_store(box, reinterpret_cast<C*>(staging));
   C* base = first ? const_cast<C*>(source_.data) : scratch_.data();
   const PlaneForm form = first ? source_.form : PlaneForm::padded;
-  const BrickShape& e = box.extent;
+  const Shape& e = box.extent;
   C* out = reinterpret_cast<C*>(staging);
   tbb::parallel_for(std::size_t{0}, e.nz * e.ny, [&](std::size_t r) {
     const std::size_t z = box.z0 + r / e.ny, y = box.y0 + r % e.ny;
@@ -83,7 +83,7 @@ void PlaneStore<T>::write(const Box& box, BrickLayout layout, const std::byte* s
   C* base = last ? sink_.data : scratch_.data();
   const PlaneForm form = last ? sink_.form : PlaneForm::padded;
   const bool accumulate = last && sink_.write == PlaneWrite::accumulate;
-  const BrickShape& e = box.extent;
+  const Shape& e = box.extent;
   const C* in = reinterpret_cast<const C*>(staging);
   tbb::parallel_for(std::size_t{0}, e.nz * e.ny, [&](std::size_t r) {
     const std::size_t z = box.z0 + r / e.ny, y = box.y0 + r % e.ny;
@@ -110,8 +110,8 @@ template <class T>
 void PlaneStore<T>::write_to_store(const Box& box, const C* brick) {
   const Box part = field_part(box);
   if (part.elements() == 0) return;
-  const BrickShape& e = box.extent;
-  const BrickShape& p = part.extent;
+  const Shape& e = box.extent;
+  const Shape& p = part.extent;
   const Box field{sink_.first_plane + part.z0, part.y0 - grid_.offset_y(), part.x0 - grid_.offset_x(), p};
   // The brick itself when it is the part already (a device wrote only it).
   const bool packed_already = p.ny == e.ny && p.nx == e.nx;
@@ -129,8 +129,8 @@ void PlaneStore<T>::write_to_store(const Box& box, const C* brick) {
 template <class T>
 void PlaneStore<T>::read_from_store(const Box& box, C* brick) const {
   const Box part = field_part(box);
-  const BrickShape& e = box.extent;
-  const BrickShape& p = part.extent;
+  const Shape& e = box.extent;
+  const Shape& p = part.extent;
   const Box field{source_.first_plane + part.z0, part.y0 - grid_.offset_y(), part.x0 - grid_.offset_x(), p};
   // The brick itself when it is the part (a device reads only that).
   const bool whole = part.elements() == box.elements();

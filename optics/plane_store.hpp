@@ -19,9 +19,9 @@
 
 namespace oocfft::optics {
 
-using volume::BrickShape;
-using volume::Box;
-using volume::BrickLayout;
+using oocfft::Shape;
+using oocfft::Box;
+using oocfft::BrickLayout;
 
 // What a plane of the run holds on the host.
 enum class PlaneForm {
@@ -97,7 +97,7 @@ class PlaneStore final : public volume::VolumeStore {
   PlaneStore(const PaddedGrid& grid, std::size_t planes, unsigned passes, Source source, Sink sink,
              std::span<C> scratch);
 
-  BrickShape shape() const override { return {planes_, grid_.padded_ny(), grid_.padded_nx()}; }
+  Shape shape() const override { return {planes_, grid_.padded_ny(), grid_.padded_nx()}; }
   std::size_t element_bytes() const override { return sizeof(C); }
   void read(const Box& box, BrickLayout layout, std::byte* staging) const override;
   void write(const Box& box, BrickLayout layout, const std::byte* staging) override;

@@ -17,7 +17,7 @@ TransferFunctionStage::TransferFunctionStage(const TransferFunction& h, const do
 }
 
 template <class T>
-void TransferFunctionStage::multiply_host(kernels::Complex<T>* brick, const kernels::BrickShape& extent,
+void TransferFunctionStage::multiply_host(kernels::Complex<T>* brick, const Shape& extent,
                                           const kernels::BrickOrigin& origin) const {
   using kernels::Complex;
   tbb::parallel_for(std::size_t{0}, extent.nz * extent.ny, [&](std::size_t row) {
@@ -34,12 +34,12 @@ void TransferFunctionStage::multiply_host(kernels::Complex<T>* brick, const kern
   });
 }
 
-void TransferFunctionStage::multiply(kernels::Complex<float>* brick, const kernels::BrickShape& extent,
+void TransferFunctionStage::multiply(kernels::Complex<float>* brick, const Shape& extent,
                                      const kernels::BrickOrigin& origin) const {
   multiply_host(brick, extent, origin);
 }
 
-void TransferFunctionStage::multiply(kernels::Complex<double>* brick, const kernels::BrickShape& extent,
+void TransferFunctionStage::multiply(kernels::Complex<double>* brick, const Shape& extent,
                                      const kernels::BrickOrigin& origin) const {
   multiply_host(brick, extent, origin);
 }
@@ -47,11 +47,11 @@ void TransferFunctionStage::multiply(kernels::Complex<double>* brick, const kern
 #if !OOCFFT_HAVE_CUDA
 // Without CUDA the device multiply is cuda/transfer_function_stage.cu's
 // absence; no backend of such a build calls it.
-void TransferFunctionStage::multiply_on_device(kernels::Complex<float>*, const kernels::BrickShape&,
+void TransferFunctionStage::multiply_on_device(kernels::Complex<float>*, const Shape&,
                                                const kernels::BrickOrigin&, CUstream_st*) const {
   throw Error(ErrorKind::unsupported, "the angular-spectrum multiply on a device: this build has no CUDA backend");
 }
-void TransferFunctionStage::multiply_on_device(kernels::Complex<double>*, const kernels::BrickShape&,
+void TransferFunctionStage::multiply_on_device(kernels::Complex<double>*, const Shape&,
                                                const kernels::BrickOrigin&, CUstream_st*) const {
   throw Error(ErrorKind::unsupported, "the angular-spectrum multiply on a device: this build has no CUDA backend");
 }

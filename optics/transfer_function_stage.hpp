@@ -27,13 +27,13 @@ class TransferFunctionStage final : public kernels::PointwiseStage {
   TransferFunctionStage(const TransferFunction& h, const double* distances, std::size_t count, std::size_t planes);
 
   std::size_t depth() const override { return planes_.size(); }
-  void multiply(kernels::Complex<float>* brick, const kernels::BrickShape& extent,
+  void multiply(kernels::Complex<float>* brick, const Shape& extent,
                 const kernels::BrickOrigin& origin) const override;
-  void multiply(kernels::Complex<double>* brick, const kernels::BrickShape& extent,
+  void multiply(kernels::Complex<double>* brick, const Shape& extent,
                 const kernels::BrickOrigin& origin) const override;
-  void multiply_on_device(kernels::Complex<float>* brick, const kernels::BrickShape& extent,
+  void multiply_on_device(kernels::Complex<float>* brick, const Shape& extent,
                           const kernels::BrickOrigin& origin, CUstream_st* stream) const override;
-  void multiply_on_device(kernels::Complex<double>* brick, const kernels::BrickShape& extent,
+  void multiply_on_device(kernels::Complex<double>* brick, const Shape& extent,
                           const kernels::BrickOrigin& origin, CUstream_st* stream) const override;
 
   const TransferFunction& function() const { return h_; }
@@ -41,7 +41,7 @@ class TransferFunctionStage final : public kernels::PointwiseStage {
 
  private:
   template <class T>
-  void multiply_host(kernels::Complex<T>* brick, const kernels::BrickShape& extent,
+  void multiply_host(kernels::Complex<T>* brick, const Shape& extent,
                      const kernels::BrickOrigin& origin) const;
 
   TransferFunction h_;

@@ -21,8 +21,6 @@
 namespace oocfft::test {
 
 namespace kc = kernels::cuda;
-using kernels::AxisSet;
-using kernels::BrickShape;
 
 #define SKIP_WITHOUT_CUDA() \
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device: the CUDA kernels are not exercised here"
@@ -45,7 +43,7 @@ class DeviceRunner {
  public:
   // Upload, execute, download, all on the runner's stream.
   std::vector<std::complex<T>> run(const kc::DeviceBrickPlan<T>& plan, const std::vector<std::complex<T>>& x,
-                                   BrickShape shape, bool inverse, T scale) {
+                                   Shape shape, bool inverse, T scale) {
     const std::size_t bytes = x.size() * sizeof(std::complex<T>);
     if (data_.bytes() < bytes) data_ = kc::DeviceBuffer(bytes, "test volume");
     if (work_.bytes() < plan.workspace_bytes()) work_ = kc::DeviceBuffer(plan.workspace_bytes(), "test workspace");
@@ -67,7 +65,7 @@ class DeviceRunner {
 };
 
 template <class T>
-std::vector<std::complex<T>> run_brick(const std::vector<std::complex<T>>& x, BrickShape shape, AxisSet axes,
+std::vector<std::complex<T>> run_brick(const std::vector<std::complex<T>>& x, Shape shape, AxisSet axes,
                                        bool inverse, T scale) {
   DeviceRunner<T> runner;
   return runner.run(kc::DeviceBrickPlan<T>(shape, axes), x, shape, inverse, scale);
@@ -89,13 +87,13 @@ void check_lines(DeviceRunner<T>& runner, std::size_t n, std::size_t lines, std:
   }
   const double tol = tolerance<T>(c_for_line(n), n);
   // x lines only: the lines are rows of a [1][lines][n] brick.
-  const BrickShape shape{1, lines, n};
+  const Shape shape{1, lines, n};
   const kc::DeviceBrickPlan<T> plan(shape, AxisSet{false, false, true}, kc::TileKernels::compiled_where_available,
                                     std::move(plan_time));
   const auto in = to_precision<T>(x);
-  const double ef = relative_l2_error(runner.run(plan, in, shape, false, T(1)), fwd);
+  const double ef = relative_l2(runner.run(plan, in, shape, false, T(1)), fwd);
   // Inverse with the backward norm (1/n) against the scaled reference.
-  const double ei = relative_l2_error(runner.run(plan, in, shape, true, T(1) / T(n)), inv,
+  const double ei = relative_l2(runner.run(plan, in, shape, true, T(1) / T(n)), inv,
                                       1.0L / static_cast<long double>(n));
   EXPECT_LE(ef, tol) << "forward n=" << n << " (" << sizeof(T) * 8 << "-bit)";
   EXPECT_LE(ei, tol) << "inverse n=" << n << " (" << sizeof(T) * 8 << "-bit)";

@@ -1,11 +1,13 @@
 #pragma once
 // Helpers for the streaming-engine suites: budgets that force a strategy
-// with a chosen brick size, and the in-core result to compare with.
+// with a chosen brick size, one engine case (EngineCase: the options a
+// suite sweeps, and a run of them), and the in-core result to compare with.
 #include <oocfft/oocfft.hpp>
 
 #include <algorithm>
 #include <complex>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "tests/reference.hpp"
@@ -28,6 +30,65 @@ inline std::size_t budget_for(Strategy strategy, const Shape& s, std::size_t ele
     default: brick = s.elements(); break;
   }
   return streams * brick * multiple * element_bytes;
+}
+
+template <class T>
+constexpr Precision precision_of() {
+  return sizeof(T) == sizeof(float) ? Precision::single : Precision::double_precision;
+}
+
+// One case of the streaming engine as the engine suites sweep them: `shape`
+// through `strategy` on `streams` streams, with bricks `multiple` times the
+// smallest the strategy needs (budget_for), on `backend`. Written with
+// designated initialisers: EngineCase{.shape = s, .strategy = Strategy::three_pass}.
+struct EngineCase {
+  Shape shape;
+  Strategy strategy = Strategy::two_pass;
+  unsigned streams = 4;
+  std::size_t multiple = 1;
+  Backend backend = Backend::host;
+  HostRegistration registration = HostRegistration::automatic;
+  // Added to the budget: room for what a backend keeps beside the bricks
+  // (the CUDA kernels' tables).
+  std::size_t device_margin = 0;
+
+  // in_core keeps the default budget (what the device has): the volume
+  // must fit, which is the point of asking for it.
+  Options options(Precision precision = Precision::single) const {
+    const std::size_t element_bytes = precision == Precision::single ? 8 : 16;
+    Options o;
+    o.backend = backend;
+    o.strategy = strategy;
+    o.streams = streams;
+    o.register_host_memory = registration;
+    o.device_memory_budget = strategy == Strategy::in_core
+                                 ? 0
+                                 : budget_for(strategy, shape, element_bytes, streams, multiple) + device_margin;
+    return o;
+  }
+
+  // For failure messages.
+  std::string name() const {
+    return shape.to_string() + " " + to_string(strategy) + " streams " + std::to_string(streams) + " x" +
+           std::to_string(multiple) + " " + to_string(backend) + " register " + to_string(registration);
+  }
+};
+
+// A case run on a copy of `x`: the result, the run's report and the plan's
+// description.
+template <class T>
+struct EngineRun {
+  std::vector<std::complex<T>> y;
+  RunReport report;
+  std::string plan;
+};
+
+template <class T>
+EngineRun<T> run_case(const EngineCase& c, const std::vector<std::complex<T>>& x, Direction direction) {
+  const Plan plan(c.shape, precision_of<T>(), c.options(precision_of<T>()));
+  EngineRun<T> r{x, {}, plan.describe()};
+  plan.execute(r.y.data(), direction, &r.report);
+  return r;
 }
 
 template <class T>

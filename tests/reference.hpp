@@ -1,7 +1,7 @@
 #pragma once
 // Test references: seeded random inputs, a long-double naive DFT, FFTW's
-// long-double transform, relative L2 error and the tolerance rule
-// C * eps * sqrt(log2 N) (FFTW's accuracy method; DESIGN.md).
+// long-double transform, and the tolerance C * eps * sqrt(log2 N) of the
+// relative L2 error (core/relative_l2.hpp; FFTW's accuracy method; DESIGN.md).
 #include <fftw3.h>
 
 #include <cmath>
@@ -10,6 +10,8 @@
 #include <limits>
 #include <random>
 #include <vector>
+
+#include "core/relative_l2.hpp"
 
 namespace oocfft::test {
 
@@ -65,20 +67,6 @@ inline std::vector<LongComplex> fftwl_dft(const std::vector<LongComplex>& x, con
   fftwl_execute(p);
   fftwl_destroy_plan(p);
   return y;
-}
-
-template <class T>
-double relative_l2_error(const std::vector<std::complex<T>>& y, const std::vector<LongComplex>& ref,
-                         long double scale = 1.0L) {
-  long double num = 0, den = 0;
-  for (std::size_t i = 0; i < y.size(); ++i) {
-    const LongComplex r = ref[i] * scale;
-    const LongComplex d = LongComplex(y[i].real(), y[i].imag()) - r;
-    num += std::norm(d);
-    den += std::norm(r);
-  }
-  if (std::isnan(static_cast<double>(num))) return std::numeric_limits<double>::infinity();
-  return den == 0 ? static_cast<double>(std::sqrt(num)) : static_cast<double>(std::sqrt(num / den));
 }
 
 // C * eps * sqrt(log2 N), with log2 N taken as at least 1.

@@ -191,10 +191,6 @@ TEST(AsmDiffraction, SquareApertureMatchesTheFresnelIntegrals) {
   EXPECT_LT(max_error / max_reference, 2e-3) << "max |U| " << max_reference;
 }
 
-double relative_l2(const std::vector<cd>& u, const std::vector<cd>& reference) {
-  return relative_l2_error(u, widen(reference));
-}
-
 // Beyond z_limit the transfer function is undersampled on the padded grid:
 // the local frequency of H's phase, z lambda f / sqrt(1 - (lambda f)^2),
 // passes 1 / (2 df) below the Nyquist frequency, and the aliased part of H

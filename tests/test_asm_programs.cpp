@@ -30,12 +30,6 @@ Field<T> seeded_field(std::size_t n, std::uint64_t seed) {
   return to_precision<T>(random_signal(n, seed));
 }
 
-// ||a - b|| / ||b||, through the suites' one helper.
-template <class T>
-double relative_l2(const Field<T>& a, const Field<T>& b) {
-  return relative_l2_error(a, widen(b));
-}
-
 AsmOptions asm_options(Backend backend, unsigned pad) {
   AsmOptions o;
   o.wavelength = 0.633e-6;

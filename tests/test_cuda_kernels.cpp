@@ -48,7 +48,7 @@ std::shared_ptr<kc::PlanTimeSchedules> schedules_for_every_length(std::size_t lo
   for (std::size_t n = 2; n <= longest; ++n) {
     const kc::DeviceLinePlan<T> line(n, limits, kc::TileKernels::compiled_where_available);
     // The x lines of check_lines' [1][lines][n] brick.
-    const BrickShape brick{1, every_length_lines(n), n};
+    const Shape brick{1, every_length_lines(n), n};
     for (const kc::ScheduleKey& key : line.plan_time_keys(kc::x_lines(brick))) keys.push_back(key);
   }
   std::sort(keys.begin(), keys.end());
@@ -102,7 +102,7 @@ TEST(CudaKernels, SmoothLengthsUpTo2To24) {
 
 // 3D shapes against fftwl's 3D transform, all norm modes.
 template <class T>
-void check_volume(BrickShape s, Norm norm, std::uint64_t seed) {
+void check_volume(Shape s, Norm norm, std::uint64_t seed) {
   const std::size_t total = s.elements();
   const auto x = random_signal(total, seed);
   const std::vector<int> dims = {static_cast<int>(s.nz), static_cast<int>(s.ny), static_cast<int>(s.nx)};
@@ -122,11 +122,11 @@ void check_volume(BrickShape s, Norm norm, std::uint64_t seed) {
   const auto yi = runner.run(plan, in, s, true, static_cast<T>(i_scale));
   const std::string what = std::to_string(s.nz) + "x" + std::to_string(s.ny) + "x" + std::to_string(s.nx) +
                            " norm " + to_string(norm) + " (" + std::to_string(sizeof(T) * 8) + "-bit)";
-  EXPECT_LE(relative_l2_error(yf, fwd, f_scale), tol) << "forward " << what;
-  EXPECT_LE(relative_l2_error(yi, inv, i_scale), tol) << "inverse " << what;
+  EXPECT_LE(relative_l2(yf, fwd, f_scale), tol) << "forward " << what;
+  EXPECT_LE(relative_l2(yi, inv, i_scale), tol) << "inverse " << what;
 }
 
-const BrickShape volume_shapes[] = {
+const Shape volume_shapes[] = {
     {16, 16, 16}, {5, 7, 11},   {17, 19, 23}, {64, 48, 40}, {3, 1, 200}, {1, 1, 1},
     {8, 1, 9},    {100, 3, 1},  {1, 37, 1},   {30, 32, 34}, {7, 128, 3}, {61, 2, 2},
 };
@@ -134,7 +134,7 @@ const BrickShape volume_shapes[] = {
 TEST(CudaKernels, VolumesAgainstFftwLongDouble) {
   SKIP_WITHOUT_CUDA();
   std::uint64_t seed = 1;
-  for (const BrickShape& s : volume_shapes) {
+  for (const Shape& s : volume_shapes) {
     for (Norm norm : {Norm::backward, Norm::ortho, Norm::forward}) {
       check_volume<float>(s, norm, ++seed);
       check_volume<double>(s, norm, seed);
@@ -162,8 +162,8 @@ TEST(CudaKernels, PowersOfTwoInWholeTiles) {
   // {nz, ny, nx}: z lines of 256, 1024 and 16 (lanes: the xy plane), y lines
   // of 512, 64 and 128 (lanes: x, groups: z), all three axes at 64.
   std::uint64_t seed = 500;
-  for (const BrickShape& s : {BrickShape{256, 3, 40}, BrickShape{6, 512, 20}, BrickShape{1024, 2, 9},
-                              BrickShape{16, 64, 300}, BrickShape{32, 128, 40}, BrickShape{64, 64, 64}}) {
+  for (const Shape& s : {Shape{256, 3, 40}, Shape{6, 512, 20}, Shape{1024, 2, 9},
+                              Shape{16, 64, 300}, Shape{32, 128, 40}, Shape{64, 64, 64}}) {
     check_volume<float>(s, Norm::backward, ++seed);
     check_volume<double>(s, Norm::ortho, seed);
   }
@@ -205,7 +205,7 @@ TEST(CudaKernels, DirectPrimePassesAgainstFftwLongDouble) {
     check_lines(twice, n, 3, n);
   }
   std::uint64_t seed = 700;
-  for (const BrickShape& s : {BrickShape{83, 3, 40}, BrickShape{6, 89, 20}, BrickShape{23, 29, 31}}) {
+  for (const Shape& s : {Shape{83, 3, 40}, Shape{6, 89, 20}, Shape{23, 29, 31}}) {
     check_volume<float>(s, Norm::backward, ++seed);
     check_volume<double>(s, Norm::ortho, seed);
   }
@@ -215,7 +215,7 @@ TEST(CudaKernels, StridedAxesLongerThanSharedMemory) {
   SKIP_WITHOUT_CUDA();
   // z and y lines past one tile: four-step with strided lanes; a prime z
   // axis: Bluestein in four steps over strided lines.
-  for (const BrickShape& s : {BrickShape{9000, 2, 3}, BrickShape{2, 20000, 2}, BrickShape{10007, 1, 3}}) {
+  for (const Shape& s : {Shape{9000, 2, 3}, Shape{2, 20000, 2}, Shape{10007, 1, 3}}) {
     check_volume<float>(s, Norm::backward, s.elements());
     check_volume<double>(s, Norm::backward, s.elements());
   }
@@ -225,7 +225,7 @@ TEST(CudaKernels, PartialAxesAndSmallerBricks) {
   SKIP_WITHOUT_CUDA();
   // A plan for [8][12][10] along z only, run on a brick with fewer x and y:
   // the engine's last brick of a pass.
-  const BrickShape max_shape{8, 12, 10}, brick{8, 5, 7};
+  const Shape max_shape{8, 12, 10}, brick{8, 5, 7};
   const auto x = random_signal(brick.elements(), 99);
   const auto in = to_precision<double>(x);
   const kc::DeviceBrickPlan<double> plan(max_shape, AxisSet::only_z());
@@ -247,8 +247,8 @@ TEST(CudaKernels, PartialAxesAndSmallerBricks) {
     const auto f = fftwl_dft(line, {static_cast<int>(brick.nz)}, FFTW_FORWARD);
     for (std::size_t z = 0; z < brick.nz; ++z) ref[z * brick.ny * brick.nx + p] = f[z];
   }
-  EXPECT_LE(relative_l2_error(y, ref), tolerance<double>(c_stockham, brick.nz));
-  EXPECT_THROW(plan.execute(data.as<kernels::Complex<double>>(), BrickShape{9, 5, 7}, work.get(), false, 1.0,
+  EXPECT_LE(relative_l2(y, ref), tolerance<double>(c_stockham, brick.nz));
+  EXPECT_THROW(plan.execute(data.as<kernels::Complex<double>>(), Shape{9, 5, 7}, work.get(), false, 1.0,
                             stream.get()),
                Error);
 }
@@ -256,7 +256,7 @@ TEST(CudaKernels, PartialAxesAndSmallerBricks) {
 TEST(CudaKernels, RepeatedRunsAreBitwiseEqual) {
   SKIP_WITHOUT_CUDA();
   // A race shows as results that move between runs on the same input.
-  for (const BrickShape& s : {BrickShape{32, 30, 64}, BrickShape{1, 4, 65536}, BrickShape{2, 2, 4099}}) {
+  for (const Shape& s : {Shape{32, 30, 64}, Shape{1, 4, 65536}, Shape{2, 2, 4099}}) {
     const auto in = to_precision<float>(random_signal(s.elements(), 5));
     const auto a = run_brick<float>(in, s, AxisSet::all(), false, 1.0f);
     const auto b = run_brick<float>(in, s, AxisSet::all(), false, 1.0f);
@@ -280,7 +280,7 @@ TEST(CudaKernels, InCoreTransformMatchesHostBackend) {
     Plan(shape, Precision::double_precision, cuda).execute(device.data(), d);
     Plan(shape, Precision::double_precision, host).execute(reference.data(), d);
     std::vector<LongComplex> host_long(reference.begin(), reference.end());
-    EXPECT_LE(relative_l2_error(device, host_long), tolerance<double>(2 * c_bluestein, shape.elements()))
+    EXPECT_LE(relative_l2(device, host_long), tolerance<double>(2 * c_bluestein, shape.elements()))
         << to_string(d);
   }
 }

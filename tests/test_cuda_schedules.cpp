@@ -33,7 +33,7 @@ TileKernel kernel_for(std::size_t n, const kc::StridedLines& lines,
 template <class T>
 void check_z_lines(DeviceRunner<T>& runner, std::size_t n, std::size_t lanes, std::uint64_t seed,
                    double c = c_stockham) {
-  const BrickShape shape{n, 1, lanes};
+  const Shape shape{n, 1, lanes};
   const auto x = random_signal(shape.elements(), seed);
   std::vector<LongComplex> fwd(x.size()), inv(x.size());
   for (std::size_t l = 0; l < lanes; ++l) {
@@ -49,9 +49,9 @@ void check_z_lines(DeviceRunner<T>& runner, std::size_t n, std::size_t lanes, st
   const kc::DeviceBrickPlan<T> plan(shape, AxisSet::only_z());
   const auto in = to_precision<T>(x);
   const double tol = tolerance<T>(c, n);
-  EXPECT_LE(relative_l2_error(runner.run(plan, in, shape, false, T(1)), fwd), tol)
+  EXPECT_LE(relative_l2(runner.run(plan, in, shape, false, T(1)), fwd), tol)
       << "forward z lines n=" << n << " (" << sizeof(T) * 8 << "-bit)";
-  EXPECT_LE(relative_l2_error(runner.run(plan, in, shape, true, T(1) / T(n)), inv, 1.0L / static_cast<long double>(n)),
+  EXPECT_LE(relative_l2(runner.run(plan, in, shape, true, T(1) / T(n)), inv, 1.0L / static_cast<long double>(n)),
             tol)
       << "inverse z lines n=" << n << " (" << sizeof(T) * 8 << "-bit)";
 }

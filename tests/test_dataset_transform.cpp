@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/relative_l2.hpp"
 #include "tests/h5py_fixtures.hpp"
 
 namespace oocfft {
@@ -49,15 +50,6 @@ bool has_link(const fs::path& file, const std::string& name) {
   const bool found = H5Lexists(f, name.c_str(), H5P_DEFAULT) > 0;
   H5Fclose(f);
   return found;
-}
-
-double relative_l2(const std::vector<double>& y, const std::vector<double>& ref) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    num += (y[i] - ref[i]) * (y[i] - ref[i]);
-    den += ref[i] * ref[i];
-  }
-  return std::sqrt(num / den);
 }
 
 // C eps sqrt(log2 N) with C = 6 for volumes (DESIGN.md; the engine suites' rule).

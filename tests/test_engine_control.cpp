@@ -18,13 +18,9 @@ namespace {
 
 const Shape shape{18, 16, 14};
 
-Options streamed_options(Strategy strategy, unsigned streams, std::size_t element_bytes = 8) {
-  Options o;
-  o.backend = Backend::host;
-  o.strategy = strategy;
-  o.streams = streams;
-  o.device_memory_budget = budget_for(strategy, shape, element_bytes, streams, 1);
-  return o;
+// The smallest bricks of `strategy`: the most bricks to report and cancel between.
+Options streamed_options(Strategy strategy, unsigned streams, Precision precision = Precision::single) {
+  return EngineCase{.shape = shape, .strategy = strategy, .streams = streams}.options(precision);
 }
 
 TEST(EngineControl, ProgressCountsEveryBrickOnce) {
@@ -72,7 +68,7 @@ TEST(EngineControl, CancelBeforeTheFirstBrickLeavesTheArrayUntouched) {
 
 TEST(EngineControl, CancelMidwayStopsBetweenBricks) {
   for (unsigned streams : {1u, 3u}) {
-    Options o = streamed_options(Strategy::three_pass, streams, 16);
+    Options o = streamed_options(Strategy::three_pass, streams, Precision::double_precision);
     std::atomic<std::size_t> done{0};
     o.progress = [&](const Progress& p) { done = p.bricks_done; };
     o.cancel = [&] { return done.load() >= 5; };

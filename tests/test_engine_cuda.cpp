@@ -45,7 +45,6 @@ bool page_locked(const void* p) {
 
 template <class T>
 void check_small_matrix(Direction direction) {
-  constexpr std::size_t e = sizeof(std::complex<T>);
   for (const Shape& shape : {Shape{40, 48, 64}, Shape{17, 30, 45}, Shape{9, 31, 1}}) {
     const std::size_t n = shape.elements();
     const auto x = to_precision<T>(random_signal(n, 500 + n));
@@ -53,22 +52,16 @@ void check_small_matrix(Direction direction) {
     for (Strategy strategy : all_strategies) {
       for (unsigned streams = 1; streams <= 4; ++streams) {
         for (HostRegistration reg : {HostRegistration::off, HostRegistration::on, HostRegistration::automatic}) {
-          Options o;
-          o.backend = Backend::cuda;
-          o.strategy = strategy;
-          o.streams = streams;
-          o.register_host_memory = reg;
           // 3 x the smallest brick plus the kernels' tables (a few KiB).
-          o.device_memory_budget =
-              strategy == Strategy::in_core ? 0 : budget_for(strategy, shape, e, streams, 3) + (1 << 20);
-          Plan plan(shape, sizeof(T) == 4 ? Precision::single : Precision::double_precision, o);
-          auto y = x;
-          RunReport report;
-          plan.execute(y.data(), direction, &report);
-          EXPECT_LE(relative_l2_error(y, ref), tolerance<T>(c_streamed, n))
-              << shape.to_string() << " " << to_string(strategy) << " streams " << streams << " register "
-              << to_string(reg) << "\n"
-              << plan.describe();
+          const EngineCase c{.shape = shape,
+                             .strategy = strategy,
+                             .streams = streams,
+                             .multiple = 3,
+                             .backend = Backend::cuda,
+                             .registration = reg,
+                             .device_margin = 1 << 20};
+          const auto [y, report, plan] = run_case(c, x, direction);
+          EXPECT_LE(relative_l2(y, ref), tolerance<T>(c_streamed, n)) << c.name() << "\n" << plan;
           EXPECT_EQ(report.strategy, strategy);
           // `on` DMAs every brick of a natural layout straight from the
           // array; automatic as many as are locked in time; off none.
@@ -113,15 +106,6 @@ std::vector<std::complex<float>> hashed_volume(const Shape& shape, std::uint64_t
   std::vector<std::complex<float>> v(shape.elements());
   fill_hashed(v, seed);
   return v;
-}
-
-double relative_l2(const std::vector<std::complex<float>>& a, const std::vector<std::complex<float>>& b) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    num += std::norm(std::complex<double>(a[i]) - std::complex<double>(b[i]));
-    den += std::norm(std::complex<double>(b[i]));
-  }
-  return std::sqrt(num / den);
 }
 
 // 1 GiB of complex<float> through a 64 MiB device budget: the out-of-core
@@ -204,7 +188,7 @@ TEST(EngineCuda, PlanTimeKernelsCacheInTheOptionsDirectory) {
     EXPECT_NE(d.find(shared, first + 1), std::string::npos) << d;
     plan.execute(y.data(), Direction::forward);
   }
-  EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n));
+  EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n));
   std::size_t entries = 0;
   for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir / "kernels")) ++entries;
   EXPECT_GE(entries, 2u) << "the contiguous and the strided schedule of 143";
@@ -311,7 +295,7 @@ TEST(EngineCuda, CarryOverKeepsPlanesOnTheDevice) {
         plan.execute(y.data(), Direction::forward, &report);
         const std::string where = "streams " + std::to_string(streams) + " x" + std::to_string(multiple) +
                                   " register " + to_string(reg) + "\n" + plan.describe();
-        EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n)) << where;
+        EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n)) << where;
         EXPECT_EQ(report.bytes_moved, 4 * volume - 2 * report.resident_bytes) << where;
         EXPECT_LE(report.device_bytes, o.device_memory_budget) << where;
         if (reg == HostRegistration::on) EXPECT_EQ(report.direct_bricks, report.bricks) << where;
@@ -352,7 +336,7 @@ TEST(EngineCuda, ResidentInCoreReportsAndCancels) {
   EXPECT_EQ(report.bytes_moved, 2 * n * 8);
   EXPECT_EQ(progress_calls, report.bricks);
   EXPECT_EQ(total, report.bricks);
-  EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n)) << plan.describe();
+  EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n)) << plan.describe();
 
   for (HostRegistration reg : {HostRegistration::off, HostRegistration::on}) {
     o.register_host_memory = reg;
@@ -404,7 +388,7 @@ TEST(EngineCuda, HostArrayNeedsNoStaging) {
     EXPECT_EQ(report.staging_bytes, 0u);
     EXPECT_EQ(report.strategy, budget == 0 ? Strategy::in_core : Strategy::two_pass);
     const std::vector<std::complex<float>> y(a.begin(), a.end());
-    EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n));
+    EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n));
   }
 }
 
@@ -433,7 +417,7 @@ TEST(EngineCuda, PlanPinLocksUntilTheHandleGoes) {
       plan.execute(y.data(), Direction::forward, &report);
       EXPECT_EQ(report.direct_bricks, report.bricks);
       EXPECT_EQ(report.staging_bytes, 0u);
-      EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n));
+      EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n));
     }
   }
   EXPECT_FALSE(page_locked(y.data())) << "the handle left the array page-locked";
@@ -464,7 +448,7 @@ TEST(EngineCuda, HostArrayUnderMemlockLimit) {
   Plan(shape, Precision::single, o).execute(a.data(), Direction::forward, &report);
   EXPECT_EQ(report.direct_bricks, 0u);
   const std::vector<std::complex<float>> y(a.begin(), a.end());
-  EXPECT_LE(relative_l2_error(y, widen(in_core_result(x, shape, Direction::forward))), tolerance<float>(c_streamed, n));
+  EXPECT_LE(relative_l2(y, widen(in_core_result(x, shape, Direction::forward))), tolerance<float>(c_streamed, n));
 }
 
 TEST(EngineCuda, InCoreRequestOverBudgetIsRefused) {

@@ -29,19 +29,9 @@ void check_matrix(Direction direction) {
     for (Strategy strategy : streamed) {
       for (unsigned streams = 1; streams <= 4; ++streams) {
         for (std::size_t multiple : {1, 3, 40}) {
-          Options o;
-          o.backend = Backend::host;
-          o.strategy = strategy;
-          o.streams = streams;
-          o.device_memory_budget = budget_for(strategy, shape, e, streams, multiple);
-          Plan plan(shape, sizeof(T) == 4 ? Precision::single : Precision::double_precision, o);
-          auto y = x;
-          RunReport report;
-          plan.execute(y.data(), direction, &report);
-          const double err = relative_l2_error(y, ref);
-          EXPECT_LE(err, tolerance<T>(c_streamed, n))
-              << shape.to_string() << " " << to_string(strategy) << " streams " << streams << " x" << multiple
-              << " " << to_string(direction);
+          const EngineCase c{.shape = shape, .strategy = strategy, .streams = streams, .multiple = multiple};
+          const auto [y, report, plan] = run_case(c, x, direction);
+          EXPECT_LE(relative_l2(y, ref), tolerance<T>(c_streamed, n)) << c.name() << " " << to_string(direction);
           EXPECT_EQ(report.strategy, strategy);
           EXPECT_GE(report.bricks, report.passes);
           // What stayed resident was neither written back nor read again.
@@ -80,7 +70,7 @@ TEST(EnginePipeline, TwoPassMatchesFftwLongDouble) {
   RunReport report;
   Plan(shape, Precision::single, o).execute(y.data(), Direction::forward, &report);
   EXPECT_EQ(report.strategy, Strategy::two_pass);
-  EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n));
+  EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n));
 }
 
 // The automatic choice: fewest passes that fit.
@@ -108,7 +98,7 @@ TEST(EnginePipeline, AutomaticPicksFewestPassesThatFit) {
     RunReport report;
     plan.execute(y.data(), Direction::forward, &report);
     EXPECT_EQ(report.strategy, c.expected) << c.budget << "\n" << plan.describe();
-    EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n));
+    EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n));
   }
 }
 
@@ -128,7 +118,7 @@ TEST(EnginePipeline, NormModesMatchInCore) {
         o.device_memory_budget = budget_for(strategy, shape, 16, 4, 1);
         auto y = x;
         Plan(shape, Precision::double_precision, o).execute(y.data(), d);
-        EXPECT_LE(relative_l2_error(y, ref), tolerance<double>(c_streamed, n))
+        EXPECT_LE(relative_l2(y, ref), tolerance<double>(c_streamed, n))
             << to_string(norm) << " " << to_string(d) << " " << to_string(strategy);
       }
     }
@@ -148,7 +138,7 @@ TEST(EnginePipeline, RoundTripThroughOnePlanPerDirection) {
   auto y = x;
   plan.execute(y.data(), Direction::forward);
   plan.execute(y.data(), Direction::inverse);
-  EXPECT_LE(relative_l2_error(y, widen(x)), tolerance<float>(2 * c_streamed, n));
+  EXPECT_LE(relative_l2(y, widen(x)), tolerance<float>(2 * c_streamed, n));
 }
 
 // A larger volume with many bricks and a staging budget smaller than the
@@ -169,7 +159,7 @@ TEST(EnginePipeline, StagingBudgetBoundsTheBricks) {
   EXPECT_EQ(report.strategy, Strategy::two_pass);
   EXPECT_LE(report.staging_bytes, o.host_staging_budget);
   EXPECT_GE(report.bricks, 64u / 2 + 1);
-  EXPECT_LE(relative_l2_error(y, ref), tolerance<float>(c_streamed, n));
+  EXPECT_LE(relative_l2(y, ref), tolerance<float>(c_streamed, n));
 }
 
 }  // namespace

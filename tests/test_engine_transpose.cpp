@@ -27,7 +27,7 @@ struct Pair {
   friend bool operator==(const Pair&, const Pair&) = default;
 };
 
-const BrickShape volume{9, 7, 11};
+const Shape volume{9, 7, 11};
 const Box boxes[] = {
     {0, 0, 0, {9, 7, 11}},  // everything
     {3, 0, 0, {4, 7, 11}},  // z-slab
@@ -37,11 +37,11 @@ const Box boxes[] = {
     {0, 6, 4, {9, 1, 7}},   // edge
 };
 
-std::size_t index(const BrickShape& v, std::size_t z, std::size_t y, std::size_t x) { return (z * v.ny + y) * v.nx + x; }
+std::size_t index(const Shape& v, std::size_t z, std::size_t y, std::size_t x) { return (z * v.ny + y) * v.nx + x; }
 
 // Where element (z, y, x) of the box lies in the staging buffer.
 std::size_t staged_index(const Box& b, BrickLayout layout, std::size_t z, std::size_t y, std::size_t x) {
-  const BrickShape& e = b.extent;
+  const Shape& e = b.extent;
   switch (layout) {
     case BrickLayout::natural: return (z * e.ny + y) * e.nx + x;
     case BrickLayout::y_lines: return (z * e.nx + x) * e.ny + y;
@@ -107,7 +107,7 @@ TEST(EngineTranspose, RunGeometryMergesContiguousRuns) {
 
 // Runs longer than one copy piece are split across tasks and still land.
 TEST(EngineTranspose, LongRunsSplitIntoPieces) {
-  const BrickShape big{3, 256, 1024};
+  const Shape big{3, 256, 1024};
   std::vector<std::uint64_t> vol(big.elements());
   std::iota(vol.begin(), vol.end(), 0);
   const Box slab{1, 0, 0, {2, 256, 1024}};
@@ -143,8 +143,8 @@ TEST(EngineTranspose, StreamingCopyEveryAlignmentAndLength) {
 // scatters also stream for any box of a volume far larger than the caches,
 // which is not read again before the next pass.
 TEST(EngineTranspose, StreamingStoresForLargeBoxesAndScattersIntoLargeVolumes) {
-  const BrickShape large{2048, 1024, 1024};  // 16 GiB of 8-byte elements
-  const BrickShape small{16, 64, 64};
+  const Shape large{2048, 1024, 1024};  // 16 GiB of 8-byte elements
+  const Shape small{16, 64, 64};
   const Box piece{5, 0, 0, {1, 512, 1024}};  // 4 MiB
   const Box slab{0, 0, 0, {4, 1024, 1024}};  // 32 MiB
   EXPECT_FALSE(gather_streams(8, piece));
@@ -156,7 +156,7 @@ TEST(EngineTranspose, StreamingStoresForLargeBoxesAndScattersIntoLargeVolumes) {
 // Boxes large enough for streaming stores (16 MiB and up) gather and
 // scatter exactly like the small ones: a y-slab of odd-length runs.
 TEST(EngineTranspose, LargeBoxesWithStreamingStores) {
-  const BrickShape big{5, 1000, 1001};  // 38 MiB of 8-byte elements
+  const Shape big{5, 1000, 1001};  // 38 MiB of 8-byte elements
   std::vector<std::uint64_t> vol(big.elements());
   std::iota(vol.begin(), vol.end(), 7);
   const Box slab{0, 3, 0, {5, 997, 1001}};
@@ -177,7 +177,7 @@ TEST(EngineTranspose, LargeBoxesWithStreamingStores) {
 // stays inside its chunk: for arrays at every page offset of interest,
 // chunk sizes that cut planes and rows anywhere, and boxes of every kind.
 TEST(EngineTranspose, ChunkCopiesStayInsideChunksAndMoveTheBox) {
-  const BrickShape v{9, 7, 11};
+  const Shape v{9, 7, 11};
   const std::size_t e = 8, page = 64;  // a small "page" puts boundaries inside rows
   std::vector<std::uint64_t> vol(v.elements());
   std::iota(vol.begin(), vol.end(), 1);
@@ -213,7 +213,7 @@ TEST(EngineTranspose, ChunkCopiesStayInsideChunksAndMoveTheBox) {
 // Runs at a constant stride inside one chunk become one 2D copy: a y-slab
 // of a single-chunk array is one copy; a narrow box one copy per z plane.
 TEST(EngineTranspose, ChunkCopiesMergeStridedRuns) {
-  const BrickShape v{9, 7, 11};
+  const Shape v{9, 7, 11};
   const HostChunks whole(v.elements() * 8);
   const std::vector<ChunkCopy> slab = chunk_copies(v, 8, boxes[2], whole);
   ASSERT_EQ(slab.size(), 1u);

@@ -220,7 +220,7 @@ TEST(IoTransfer, ReadVolumeTransformsAsNumpy) {
     const std::vector<double> ref = read_doubles(fixtures().expected(), "/fftn/" + name);
     std::vector<test::LongComplex> reference(ref.size() / 2);
     for (std::size_t i = 0; i < reference.size(); ++i) reference[i] = {ref[2 * i], ref[2 * i + 1]};
-    EXPECT_LT(test::relative_l2_error(volume, reference), test::tolerance<double>(20, volume.size()));
+    EXPECT_LT(relative_l2(volume, reference), test::tolerance<double>(20, volume.size()));
   }
 }
 
@@ -419,13 +419,13 @@ TEST(IoTransfer, DiskFullIsAnIoErrorAndLeavesNothing) {
 // ---------------------------------------------------------------- the streamed store
 
 // The index in a brick's staging buffer of the box element (z, y, x).
-std::size_t staged_index(const transpose::Box& box, transpose::BrickLayout layout, std::size_t z, std::size_t y,
+std::size_t staged_index(const oocfft::Box& box, oocfft::BrickLayout layout, std::size_t z, std::size_t y,
                          std::size_t x) {
   const auto& e = box.extent;
   switch (layout) {
-    case transpose::BrickLayout::natural: return (z * e.ny + y) * e.nx + x;
-    case transpose::BrickLayout::y_lines: return (z * e.nx + x) * e.ny + y;
-    case transpose::BrickLayout::z_lines: return (y * e.nx + x) * e.nz + z;
+    case oocfft::BrickLayout::natural: return (z * e.ny + y) * e.nx + x;
+    case oocfft::BrickLayout::y_lines: return (z * e.nx + x) * e.ny + y;
+    case oocfft::BrickLayout::z_lines: return (y * e.nx + x) * e.nz + z;
   }
   return 0;
 }
@@ -433,8 +433,6 @@ std::size_t staged_index(const transpose::Box& box, transpose::BrickLayout layou
 template <class T>
 void check_store_layouts(const std::string& name) {
   SCOPED_TRACE(name);
-  using transpose::Box;
-  using transpose::BrickLayout;
   const fs::path out = scratch_directory() / "out.h5";
   DatasetTransfer transfer(fixture(name), {out.string(), "/spectrum"}, false, {});
   const Shape s = transfer.input().shape;

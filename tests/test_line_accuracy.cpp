@@ -40,14 +40,14 @@ void check_length(std::size_t n, const std::vector<LongComplex>& x, const std::v
   const double tol = tolerance<T>(c_for(n), n);
   std::vector<std::complex<T>> y = to_precision<T>(x);
   fft3d(y.data(), shape, Direction::forward);
-  const double forward_err = relative_l2_error(y, forward_ref);
+  const double forward_err = relative_l2(y, forward_ref);
   EXPECT_LE(forward_err, tol) << "forward n=" << n << " (" << sizeof(T) * 8 << "-bit)";
   y = to_precision<T>(x);
   // Norm::forward leaves the inverse unscaled, so it compares with the raw sum.
   Options unscaled_inverse;
   unscaled_inverse.norm = Norm::forward;
   fft3d(y.data(), shape, Direction::inverse, unscaled_inverse);
-  const double inverse_err = relative_l2_error(y, inverse_ref);
+  const double inverse_err = relative_l2(y, inverse_ref);
   EXPECT_LE(inverse_err, tol) << "inverse n=" << n << " (" << sizeof(T) * 8 << "-bit)";
 }
 
@@ -278,7 +278,7 @@ void check_device_schedules_against_naive_dft(std::initializer_list<std::size_t>
     for (std::size_t l = 0; l < lines; ++l) {
       const std::vector<LongComplex> line(x.begin() + l * n, x.begin() + (l + 1) * n);
       const std::vector<std::complex<T>> out(y.begin() + l * n, y.begin() + (l + 1) * n);
-      EXPECT_LE(relative_l2_error(out, naive_dft(line, -1)), tolerance<T>(c_stockham, n))
+      EXPECT_LE(relative_l2(out, naive_dft(line, -1)), tolerance<T>(c_stockham, n))
           << "n=" << n << " line " << l << " (" << plan->summary() << ")";
     }
   }

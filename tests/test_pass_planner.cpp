@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::size_t GiB = std::size_t{1} << 30;
 
-PlannerInput device_input(BrickShape volume, std::size_t device_budget, std::size_t host_available) {
+PlannerInput device_input(Shape volume, std::size_t device_budget, std::size_t host_available) {
   PlannerInput in;
   in.volume = volume;
   in.element_bytes = 8;

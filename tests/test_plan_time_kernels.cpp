@@ -353,7 +353,7 @@ TEST(PlanTimeCache, DamagedEntryIsCompiledAgainAndReplaced) {
 // A plan for x lines ([1][lines][n]) or z lines ([n][1][lanes]) of length n
 // with the plan-time schedules `plan_time`.
 template <class T>
-kc::DeviceBrickPlan<T> lines_plan(BrickShape shape, bool z, std::shared_ptr<kc::PlanTimeSchedules> plan_time,
+kc::DeviceBrickPlan<T> lines_plan(Shape shape, bool z, std::shared_ptr<kc::PlanTimeSchedules> plan_time,
                                   kc::TileKernels kernels = kc::TileKernels::compiled_where_available) {
   return kc::DeviceBrickPlan<T>(shape, z ? AxisSet::only_z() : AxisSet{false, false, true}, kernels,
                                 std::move(plan_time));
@@ -380,7 +380,7 @@ void expect_plan_time_tile(const kc::PlanTimeSchedules& plan_time, const Schedul
 // Forward and inverse of `shape` along its one axis against fftwl, with
 // the N-scaled tolerance of the other CUDA suites.
 template <class T>
-void check_against_fftwl(DeviceRunner<T>& runner, const kc::DeviceBrickPlan<T>& plan, BrickShape shape, bool z,
+void check_against_fftwl(DeviceRunner<T>& runner, const kc::DeviceBrickPlan<T>& plan, Shape shape, bool z,
                          std::uint64_t seed, double c = c_stockham) {
   const std::size_t n = z ? shape.nz : shape.nx;
   const std::size_t lanes = z ? shape.nx : shape.ny;
@@ -399,9 +399,9 @@ void check_against_fftwl(DeviceRunner<T>& runner, const kc::DeviceBrickPlan<T>& 
   }
   const auto in = to_precision<T>(x);
   const double tol = tolerance<T>(c, n);
-  EXPECT_LE(relative_l2_error(runner.run(plan, in, shape, false, T(1)), fwd), tol)
+  EXPECT_LE(relative_l2(runner.run(plan, in, shape, false, T(1)), fwd), tol)
       << "forward n=" << n << (z ? " z lines" : " x lines") << " (" << sizeof(T) * 8 << "-bit)";
-  EXPECT_LE(relative_l2_error(runner.run(plan, in, shape, true, T(1) / T(n)), inv, 1.0L / static_cast<long double>(n)),
+  EXPECT_LE(relative_l2(runner.run(plan, in, shape, true, T(1) / T(n)), inv, 1.0L / static_cast<long double>(n)),
             tol)
       << "inverse n=" << n << (z ? " z lines" : " x lines") << " (" << sizeof(T) * 8 << "-bit)";
 }
@@ -440,7 +440,7 @@ void check_plan_time_lengths(const fs::path& cache_dir) {
       const kc::ScheduleShape tile = kc::schedule_shape<T>(static_cast<int>(n), z);
       ASSERT_TRUE(tile.valid) << "n=" << n;
       const std::size_t lanes = 2 * static_cast<std::size_t>(tile.lanes) + 1;
-      const BrickShape shape = z ? BrickShape{n, 1, lanes} : BrickShape{1, lanes, n};
+      const Shape shape = z ? Shape{n, 1, lanes} : Shape{1, lanes, n};
       const auto plan = lines_plan<T>(shape, z, plan_time);
       const auto ahead = kc::compiled_schedules<T>();
       const bool built = std::any_of(ahead.begin(), ahead.end(), [&](const kc::CompiledSchedule& s) {
@@ -478,7 +478,7 @@ void check_smooth_four_step() {
   DeviceRunner<T> runner;
   for (std::size_t n : {std::size_t{15625}, std::size_t{16807}, std::size_t{46656}}) {
     for (bool z : {false, true}) {
-      const BrickShape shape = z ? BrickShape{n, 1, 64} : BrickShape{1, 3, n};
+      const Shape shape = z ? Shape{n, 1, 64} : Shape{1, 3, n};
       const auto plan = lines_plan<T>(shape, z, plan_time);
       ASSERT_NE(plan.describe().find("four-step"), std::string::npos) << plan.describe();
       EXPECT_EQ(axis_kernel(plan, z), 'P') << "n=" << n << (z ? " z" : " x") << "\n" << plan.describe();
@@ -571,7 +571,7 @@ void check_one_tile_plan_time() {
       EXPECT_TRUE(!single && buffer > kc::max_schedule_shared_bytes) << "n=" << c.n << " has no compiled tile";
       continue;
     }
-    const BrickShape shape{1, 5, c.n};
+    const Shape shape{1, 5, c.n};
     const auto plan = lines_plan<T>(shape, false, plan_time);
     const ScheduleKey one_tile{type, c.tile_length, ScheduleLayout::contiguous, c.use};
     ASSERT_NO_FATAL_FAILURE(expect_plan_time_tile(*plan_time, one_tile, plan, c.n));
@@ -611,7 +611,7 @@ void check_in_place_tile(std::initializer_list<int> lengths, std::size_t four_st
   const ElementType type = kc::element_type_of<T>();
   for (int n : lengths) {
     ASSERT_TRUE(kc::schedule_shape<T>(n, false).in_place) << n;
-    const BrickShape shape{1, 5, static_cast<std::size_t>(n)};
+    const Shape shape{1, 5, static_cast<std::size_t>(n)};
     const auto plan = lines_plan<T>(shape, false, plan_time);
     const ScheduleKey key{type, n, ScheduleLayout::contiguous, ScheduleUse::transform};
     ASSERT_NO_FATAL_FAILURE(expect_plan_time_tile(*plan_time, key, plan, static_cast<std::size_t>(n)));
@@ -623,7 +623,7 @@ void check_in_place_tile(std::initializer_list<int> lengths, std::size_t four_st
     ASSERT_TRUE(kc::schedule_shape<T>(static_cast<int>(m), false).in_place) << "M=" << m;
     const bool listed = kc::listed_tile<T>(static_cast<int>(m)) == kc::ListedTile::two_in_place_blocks;
     EXPECT_EQ(kc::convolution_shape<T>(static_cast<int>(m), false).valid, listed) << "M=" << m;
-    const BrickShape shape{1, 3, n};
+    const Shape shape{1, 3, n};
     const auto plan = lines_plan<T>(shape, false, plan_time);
     const ScheduleKey convolution{type, static_cast<int>(m), ScheduleLayout::contiguous, ScheduleUse::bluestein};
     if (listed) {
@@ -674,7 +674,7 @@ void check_factored_twiddles(std::initializer_list<int> lengths) {
   DeviceRunner<T> runner;
   for (int n : lengths) {
     ASSERT_TRUE(has_factored_pass<T>(kc::schedule_shape<T>(n, false))) << n;
-    const BrickShape shape{1, 3, static_cast<std::size_t>(n)};
+    const Shape shape{1, 3, static_cast<std::size_t>(n)};
     const auto plan = lines_plan<T>(shape, false, plan_time);
     const auto ahead = kc::compiled_schedules<T>();
     const bool built = std::any_of(ahead.begin(), ahead.end(), [&](const kc::CompiledSchedule& s) {
@@ -697,7 +697,7 @@ void check_factored_convolutions(std::initializer_list<std::size_t> primes) {
   for (const std::size_t n : primes) {
     const int m = static_cast<int>(kernels::bluestein_length(n));
     ASSERT_TRUE(has_factored_pass<T>(kc::convolution_shape<T>(m, false))) << "M=" << m;
-    const BrickShape shape{1, 3, n};
+    const Shape shape{1, 3, n};
     const auto plan = lines_plan<T>(shape, false, plan_time);
     const ScheduleKey convolution{kc::element_type_of<T>(), m, ScheduleLayout::contiguous, ScheduleUse::bluestein};
     ASSERT_NO_FATAL_FAILURE(expect_plan_time_tile(*plan_time, convolution, plan, n));
@@ -723,7 +723,7 @@ TEST(CudaPlanTime, FourStepSplitKeepsInPlaceLengthsOutOfStepB) {
   DeviceRunner<float> runner;
   const std::size_t n = 2187 * 2048;
   ASSERT_TRUE(kc::schedule_shape<float>(2187, false).in_place);
-  const BrickShape shape{1, 1, n};
+  const Shape shape{1, 1, n};
   const auto plan = lines_plan<float>(shape, false, plan_time);
   EXPECT_NE(plan.describe().find("four-step 2048 x 2187"), std::string::npos) << plan.describe();
   check_against_fftwl(runner, plan, shape, false, 2187, c_four_step);
@@ -732,7 +732,7 @@ TEST(CudaPlanTime, FourStepSplitKeepsInPlaceLengthsOutOfStepB) {
 TEST(CudaPlanTime, SecondPlanLoadsTheCubinFromTheDiskCache) {
   SKIP_WITHOUT_CUDA();
   const ScratchDirectory dir("plan_time_second");
-  const BrickShape shape{143, 1, 33};
+  const Shape shape{143, 1, 33};
   const ScheduleKey z143{ElementType::complex_float, 143, ScheduleLayout::strided, ScheduleUse::transform};
   {
     auto first = std::make_shared<kc::PlanTimeSchedules>(CubinCache(dir.path()));
@@ -760,7 +760,7 @@ TEST(CudaPlanTime, FailedCompileLeavesTheGeneralKernelWithTheReason) {
   SKIP_WITHOUT_CUDA();
   // sm_11 is no architecture NVRTC 13 compiles for: every compile fails.
   auto broken = std::make_shared<kc::PlanTimeSchedules>(CubinCache::memory_only(), kc::PlanTimeCompiler(11));
-  const BrickShape shape{1, 65, 143};
+  const Shape shape{1, 65, 143};
   const auto plan = lines_plan<float>(shape, false, broken);
   EXPECT_EQ(axis_kernel(plan, false), 'G') << plan.describe();
   const std::string d = plan.describe();
@@ -772,13 +772,13 @@ TEST(CudaPlanTime, FailedCompileLeavesTheGeneralKernelWithTheReason) {
 
 TEST(CudaPlanTime, AheadOfTimeOnlyNeverCompiles) {
   SKIP_WITHOUT_CUDA();
-  const BrickShape shape{1, 65, 143};
+  const Shape shape{1, 65, 143};
   const auto plan = lines_plan<float>(shape, false, nullptr, kc::TileKernels::ahead_of_time_only);
   EXPECT_EQ(axis_kernel(plan, false), 'G') << plan.describe();
   EXPECT_EQ(plan.plan_time(), nullptr);
   // A plan the build serves alone makes no plan-time schedules (and no
   // cache directory).
-  const auto pow2 = lines_plan<float>(BrickShape{1, 64, 1024}, false, nullptr);
+  const auto pow2 = lines_plan<float>(Shape{1, 64, 1024}, false, nullptr);
   EXPECT_EQ(axis_kernel(pow2, false), 'S');
   EXPECT_EQ(pow2.plan_time(), nullptr);
 }

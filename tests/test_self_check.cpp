@@ -23,15 +23,6 @@ std::vector<C> transform(std::vector<C> x, const Shape& s, Direction d = Directi
   return x;
 }
 
-double rel_diff(const std::vector<C>& a, const std::vector<C>& b) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    num += std::norm(a[i] - b[i]);
-    den += std::norm(b[i]);
-  }
-  return std::sqrt(num / den);
-}
-
 std::vector<C> random_values(std::size_t n, std::uint64_t seed) { return to_precision<double>(random_signal(n, seed)); }
 
 const Shape self_shapes[] = {{4, 6, 10}, {9, 15, 7}, {11, 13, 17}, {1, 37, 41}, {32, 1, 27}, {5, 49, 8}, {2, 2, 1031}};
@@ -47,7 +38,7 @@ TEST(SelfCheck, Linearity) {
     const auto fx = transform(x, s), fy = transform(y, s), fc = transform(combined, s);
     std::vector<C> expected(n);
     for (std::size_t i = 0; i < n; ++i) expected[i] = a * fx[i] + b * fy[i];
-    EXPECT_LE(rel_diff(fc, expected), tolerance<double>(c_self, n)) << s.to_string();
+    EXPECT_LE(relative_l2(fc, expected), tolerance<double>(c_self, n)) << s.to_string();
   }
 }
 
@@ -58,11 +49,11 @@ TEST(SelfCheck, Impulse) {
     const std::size_t n = s.elements();
     std::vector<C> impulse(n, C(0, 0));
     impulse[0] = C(1, 0);
-    EXPECT_LE(rel_diff(transform(impulse, s), std::vector<C>(n, C(1, 0))), tolerance<double>(c_self, n))
+    EXPECT_LE(relative_l2(transform(impulse, s), std::vector<C>(n, C(1, 0))), tolerance<double>(c_self, n))
         << s.to_string();
     std::vector<C> expected(n, C(0, 0));
     expected[0] = C(static_cast<double>(n), 0);
-    EXPECT_LE(rel_diff(transform(std::vector<C>(n, C(1, 0)), s), expected), tolerance<double>(c_self, n))
+    EXPECT_LE(relative_l2(transform(std::vector<C>(n, C(1, 0)), s), expected), tolerance<double>(c_self, n))
         << s.to_string();
   }
 }
@@ -95,7 +86,7 @@ TEST(SelfCheck, TimeShift) {
           const std::size_t i = (z * s.ny + y) * s.nx + xx;
           expected[i] = fx[i] * phase;
         }
-    EXPECT_LE(rel_diff(fs, expected), tolerance<double>(c_self, n)) << s.to_string();
+    EXPECT_LE(relative_l2(fs, expected), tolerance<double>(c_self, n)) << s.to_string();
   }
 }
 

@@ -30,7 +30,7 @@ void check_against_fftwl(const Shape& shape, Direction direction) {
   options.backend = Backend::host;
   fft3d(y.data(), shape, direction, options);
   const long double scale = direction == Direction::inverse ? 1.0L / static_cast<long double>(n) : 1.0L;
-  const double err = relative_l2_error(y, ref, scale);
+  const double err = relative_l2(y, ref, scale);
   EXPECT_LE(err, tolerance<T>(c_volume, n)) << shape.to_string() << " " << to_string(direction);
 }
 
@@ -46,7 +46,7 @@ double fftw_error<float>(const Shape& shape, const std::vector<LongComplex>& x, 
                                 reinterpret_cast<fftwf_complex*>(y.data()), FFTW_FORWARD, FFTW_ESTIMATE);
   fftwf_execute(p);
   fftwf_destroy_plan(p);
-  return relative_l2_error(y, ref);
+  return relative_l2(y, ref);
 }
 
 template <>
@@ -57,7 +57,7 @@ double fftw_error<double>(const Shape& shape, const std::vector<LongComplex>& x,
                               reinterpret_cast<fftw_complex*>(y.data()), FFTW_FORWARD, FFTW_ESTIMATE);
   fftw_execute(p);
   fftw_destroy_plan(p);
-  return relative_l2_error(y, ref);
+  return relative_l2(y, ref);
 }
 
 const Shape volume_shapes[] = {
@@ -88,7 +88,7 @@ void check_comparable_to_fftw(const Shape& shape) {
   Options options;
   options.backend = Backend::host;
   fft3d(y.data(), shape, Direction::forward, options);
-  const double ours = relative_l2_error(y, ref);
+  const double ours = relative_l2(y, ref);
   const double theirs = fftw_error<T>(shape, x, ref);
   // FFTW is the accuracy bar a user compares us with: within 3x of it (or
   // under one eps, where both are at the floor).

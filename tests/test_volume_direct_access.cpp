@@ -61,9 +61,9 @@ class RecordingLocker final : public PageLocker {
 // registration chunks of HostVolume hold 256 planes, so a 64 MiB volume is
 // one chunk; the chunked test uses a taller one.
 struct Volume {
-  BrickShape shape;
+  Shape shape;
   std::vector<std::uint64_t> values;
-  explicit Volume(BrickShape s) : shape(s), values(s.elements()) { std::iota(values.begin(), values.end(), 7); }
+  explicit Volume(Shape s) : shape(s), values(s.elements()) { std::iota(values.begin(), values.end(), 7); }
   std::byte* bytes() { return reinterpret_cast<std::byte*>(values.data()); }
 };
 

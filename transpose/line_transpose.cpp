@@ -18,8 +18,8 @@ struct Element {
 // Line l of the chunk, point p: staging[l * length + p]; the volume element
 // is at base(l) + p * stride.
 template <class E, bool ToStaging>
-void move_lines(E* volume, E* staging, const BrickShape& v, const Box& box, BrickLayout layout) {
-  const BrickShape& e = box.extent;
+void move_lines(E* volume, E* staging, const Shape& v, const Box& box, BrickLayout layout) {
+  const Shape& e = box.extent;
   const bool y_lines = layout == BrickLayout::y_lines;
   const std::size_t length = y_lines ? e.ny : e.nz;
   const std::size_t stride = y_lines ? v.nx : v.ny * v.nx;
@@ -44,7 +44,7 @@ void move_lines(E* volume, E* staging, const BrickShape& v, const Box& box, Bric
 }
 
 template <bool ToStaging>
-void dispatch(std::byte* volume, std::byte* staging, const BrickShape& v, std::size_t element_bytes, const Box& box,
+void dispatch(std::byte* volume, std::byte* staging, const Shape& v, std::size_t element_bytes, const Box& box,
               BrickLayout layout) {
   if (layout == BrickLayout::natural) throw std::invalid_argument("line transpose of a natural-layout brick");
   switch (element_bytes) {
@@ -60,13 +60,13 @@ void dispatch(std::byte* volume, std::byte* staging, const BrickShape& v, std::s
 
 }  // namespace
 
-void gather_lines(const std::byte* volume, const BrickShape& volume_shape, std::size_t element_bytes, const Box& box,
+void gather_lines(const std::byte* volume, const Shape& volume_shape, std::size_t element_bytes, const Box& box,
                   BrickLayout layout, std::byte* staging) {
   // The volume is only read on this path.
   dispatch<true>(const_cast<std::byte*>(volume), staging, volume_shape, element_bytes, box, layout);
 }
 
-void scatter_lines(std::byte* volume, const BrickShape& volume_shape, std::size_t element_bytes, const Box& box,
+void scatter_lines(std::byte* volume, const Shape& volume_shape, std::size_t element_bytes, const Box& box,
                    BrickLayout layout, const std::byte* staging) {
   // The staging buffer is only read on this path.
   dispatch<false>(volume, const_cast<std::byte*>(staging), volume_shape, element_bytes, box, layout);

@@ -16,13 +16,13 @@
 // (BrickLayout::y_lines) and y-major then x for Z lines (z_lines).
 #include <cstddef>
 
-#include "transpose/box.hpp"
+#include "core/geometry.hpp"
 
 namespace oocfft::transpose {
 
-void gather_lines(const std::byte* volume, const BrickShape& volume_shape, std::size_t element_bytes, const Box& box,
+void gather_lines(const std::byte* volume, const Shape& volume_shape, std::size_t element_bytes, const Box& box,
                   BrickLayout layout, std::byte* staging);
-void scatter_lines(std::byte* volume, const BrickShape& volume_shape, std::size_t element_bytes, const Box& box,
+void scatter_lines(std::byte* volume, const Shape& volume_shape, std::size_t element_bytes, const Box& box,
                    BrickLayout layout, const std::byte* staging);
 
 }  // namespace oocfft::transpose

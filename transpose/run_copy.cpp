@@ -65,12 +65,12 @@ bool gather_streams(std::size_t element_bytes, const Box& box) {
   return box.elements() * element_bytes >= streaming_box_bytes;
 }
 
-bool scatter_streams(const BrickShape& volume_shape, std::size_t element_bytes, const Box& box) {
+bool scatter_streams(const Shape& volume_shape, std::size_t element_bytes, const Box& box) {
   return gather_streams(element_bytes, box) || volume_shape.elements() * element_bytes >= streaming_volume_bytes;
 }
 
-RunGeometry run_geometry(const BrickShape& v, const Box& box) {
-  const BrickShape& e = box.extent;
+RunGeometry run_geometry(const Shape& v, const Box& box) {
+  const Shape& e = box.extent;
   RunGeometry g;
   g.volume_plane = v.ny * v.nx;
   g.volume_row = v.nx;
@@ -92,7 +92,7 @@ RunGeometry run_geometry(const BrickShape& v, const Box& box) {
   return g;
 }
 
-void gather_runs(const std::byte* volume, const BrickShape& volume_shape, std::size_t element_bytes, const Box& box,
+void gather_runs(const std::byte* volume, const Shape& volume_shape, std::size_t element_bytes, const Box& box,
                  std::byte* staging) {
   const RunGeometry g = run_geometry(volume_shape, box);
   const bool streaming = gather_streams(element_bytes, box);
@@ -101,7 +101,7 @@ void gather_runs(const std::byte* volume, const BrickShape& volume_shape, std::s
   });
 }
 
-void scatter_runs(std::byte* volume, const BrickShape& volume_shape, std::size_t element_bytes, const Box& box,
+void scatter_runs(std::byte* volume, const Shape& volume_shape, std::size_t element_bytes, const Box& box,
                   const std::byte* staging) {
   const RunGeometry g = run_geometry(volume_shape, box);
   const bool streaming = scatter_streams(volume_shape, element_bytes, box);

@@ -9,13 +9,13 @@
 // by element).
 #include <cstddef>
 
-#include "transpose/box.hpp"
+#include "core/geometry.hpp"
 
 namespace oocfft::transpose {
 
-void gather_runs(const std::byte* volume, const BrickShape& volume_shape, std::size_t element_bytes, const Box& box,
+void gather_runs(const std::byte* volume, const Shape& volume_shape, std::size_t element_bytes, const Box& box,
                  std::byte* staging);
-void scatter_runs(std::byte* volume, const BrickShape& volume_shape, std::size_t element_bytes, const Box& box,
+void scatter_runs(std::byte* volume, const Shape& volume_shape, std::size_t element_bytes, const Box& box,
                   const std::byte* staging);
 
 // Whether a gather of `box` (into staging) and a scatter of it (into a
@@ -23,7 +23,7 @@ void scatter_runs(std::byte* volume, const BrickShape& volume_shape, std::size_t
 // too large to stay cached; a scatter also whenever the volume is, since
 // the volume is not read again before the next pass.
 bool gather_streams(std::size_t element_bytes, const Box& box);
-bool scatter_streams(const BrickShape& volume_shape, std::size_t element_bytes, const Box& box);
+bool scatter_streams(const Shape& volume_shape, std::size_t element_bytes, const Box& box);
 
 // The contiguous runs of a box: `count` runs of `length` elements; run r
 // starts at volume element offset(r) and at staging element r * length.
@@ -39,6 +39,6 @@ struct RunGeometry {
     return first + z * volume_plane + y * volume_row;
   }
 };
-RunGeometry run_geometry(const BrickShape& volume_shape, const Box& box);
+RunGeometry run_geometry(const Shape& volume_shape, const Box& box);
 
 }  // namespace oocfft::transpose

@@ -41,7 +41,8 @@ HostBuffer& HostBuffer::operator=(HostBuffer&& other) noexcept {
 }
 
 bool HostBuffer::lock(const PageLocker& locker) {
-  if (data_ == nullptr || locker_ != nullptr) return locker_ != nullptr;
+  if (locker_ != nullptr) return true;
+  if (data_ == nullptr) return false;
   if (!locker.lock(data_, mapped_)) return false;
   locker_ = &locker;
   return true;

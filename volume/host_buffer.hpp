@@ -1,9 +1,14 @@
 #pragma once
-// HostBuffer: host memory the library owns for a whole volume (a dataset
-// read into RAM), mapped with transparent huge pages advised
-// (huge_page_mapping.hpp). lock()
-// page-locks it through the backend's PageLocker so bricks DMA straight
-// from it; the destructor unlocks and unmaps. Move-only.
+// HostBuffer: host memory the library owns, the one owned-memory type of the
+// volume layer: a whole volume (a dataset read into RAM, the planes kept
+// between two passes) or one stream's staging between the volume and the
+// device (StagingPool). Mapped in whole 2 MiB pages with transparent huge
+// pages advised (huge_page_mapping.hpp), page-aligned as DMA and vector
+// loads like it. Page-locked or not is a property: lock() page-locks it
+// through the backend's PageLocker, so cudaMemcpyAsync runs at full PCIe
+// speed and truly asynchronously, and huge pages halve the cost of locking;
+// the host backend leaves it pageable. The destructor unlocks and unmaps.
+// Move-only.
 #include <cstddef>
 
 #include "volume/page_locker.hpp"
@@ -23,16 +28,16 @@ class HostBuffer {
   std::byte* data() const { return data_; }
   std::size_t bytes() const { return bytes_; }
   // Page-locks the buffer; false when the system refuses (the buffer then
-  // stays pageable and bricks stage). Call at most once.
+  // stays pageable and bricks stage). True at once when already locked.
   bool lock(const PageLocker& locker);
-  bool locked() const { return locker_ != nullptr; }
+  bool page_locked() const { return locker_ != nullptr; }
 
  private:
   void release() noexcept;
   std::byte* data_ = nullptr;
   std::size_t bytes_ = 0;
   std::size_t mapped_ = 0;
-  const PageLocker* locker_ = nullptr;
+  const PageLocker* locker_ = nullptr;  // set while the buffer is locked
 };
 
 }  // namespace oocfft::volume

@@ -8,7 +8,7 @@ namespace oocfft::volume {
 
 HostChunks::HostChunks(std::size_t array_bytes) : bytes_(array_bytes), starts_{0} {}
 
-HostChunks::HostChunks(std::uintptr_t array_address, const BrickShape& volume, std::size_t element_bytes,
+HostChunks::HostChunks(std::uintptr_t array_address, const Shape& volume, std::size_t element_bytes,
                        std::size_t planes_per_chunk, std::size_t page_bytes)
     : bytes_(volume.elements() * element_bytes), starts_{0} {
   const std::size_t plane_bytes = volume.ny * volume.nx * element_bytes;
@@ -26,9 +26,9 @@ std::size_t HostChunks::chunk_of(std::size_t byte_offset) const {
   return std::size_t(std::upper_bound(starts_.begin(), starts_.end(), byte_offset) - starts_.begin()) - 1;
 }
 
-std::vector<ChunkCopy> chunk_copies(const BrickShape& volume, std::size_t element_bytes, const Box& box,
+std::vector<ChunkCopy> chunk_copies(const Shape& volume, std::size_t element_bytes, const Box& box,
                                     const HostChunks& chunks) {
-  const transpose::RunGeometry g = run_geometry(volume, box);
+  const transpose::RunGeometry g = transpose::run_geometry(volume, box);
   const std::size_t run_bytes = g.length * element_bytes;
   std::vector<ChunkCopy> copies;
   bool last_is_whole_run = false;  // the last copy holds whole runs only and may grow

@@ -15,12 +15,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "transpose/box.hpp"
+#include "core/geometry.hpp"
 
 namespace oocfft::volume {
 
-using kernels::BrickShape;
-using transpose::Box;
 
 class HostChunks {
  public:
@@ -30,7 +28,7 @@ class HostChunks {
   // boundary at or after its first plane (chunk 0 at the array's start, so
   // the array's first page is locked with it). `array_address` is the
   // array's address, which fixes where the page boundaries fall.
-  HostChunks(std::uintptr_t array_address, const BrickShape& volume, std::size_t element_bytes,
+  HostChunks(std::uintptr_t array_address, const Shape& volume, std::size_t element_bytes,
              std::size_t planes_per_chunk, std::size_t page_bytes = 4096);
 
   std::size_t count() const { return starts_.size(); }
@@ -60,7 +58,7 @@ struct ChunkCopy {
 // chunk boundaries, with runs of one chunk at a constant stride merged into
 // one 2D copy. A z-slab is one run, a y-slab one 2D copy per chunk, a
 // narrower box one 2D copy per z plane.
-std::vector<ChunkCopy> chunk_copies(const BrickShape& volume, std::size_t element_bytes, const Box& box,
+std::vector<ChunkCopy> chunk_copies(const Shape& volume, std::size_t element_bytes, const Box& box,
                                     const HostChunks& chunks);
 
 // The highest chunk any of `copies` touches.

@@ -22,9 +22,9 @@ constexpr std::size_t registration_chunk_bytes = std::size_t{256} << 20;
 // ChunkedRegistration locks it.
 class HostDirectAccess final : public DirectAccess {
  public:
-  HostDirectAccess(std::byte* data, BrickShape shape, std::size_t element_bytes, HostChunks chunks)
+  HostDirectAccess(std::byte* data, Shape shape, std::size_t element_bytes, HostChunks chunks)
       : data_(data), shape_(shape), element_bytes_(element_bytes), chunks_(std::move(chunks)) {}
-  HostDirectAccess(std::byte* data, BrickShape shape, std::size_t element_bytes, HostChunks chunks,
+  HostDirectAccess(std::byte* data, Shape shape, std::size_t element_bytes, HostChunks chunks,
                    const PageLocker& locker)
       : data_(data), shape_(shape), element_bytes_(element_bytes) {
     registration_.emplace(data, std::move(chunks), locker);
@@ -51,7 +51,7 @@ class HostDirectAccess final : public DirectAccess {
 
  private:
   std::byte* data_;
-  BrickShape shape_;
+  Shape shape_;
   std::size_t element_bytes_;
   std::optional<HostChunks> chunks_;
   std::optional<ChunkedRegistration> registration_;

@@ -14,10 +14,10 @@ namespace oocfft::volume {
 
 class HostVolume final : public VolumeStore {
  public:
-  HostVolume(std::byte* data, BrickShape shape, std::size_t element_bytes)
+  HostVolume(std::byte* data, Shape shape, std::size_t element_bytes)
       : data_(data), shape_(shape), element_bytes_(element_bytes) {}
 
-  BrickShape shape() const override { return shape_; }
+  Shape shape() const override { return shape_; }
   std::size_t element_bytes() const override { return element_bytes_; }
   void read(const Box& box, BrickLayout layout, std::byte* staging) const override;
   void write(const Box& box, BrickLayout layout, const std::byte* staging) override;
@@ -25,7 +25,7 @@ class HostVolume final : public VolumeStore {
 
  private:
   std::byte* data_;
-  BrickShape shape_;
+  Shape shape_;
   std::size_t element_bytes_;
 };
 

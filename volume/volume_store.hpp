@@ -16,14 +16,11 @@
 #include <vector>
 
 #include "oocfft/options.hpp"
-#include "transpose/box.hpp"
+#include "core/geometry.hpp"
 #include "volume/page_locker.hpp"
 
 namespace oocfft::volume {
 
-using kernels::BrickShape;
-using transpose::Box;
-using transpose::BrickLayout;
 
 // One DMA between page-locked host memory and a packed device brick: `rows`
 // runs of `width` bytes, `host_pitch` apart on the host, adjacent on the
@@ -55,7 +52,7 @@ class DirectAccess {
 class VolumeStore {
  public:
   virtual ~VolumeStore() = default;
-  virtual BrickShape shape() const = 0;
+  virtual Shape shape() const = 0;
   virtual std::size_t element_bytes() const = 0;
   virtual void read(const Box& box, BrickLayout layout, std::byte* staging) const = 0;
   virtual void write(const Box& box, BrickLayout layout, const std::byte* staging) = 0;

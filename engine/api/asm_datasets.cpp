@@ -13,6 +13,7 @@
 #include "oocfft/asm.hpp"
 #include "oocfft/error.hpp"
 #include "engine/api/angular_spectrum.hpp"
+#include "optics/asm_names.hpp"
 #include "volume/host_buffer.hpp"
 
 namespace oocfft {
@@ -69,7 +70,7 @@ io::OutputRecord asm_record(AsmMode mode, std::vector<std::size_t> dims, std::sp
                   {"pitch_y_m", number(o.pitch_y > 0 ? o.pitch_y : o.pitch_x)},
                   {"index", number(o.index)},
                   {"band_limit", o.band_limit ? "on" : "off"},
-                  {"evanescent", o.evanescent == Evanescent::decay ? "decay" : "zero"},
+                  {"evanescent", std::string(enum_name(o.evanescent))},
                   {"pad", std::to_string(o.pad)}};
   return r;
 }

@@ -19,7 +19,7 @@
 #include "oocfft/run_report.hpp"
 #include "oocfft/shape.hpp"
 #include "volume/page_locker.hpp"
-#include "volume/staging_buffer.hpp"
+#include "volume/staging_pool.hpp"
 #include "volume/volume_store.hpp"
 
 namespace oocfft::engine {

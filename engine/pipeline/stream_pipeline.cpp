@@ -12,7 +12,7 @@ namespace oocfft::engine {
 
 PipelineTotals run_pipeline(const PassPlan& plan, volume::VolumeStore& store, const std::vector<BrickLane*>& lanes,
                             const PipelineHooks& hooks) {
-  const BrickShape volume = store.shape();
+  const Shape volume = store.shape();
   const unsigned passes = static_cast<unsigned>(plan.passes.size());
   const std::size_t total = plan.total_bricks();
   std::atomic<bool> stop{false};

@@ -17,7 +17,7 @@
 #include "oocfft/options.hpp"
 #include "oocfft/run_report.hpp"
 #include "oocfft/shape.hpp"
-#include "volume/staging_buffer.hpp"
+#include "volume/staging_pool.hpp"
 #include "volume/volume_store.hpp"
 
 namespace oocfft::engine {

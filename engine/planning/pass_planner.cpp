@@ -12,19 +12,19 @@ namespace engine {
 namespace {
 
 
-std::string extent_text(const BrickShape& b) {
+std::string extent_text(const Shape& b) {
   return std::to_string(b.nz) + "x" + std::to_string(b.ny) + "x" + std::to_string(b.nx);
 }
 
 // Extents as an array indexed z=0, y=1, x=2.
-std::array<std::size_t, 3> dims(const BrickShape& s) { return {s.nz, s.ny, s.nx}; }
-BrickShape shape_of(const std::array<std::size_t, 3>& d) { return {d[0], d[1], d[2]}; }
+std::array<std::size_t, 3> dims(const Shape& s) { return {s.nz, s.ny, s.nx}; }
+Shape shape_of(const std::array<std::size_t, 3>& d) { return {d[0], d[1], d[2]}; }
 bool has(const AxisSet& a, int axis) { return axis == 0 ? a.z : axis == 1 ? a.y : a.x; }
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
 // Drops axes of length 1: they need no transform.
-AxisSet effective(AxisSet a, const BrickShape& v) {
+AxisSet effective(AxisSet a, const Shape& v) {
   a.z = a.z && v.nz > 1;
   a.y = a.y && v.ny > 1;
   a.x = a.x && v.nx > 1;
@@ -34,7 +34,7 @@ AxisSet effective(AxisSet a, const BrickShape& v) {
 bool empty(const AxisSet& a) { return !a.z && !a.y && !a.x; }
 
 // Elements a brick of the pass needs at least: whole lines along its axes.
-std::size_t minimum_brick(const AxisSet& axes, const BrickShape& v) {
+std::size_t minimum_brick(const AxisSet& axes, const Shape& v) {
   const auto n = dims(v);
   std::size_t p = 1;
   for (int a = 0; a < 3; ++a)
@@ -47,7 +47,7 @@ std::size_t minimum_brick(const AxisSet& axes, const BrickShape& v) {
 // host copies move the longest contiguous runs (and the line layouts take
 // lines in the paper's order). The split axis is balanced so the last brick
 // is not a sliver.
-PassSpec fit_pass(std::string name, AxisSet axes, BrickLayout layout, const BrickShape& v, std::size_t limit) {
+PassSpec fit_pass(std::string name, AxisSet axes, BrickLayout layout, const Shape& v, std::size_t limit) {
   const auto n = dims(v);
   std::array<std::size_t, 3> e{1, 1, 1};
   std::size_t p = 1;
@@ -110,7 +110,7 @@ struct Limits {
   std::size_t brick() const { return std::min(device, staging); }
 };
 
-bool fits(Strategy s, const BrickShape& v, std::size_t limit) {
+bool fits(Strategy s, const Shape& v, std::size_t limit) {
   for (const PassTemplate& t : templates(s)) {
     const AxisSet a = effective(t.axes, v);
     if (!empty(a) && minimum_brick(a, v) > limit) return false;
@@ -201,7 +201,7 @@ void check_plane_program(const std::vector<Stage>& program) {
 // streams as have a plane to work on and a share that holds one, else
 // rows, columns, rows. `usable` and `per_byte` as in plan_passes.
 PassPlan plan_plane_program(const PlannerInput& in, std::size_t usable, double per_byte) {
-  const BrickShape& v = in.volume;
+  const Shape& v = in.volume;
   const std::size_t e = in.element_bytes;
   const std::vector<Stage>& program = in.plane_program;
   check_plane_program(program);
@@ -294,7 +294,7 @@ AxisSet PassSpec::staged_axes() const {
   return {false, false, true};
 }
 
-Box PassSpec::box(const BrickShape& v, std::size_t i) const {
+Box PassSpec::box(const Shape& v, std::size_t i) const {
   const std::size_t cy = ceil_div(v.ny, brick.ny), cx = ceil_div(v.nx, brick.nx);
   const std::size_t iz = i / (cy * cx), iy = (i / cx) % cy, ix = i % cx;
   Box b;
@@ -324,7 +324,7 @@ std::size_t PassPlan::total_bricks() const {
 }
 
 PassPlan plan_passes(const PlannerInput& in) {
-  const BrickShape& v = in.volume;
+  const Shape& v = in.volume;
   const std::size_t e = in.element_bytes;
   const std::size_t volume_bytes = v.elements() * e;
   if (in.streams == 0 || in.streams > 64)

@@ -34,23 +34,18 @@
 #include <vector>
 
 #include "core/format_bytes.hpp"
+#include "core/geometry.hpp"
 #include "engine/planning/pass_program.hpp"
-#include "kernels/brick.hpp"
 #include "oocfft/options.hpp"
-#include "transpose/box.hpp"
 
 namespace oocfft::engine {
 
-using kernels::AxisSet;
-using kernels::BrickShape;
-using transpose::Box;
-using transpose::BrickLayout;
 
 struct PassSpec {
   std::string name;      // "xy on z-slabs"
   AxisSet axes;          // volume axes transformed by this pass
   BrickLayout layout = BrickLayout::natural;
-  BrickShape brick;      // largest box of the pass, in volume coordinates
+  Shape brick;      // largest box of the pass, in volume coordinates
   std::size_t bricks = 0;
   // What the pass does to each brick on the device, in order.
   std::vector<Stage> stages{Stage::transform};
@@ -58,9 +53,9 @@ struct PassSpec {
   // Axes to transform in the staged (device) brick: the volume axes for the
   // natural layout; the contiguous x axis for the line layouts.
   AxisSet staged_axes() const;
-  BrickShape staged_brick() const { return transpose::staged_shape(Box{0, 0, 0, brick}, layout); }
+  Shape staged_brick() const { return oocfft::staged_shape(Box{0, 0, 0, brick}, layout); }
   // The boxes of the pass, in order: brick i of bricks.
-  Box box(const BrickShape& volume, std::size_t i) const;
+  Box box(const Shape& volume, std::size_t i) const;
 };
 
 struct PassPlan {
@@ -100,7 +95,7 @@ struct PassPlan {
 };
 
 struct PlannerInput {
-  BrickShape volume;
+  Shape volume;
   std::size_t element_bytes = 8;
   std::size_t device_budget = 0;   // resolved, > 0
   std::size_t staging_budget = 0;  // all streams together; 0 = no limit

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kernels/centring.hpp"
-#include "transpose/box.hpp"
+#include "core/geometry.hpp"
 
 namespace oocfft::engine {
 
@@ -26,12 +26,12 @@ enum class Stage {
 const char* to_string(Stage stage) noexcept;
 
 // The volume axes of a staged brick's dimensions in `layout`
-// (transpose/box.hpp), for the centring phases.
-constexpr kernels::StagedAxes staged_axes_of(transpose::BrickLayout layout) {
+// (core/geometry.hpp), for the centring phases.
+constexpr kernels::StagedAxes staged_axes_of(oocfft::BrickLayout layout) {
   switch (layout) {
-    case transpose::BrickLayout::natural: return {{0, 1, 2}};
-    case transpose::BrickLayout::y_lines: return {{0, 2, 1}};  // [z][x][y]
-    case transpose::BrickLayout::z_lines: return {{1, 2, 0}};  // [y][x][z]
+    case oocfft::BrickLayout::natural: return {{0, 1, 2}};
+    case oocfft::BrickLayout::y_lines: return {{0, 2, 1}};  // [z][x][y]
+    case oocfft::BrickLayout::z_lines: return {{1, 2, 0}};  // [y][x][z]
   }
   return {};
 }

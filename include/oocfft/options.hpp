@@ -1,7 +1,7 @@
 #pragma once
-// Transform options: backend, normalisation (numpy's `norm=`), threads, and
-// the out-of-core streaming engine's budgets, strategy, progress and
-// cancellation.
+// Transform options: what is computed (normalisation as numpy's `norm=`,
+// centring), how (backend, threads, the out-of-core streaming engine's
+// budgets, streams and strategy), and the run's progress and cancellation.
 #include <cstddef>
 #include <filesystem>
 #include <functional>
@@ -55,34 +55,49 @@ struct Progress {
   unsigned passes = 0;
 };
 
+// The options say two different things, marked on each member:
+//   WHAT is computed: `norm` and `shift` (with the Direction given to
+//     execute()). They change the result.
+//   HOW it is computed: `backend`, `threads`, `host_threads`, the budgets,
+//     `streams`, `strategy`, `register_host_memory` and
+//     `kernel_cache_directory`. They change time and memory only: every
+//     combination gives the in-core result to rounding (the engine suites
+//     hold them to it).
+//   and the run's controls: `progress` and `cancel`.
+// The members stay in their first order, mixed, so that aggregate and
+// designated initialisers written against earlier releases still compile.
 struct Options {
+  // HOW: which executor runs the plan.
   Backend backend = Backend::automatic;
+  // WHAT: which direction is scaled (numpy's norm=).
   Norm norm = Norm::backward;
-  // Host threads for the host backend and for host-side copies; 0 = all cores.
+  // HOW. Host threads for the host backend and for host-side copies; 0 = all cores.
   unsigned threads = 0;
-  // Threads shared with other plans and calls (host_threads.hpp); when set,
+  // HOW. Threads shared with other plans and calls (host_threads.hpp); when set,
   // `threads` must be 0 or its count. For loops of one-shot calls with a
   // thread count.
   HostThreads host_threads;
 
-  // Device bytes the plan may use (bricks, workspace, tables). 0 = the free
+  // HOW. Device bytes the plan may use (bricks, workspace, tables). 0 = the free
   // device memory minus a safety margin. On the host backend it bounds the
   // per-stream brick buffers and the planes a two-pass plan keeps between
   // its passes the same way (in host memory), so a small budget runs the
   // out-of-core strategies without a GPU.
   std::size_t device_memory_budget = 0;
-  // Host bytes for all streams' staging buffers together; a brick is no
+  // HOW. Host bytes for all streams' staging buffers together; a brick is no
   // larger than one stream's share. 0 = a ring of 32 MiB per stream on a
   // device (bricks staged in pieces of 8 MiB; line_transpose: a brick
   // each), never more than a quarter of the host's available memory
   // (MemAvailable).
   std::size_t host_staging_budget = 0;
-  // Bricks in flight (CUDA streams, each with its own staging and device
+  // HOW. Bricks in flight (CUDA streams, each with its own staging and device
   // buffers). 1..64.
   unsigned streams = 4;
+  // HOW: passes over the volume (Strategy above).
   Strategy strategy = Strategy::automatic;
+  // HOW: DMA from the caller's array or staging (HostRegistration above).
   HostRegistration register_host_memory = HostRegistration::automatic;
-  // Centred data, as numpy's fftshift(fftn(ifftshift(u))) (and the same
+  // WHAT. Centred data, as numpy's fftshift(fftn(ifftshift(u))) (and the same
   // with ifftn for the inverse): the zero frequency, and the origin of the
   // input, at index n/2 of every axis. Folded into the transform as phase
   // multiplies of the bricks already on the device, never as passes of
@@ -90,18 +105,18 @@ struct Options {
   // one sweep before and one after). Not for angular-spectrum work, whose
   // result does not depend on where the origin lies.
   bool shift = false;
-  // CUDA backend: where the kernels compiled at plan time (NVRTC, for line
+  // HOW. CUDA backend: where the kernels compiled at plan time (NVRTC, for line
   // lengths the build did not compile ahead of time: OOCFFT_KERNEL_SET) are
   // cached, so that the next plan loads them instead of compiling again.
   // Empty = $XDG_CACHE_HOME/oocfft, else $HOME/.cache/oocfft. A directory
   // that cannot be created or written keeps them in memory for the plan
   // only (describe() says so); the transform goes on.
   std::filesystem::path kernel_cache_directory;
-  // Called after every brick (the host backend's in-core plan, which
+  // Run control. Called after every brick (the host backend's in-core plan, which
   // transforms the array where it lies: after every axis), from the
   // engine's stream threads, one call at a time. May be empty.
   std::function<void(const Progress&)> progress;
-  // Polled before each brick (in-core on the host: before each axis), from
+  // Run control. Polled before each brick (in-core on the host: before each axis), from
   // the engine's stream threads, one call at
   // a time (never beside another cancel or progress call); when it returns
   // true the engine finishes the bricks in flight, then throws

@@ -17,7 +17,10 @@ struct Shape {
   // Byte count of `element_bytes`-sized elements, checked for overflow.
   std::size_t bytes(std::size_t element_bytes) const;
   std::string to_string() const;  // "nz x ny x nx"
-  friend bool operator==(const Shape&, const Shape&) = default;
+  // Spelled out rather than defaulted: the CUDA sources, compiled as C++17,
+  // take a brick's extent as a Shape (core/geometry.hpp).
+  friend bool operator==(const Shape& a, const Shape& b) { return a.nz == b.nz && a.ny == b.ny && a.nx == b.nx; }
+  friend bool operator!=(const Shape& a, const Shape& b) { return !(a == b); }
 };
 
 }  // namespace oocfft

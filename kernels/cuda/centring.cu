@@ -48,7 +48,7 @@ __global__ void centre_rows(Complex<T>* brick, std::size_t rows, std::size_t mid
 }  // namespace
 
 template <class T>
-void centre_brick(Complex<T>* brick, const BrickShape& staged, const BrickOrigin& origin, const StagedAxes& axes,
+void centre_brick(Complex<T>* brick, const Shape& staged, const BrickOrigin& origin, const StagedAxes& axes,
                   const CentringView& tables, CentringSide side, cudaStream_t stream) {
   const std::size_t at[3] = {origin.z0, origin.y0, origin.x0};
   auto table = [&](int d) {
@@ -63,9 +63,9 @@ void centre_brick(Complex<T>* brick, const BrickShape& staged, const BrickOrigin
   check_launch("centre_rows (centring phases)");
 }
 
-template void centre_brick<float>(Complex<float>*, const BrickShape&, const BrickOrigin&, const StagedAxes&,
+template void centre_brick<float>(Complex<float>*, const Shape&, const BrickOrigin&, const StagedAxes&,
                                   const CentringView&, CentringSide, cudaStream_t);
-template void centre_brick<double>(Complex<double>*, const BrickShape&, const BrickOrigin&, const StagedAxes&,
+template void centre_brick<double>(Complex<double>*, const Shape&, const BrickOrigin&, const StagedAxes&,
                                    const CentringView&, CentringSide, cudaStream_t);
 
 }  // namespace oocfft::kernels::cuda

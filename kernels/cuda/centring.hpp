@@ -28,7 +28,7 @@ class DeviceCentringTables {
 };
 
 template <class T>
-void centre_brick(Complex<T>* brick, const BrickShape& staged, const BrickOrigin& origin, const StagedAxes& axes,
+void centre_brick(Complex<T>* brick, const Shape& staged, const BrickOrigin& origin, const StagedAxes& axes,
                   const CentringView& tables, CentringSide side, cudaStream_t stream);
 
 }  // namespace oocfft::kernels::cuda

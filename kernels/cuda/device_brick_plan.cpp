@@ -14,15 +14,15 @@
 
 namespace oocfft::kernels::cuda {
 
-StridedLines x_lines(const BrickShape& s) {
+StridedLines x_lines(const Shape& s) {
   return {s.nx, 1, static_cast<std::int64_t>(s.ny * s.nz), static_cast<std::int64_t>(s.nx), 1, 0};
 }
-StridedLines y_lines(const BrickShape& s) {
+StridedLines y_lines(const Shape& s) {
   const auto nx = static_cast<std::int64_t>(s.nx), ny = static_cast<std::int64_t>(s.ny);
   if (s.nx == 1) return {s.ny, 1, static_cast<std::int64_t>(s.nz), ny, 1, 0};  // rows of a [z][y] brick
   return {s.ny, nx, nx, 1, static_cast<std::int64_t>(s.nz), nx * ny};
 }
-StridedLines z_lines(const BrickShape& s) {
+StridedLines z_lines(const Shape& s) {
   const auto plane = static_cast<std::int64_t>(s.nx * s.ny);
   return {s.nz, plane, plane, 1, 1, 0};
 }
@@ -30,7 +30,7 @@ StridedLines z_lines(const BrickShape& s) {
 template <class T>
 class DeviceBrickPlan<T>::Impl {
  public:
-  BrickShape max_shape;
+  Shape max_shape;
   AxisSet axes;
   TileKernels kernels = TileKernels::compiled_where_available;
   // Axes of equal length share one plan (and its tables).
@@ -67,7 +67,7 @@ void DeviceBrickPlan<T>::Impl::prepare_plan_time(std::shared_ptr<PlanTimeSchedul
 }
 
 template <class T>
-DeviceBrickPlan<T>::DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKernels kernels,
+DeviceBrickPlan<T>::DeviceBrickPlan(Shape max_shape, AxisSet axes, TileKernels kernels,
                                     std::shared_ptr<PlanTimeSchedules> plan_time,
                                     const std::filesystem::path& cache_directory)
     : impl_(std::make_unique<Impl>()) {
@@ -99,7 +99,7 @@ DeviceBrickPlan<T>& DeviceBrickPlan<T>::operator=(DeviceBrickPlan&&) noexcept = 
 
 template <class T>
 std::size_t DeviceBrickPlan<T>::workspace_bytes() const {
-  const BrickShape& s = impl_->max_shape;
+  const Shape& s = impl_->max_shape;
   std::size_t bytes = 0;
   if (impl_->x) bytes = std::max(bytes, impl_->x->workspace_bytes(x_lines(s)));
   if (impl_->y) bytes = std::max(bytes, impl_->y->workspace_bytes(y_lines(s)));
@@ -121,10 +121,10 @@ std::size_t DeviceBrickPlan<T>::table_bytes() const {
 }
 
 template <class T>
-void DeviceBrickPlan<T>::execute(Complex<T>* data, BrickShape shape, void* workspace, bool inverse, T scale,
+void DeviceBrickPlan<T>::execute(Complex<T>* data, Shape shape, void* workspace, bool inverse, T scale,
                                  cudaStream_t stream) const {
   const Impl& p = *impl_;
-  const BrickShape& m = p.max_shape;
+  const Shape& m = p.max_shape;
   auto refuse = [&](const char* why) {
     throw Error(ErrorKind::invalid_argument,
                 std::string("DeviceBrickPlan::execute: brick ") + std::to_string(shape.nz) + "x" +

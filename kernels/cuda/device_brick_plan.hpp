@@ -15,7 +15,7 @@
 #include <memory>
 #include <string>
 
-#include "kernels/brick.hpp"
+#include "core/geometry.hpp"
 #include "kernels/complex.hpp"
 #include "kernels/cuda/device_line_plan.hpp"
 #include "kernels/cuda/tile_kernel_choice.hpp"
@@ -27,9 +27,9 @@ class PlanTimeSchedules;
 // The lines of each axis of a [nz][ny][nx] brick. x lines are contiguous;
 // y and z lines take the x positions as neighbouring lanes so that a tile
 // reads whole rows (the strided-axis kernel, no transpose pass).
-StridedLines x_lines(const BrickShape& s);
-StridedLines y_lines(const BrickShape& s);
-StridedLines z_lines(const BrickShape& s);
+StridedLines x_lines(const Shape& s);
+StridedLines y_lines(const Shape& s);
+StridedLines z_lines(const Shape& s);
 
 template <class T>
 class DeviceBrickPlan {
@@ -45,7 +45,7 @@ class DeviceBrickPlan {
   // `cache_directory` (empty: default_kernel_cache_directory()). A schedule
   // that cannot be had is no error: its axis runs the general kernel and
   // describe() says why.
-  DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKernels kernels = TileKernels::compiled_where_available,
+  DeviceBrickPlan(Shape max_shape, AxisSet axes, TileKernels kernels = TileKernels::compiled_where_available,
                   std::shared_ptr<PlanTimeSchedules> plan_time = nullptr,
                   const std::filesystem::path& cache_directory = {});
   ~DeviceBrickPlan();
@@ -60,7 +60,7 @@ class DeviceBrickPlan {
   // Transforms `data` (device pointer, shape `shape`, C order) in place and
   // multiplies by `scale`. `workspace` holds workspace_bytes() device bytes.
   // Asynchronous on `stream`; every launch is checked.
-  void execute(Complex<T>* data, BrickShape shape, void* workspace, bool inverse, T scale,
+  void execute(Complex<T>* data, Shape shape, void* workspace, bool inverse, T scale,
                cudaStream_t stream) const;
 
   // One line per axis: kernel used (shared-memory, strided, four-step,

@@ -51,7 +51,7 @@ __global__ void multiply_planes(Complex<T>* brick, std::size_t ny, std::size_t n
 
 // brick *= factor, `planes[z]` the plane data of volume plane z.
 template <class T, class Factor>
-void multiply_brick(Complex<T>* brick, const BrickShape& extent, const BrickOrigin& origin, const Factor& factor,
+void multiply_brick(Complex<T>* brick, const Shape& extent, const BrickOrigin& origin, const Factor& factor,
                     const typename Factor::Plane* planes, cudaStream_t stream, const char* what) {
   using Batch = PlaneBatch<typename Factor::Plane>;
   const std::size_t plane = extent.ny * extent.nx;

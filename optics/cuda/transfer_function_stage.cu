@@ -19,13 +19,13 @@ struct TransferFactor {
 
 }  // namespace
 
-void TransferFunctionStage::multiply_on_device(kernels::Complex<float>* brick, const kernels::BrickShape& extent,
+void TransferFunctionStage::multiply_on_device(kernels::Complex<float>* brick, const Shape& extent,
                                                const kernels::BrickOrigin& origin, CUstream_st* stream) const {
   kernels::cuda::multiply_brick(brick, extent, origin, TransferFactor{h_}, planes_.data(), stream,
                                 "multiply_planes (angular-spectrum transfer function)");
 }
 
-void TransferFunctionStage::multiply_on_device(kernels::Complex<double>* brick, const kernels::BrickShape& extent,
+void TransferFunctionStage::multiply_on_device(kernels::Complex<double>* brick, const Shape& extent,
                                                const kernels::BrickOrigin& origin, CUstream_st* stream) const {
   kernels::cuda::multiply_brick(brick, extent, origin, TransferFactor{h_}, planes_.data(), stream,
                                 "multiply_planes (angular-spectrum transfer function)");

@@ -14,7 +14,7 @@
 #include <memory>
 #include <string>
 
-#include "kernels/brick.hpp"
+#include "core/geometry.hpp"
 #include "kernels/complex.hpp"
 
 namespace oocfft::engine {
@@ -31,7 +31,7 @@ class DeviceBrickKernels {
   // built for, C order) in place along the built axes and multiplies by
   // `scale`; asynchronous on `stream`. Called from several stream threads
   // at once, each with its own stream and workspace.
-  virtual void execute(kernels::Complex<T>* data, kernels::BrickShape shape, void* workspace, bool inverse, T scale,
+  virtual void execute(kernels::Complex<T>* data, oocfft::Shape shape, void* workspace, bool inverse, T scale,
                        cudaStream_t stream) const = 0;
   virtual std::string describe() const = 0;
 };
@@ -39,8 +39,8 @@ class DeviceBrickKernels {
 // Builds the kernels of one pass: its largest (staged) brick and its axes.
 // An empty function means the library's own kernels.
 struct BrickKernelFactory {
-  std::function<std::unique_ptr<DeviceBrickKernels<float>>(kernels::BrickShape, kernels::AxisSet)> single;
-  std::function<std::unique_ptr<DeviceBrickKernels<double>>(kernels::BrickShape, kernels::AxisSet)> twice;
+  std::function<std::unique_ptr<DeviceBrickKernels<float>>(oocfft::Shape, oocfft::AxisSet)> single;
+  std::function<std::unique_ptr<DeviceBrickKernels<double>>(oocfft::Shape, oocfft::AxisSet)> twice;
 };
 
 }  // namespace oocfft::engine

@@ -81,12 +81,12 @@ class InHouseBrickKernels final : public DeviceBrickKernels<T> {
  public:
   // `plan_time` (may be null) holds the plan-time schedules of the plan's
   // passes before this one; `kernel_cache` is where new ones are cached.
-  InHouseBrickKernels(BrickShape max_shape, AxisSet axes, std::shared_ptr<kc::PlanTimeSchedules> plan_time,
+  InHouseBrickKernels(Shape max_shape, AxisSet axes, std::shared_ptr<kc::PlanTimeSchedules> plan_time,
                       const std::filesystem::path& kernel_cache)
       : plan_(max_shape, axes, kc::TileKernels::compiled_where_available, std::move(plan_time), kernel_cache) {}
   std::size_t workspace_bytes() const override { return plan_.workspace_bytes(); }
   std::size_t table_bytes() const override { return plan_.table_bytes(); }
-  void execute(kernels::Complex<T>* data, BrickShape shape, void* workspace, bool inverse, T scale,
+  void execute(kernels::Complex<T>* data, Shape shape, void* workspace, bool inverse, T scale,
                cudaStream_t stream) const override {
     plan_.execute(data, shape, workspace, inverse, scale, stream);
   }

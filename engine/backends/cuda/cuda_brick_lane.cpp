@@ -13,7 +13,7 @@ namespace {
 // range of the device brick and at most `limit` elements: runs of whole
 // planes, else of whole rows in one plane, else parts of one row.
 std::vector<Box> device_contiguous_pieces(const Box& box, std::size_t limit) {
-  const BrickShape& e = box.extent;
+  const Shape& e = box.extent;
   std::vector<Box> pieces;
   if (e.elements() <= limit) return {box};
   const std::size_t plane = e.ny * e.nx;
@@ -42,7 +42,7 @@ bool same_box(const Box& a, const Box& b) {
 
 // Offset of a piece's first element in the device brick of `box`.
 std::size_t offset_in(const Box& box, const Box& piece) {
-  const BrickShape& e = box.extent;
+  const Shape& e = box.extent;
   return ((piece.z0 - box.z0) * e.ny + (piece.y0 - box.y0)) * e.nx + (piece.x0 - box.x0);
 }
 
@@ -91,7 +91,7 @@ std::size_t CudaBrickLane<T>::process(const BrickJob& job, BrickTiming& t) {
   kc::check_cuda(cudaSetDevice(c_.device), "cudaSetDevice");  // stream threads start on device 0
   const PassSpec& spec = *job.spec;
   const cudaStream_t s = stream_.get();
-  const BrickShape volume = c_.store->shape();
+  const Shape volume = c_.store->shape();
   const bool carry = c_.resident != nullptr;
   // Pass 1 of a carry-over plan transforms a resident slab where it stays
   // on the device; pass 2 copies the resident planes of its y-slab device
@@ -128,12 +128,12 @@ std::size_t CudaBrickLane<T>::process(const BrickJob& job, BrickTiming& t) {
   run_stages(
       spec.stages, c_.inverse, job.last_pass, c_.scale,
       [&](bool inverse, double scale) {
-        c_.kernels->passes[job.pass]->execute(values, transpose::staged_shape(job.box, spec.layout),
+        c_.kernels->passes[job.pass]->execute(values, staged_shape(job.box, spec.layout),
                                               workspace_.get(), inverse, static_cast<T>(scale), s);
       },
       [&] { c_.multiply->multiply_on_device(values, job.box.extent, {job.box.z0, job.box.y0, job.box.x0}, s); },
       [&](bool output) {
-        kc::centre_brick(values, transpose::staged_shape(job.box, spec.layout), {job.box.z0, job.box.y0, job.box.x0},
+        kc::centre_brick(values, staged_shape(job.box, spec.layout), {job.box.z0, job.box.y0, job.box.x0},
                          staged_axes_of(spec.layout), *c_.centring,
                          output ? kernels::CentringSide::output : kernels::CentringSide::input, s);
       });
@@ -250,7 +250,7 @@ void CudaBrickLane<T>::copy_staged_piece(const Box& box, const Box& piece, std::
 template <class T>
 void CudaBrickLane<T>::copy_part_piece(const Box& brick, const Box& piece, std::byte* dev, std::byte* slot,
                                        bool to_device) const {
-  const BrickShape& e = piece.extent;
+  const Shape& e = piece.extent;
   const cudaPitchedPtr host = make_cudaPitchedPtr(slot, e.nx * e_, e.nx * e_, e.ny);
   const cudaPitchedPtr device = make_cudaPitchedPtr(dev, brick.extent.nx * e_, brick.extent.nx * e_, brick.extent.ny);
   const cudaPos at = make_cudaPos((piece.x0 - brick.x0) * e_, piece.y0 - brick.y0, piece.z0 - brick.z0);
@@ -271,7 +271,7 @@ void CudaBrickLane<T>::copy_part_piece(const Box& brick, const Box& piece, std::
 }
 
 template <class T>
-void CudaBrickLane<T>::copy_resident_planes(const BrickShape& volume, const Box& box, std::size_t planes,
+void CudaBrickLane<T>::copy_resident_planes(const Shape& volume, const Box& box, std::size_t planes,
                                             std::byte* dev, cudaStream_t s) const {
   if (planes == 0) return;
   cudaMemcpy3DParms p{};

@@ -96,7 +96,7 @@ class StagingOnDemand {
   std::size_t count_, bytes_;
   const volume::PageLocker& locker_;
   mutable std::mutex mutex_;
-  std::vector<volume::StagingBuffer>* buffers_ = nullptr;
+  std::vector<volume::HostBuffer>* buffers_ = nullptr;
 };
 
 // Staged bricks take turns per direction: one lane gathers and uploads while
@@ -201,7 +201,7 @@ class CudaBrickLane final : public BrickLane {
 
   // The first `planes` z planes of y-slab `box`, resident since pass 1,
   // into the packed device brick: one 3D device-to-device copy.
-  void copy_resident_planes(const BrickShape& volume, const Box& box, std::size_t planes, std::byte* dev,
+  void copy_resident_planes(const Shape& volume, const Box& box, std::size_t planes, std::byte* dev,
                             cudaStream_t s) const;
 
   static constexpr std::size_t e_ = sizeof(kernels::Complex<T>);

@@ -5,14 +5,14 @@
 namespace oocfft::engine {
 
 template <class T>
-void transform_brick_host(const AxisPlans<T>& plans, kernels::Complex<T>* data, const kernels::BrickShape& b,
-                          kernels::AxisSet axes, transpose::BrickLayout layout, bool inverse, T scale) {
+void transform_brick_host(const AxisPlans<T>& plans, kernels::Complex<T>* data, const oocfft::Shape& b,
+                          oocfft::AxisSet axes, oocfft::BrickLayout layout, bool inverse, T scale) {
   using kernels::LineBatch;
   const auto nx = static_cast<std::ptrdiff_t>(b.nx);
   const auto plane = static_cast<std::ptrdiff_t>(b.ny * b.nx);
   // In the line layouts the staged x axis holds the volume's y or z lines.
-  const kernels::LinePlan<T>& x_plan = layout == transpose::BrickLayout::y_lines   ? *plans.y
-                                       : layout == transpose::BrickLayout::z_lines ? *plans.z
+  const kernels::LinePlan<T>& x_plan = layout == oocfft::BrickLayout::y_lines   ? *plans.y
+                                       : layout == oocfft::BrickLayout::z_lines ? *plans.z
                                                                                    : *plans.x;
   const bool run_x = axes.x && b.nx > 1, run_y = axes.y && b.ny > 1, run_z = axes.z && b.nz > 1;
   if (!run_x && !run_y && !run_z) {
@@ -30,10 +30,10 @@ void transform_brick_host(const AxisPlans<T>& plans, kernels::Complex<T>* data, 
 }
 
 template void transform_brick_host<float>(const AxisPlans<float>&, kernels::Complex<float>*,
-                                          const kernels::BrickShape&, kernels::AxisSet, transpose::BrickLayout,
+                                          const oocfft::Shape&, oocfft::AxisSet, oocfft::BrickLayout,
                                           bool, float);
 template void transform_brick_host<double>(const AxisPlans<double>&, kernels::Complex<double>*,
-                                           const kernels::BrickShape&, kernels::AxisSet, transpose::BrickLayout,
+                                           const oocfft::Shape&, oocfft::AxisSet, oocfft::BrickLayout,
                                            bool, double);
 
 }  // namespace oocfft::engine

@@ -22,9 +22,9 @@ namespace {
 // The planes of y-slab `box` that a carry-over plan kept resident (the
 // first `planes` of it), from the resident region (whole z planes of the
 // volume from plane 0) into the packed brick.
-void copy_resident_planes(const std::byte* resident, const BrickShape& volume, const Box& box, std::size_t planes,
+void copy_resident_planes(const std::byte* resident, const Shape& volume, const Box& box, std::size_t planes,
                           std::size_t element_bytes, std::byte* brick) {
-  const BrickShape& b = box.extent;
+  const Shape& b = box.extent;
   const std::size_t row = b.nx * element_bytes;
   tbb::parallel_for(std::size_t{0}, planes, [&](std::size_t z) {
     for (std::size_t y = 0; y < b.ny; ++y)
@@ -46,7 +46,7 @@ class HostBrickLane final : public BrickLane {
 
   std::size_t process(const BrickJob& job, BrickTiming& t) override {
     const PassSpec& spec = *job.spec;
-    const BrickShape volume = store_.shape();
+    const Shape volume = store_.shape();
     constexpr std::size_t e = sizeof(kernels::Complex<T>);
     const bool carry = resident_ != nullptr;
     // Pass 1 of a carry-over plan transforms a resident slab where it
@@ -71,14 +71,14 @@ class HostBrickLane final : public BrickLane {
       run_stages(
           spec.stages, inverse_, job.last_pass, scale_,
           [&](bool inverse, double scale) {
-            transform_brick_host(plans_, values, transpose::staged_shape(job.box, spec.layout), spec.staged_axes(),
+            transform_brick_host(plans_, values, oocfft::staged_shape(job.box, spec.layout), spec.staged_axes(),
                                  spec.layout, inverse, static_cast<T>(scale));
           },
           [&] {
             multiply_->multiply(values, job.box.extent, {job.box.z0, job.box.y0, job.box.x0});
           },
           [&](bool output) {
-            kernels::centre_brick(values, transpose::staged_shape(job.box, spec.layout),
+            kernels::centre_brick(values, oocfft::staged_shape(job.box, spec.layout),
                                   {job.box.z0, job.box.y0, job.box.x0}, staged_axes_of(spec.layout), *centring_,
                                   output ? kernels::CentringSide::output : kernels::CentringSide::input);
           });
@@ -139,11 +139,11 @@ class HostBackend final : public ExecutionBackend {
   // gigabytes takes seconds per axis.
   bool transform_in_place(std::byte* data, const RunContext& run) const override {
     const Options& o = *run.options;
-    std::vector<kernels::AxisSet> axes;
+    std::vector<oocfft::AxisSet> axes;
     if (volume_.nx > 1) axes.push_back({false, false, true});
     if (volume_.ny > 1) axes.push_back({false, true, false});
     if (volume_.nz > 1) axes.push_back({true, false, false});
-    if (axes.empty()) axes.push_back(kernels::AxisSet::all());  // 1x1x1: the scale alone
+    if (axes.empty()) axes.push_back(oocfft::AxisSet::all());  // 1x1x1: the scale alone
     auto* values = reinterpret_cast<kernels::Complex<T>*>(data);
     const std::size_t bytes = volume_.elements() * sizeof(kernels::Complex<T>);
     // Centred: the phases in a sweep of their own before the first axis
@@ -151,7 +151,7 @@ class HostBackend final : public ExecutionBackend {
     auto centre = [&](kernels::CentringSide side) {
       if (run.centring == nullptr) return;
       run.arena->execute([&] {
-        kernels::centre_brick(values, volume_, {}, staged_axes_of(transpose::BrickLayout::natural), *run.centring,
+        kernels::centre_brick(values, volume_, {}, staged_axes_of(oocfft::BrickLayout::natural), *run.centring,
                               side);
       });
     };
@@ -164,7 +164,7 @@ class HostBackend final : public ExecutionBackend {
       const bool last = a + 1 == axes.size();
       if (a == 0) centre(kernels::CentringSide::input);
       run.arena->execute([&] {
-        transform_brick_host(plans_, values, volume_, axes[a], transpose::BrickLayout::natural, run.inverse,
+        transform_brick_host(plans_, values, volume_, axes[a], oocfft::BrickLayout::natural, run.inverse,
                              last ? static_cast<T>(run.scale) : T(1));
       });
       if (last) centre(kernels::CentringSide::output);
@@ -192,7 +192,7 @@ class HostBackend final : public ExecutionBackend {
     const PassPlan& plan = fitted.plan;
     const Clock::time_point start = Clock::now();
     std::lock_guard<std::mutex> lock(run.pool->mutex());
-    std::vector<volume::StagingBuffer>* buffers = nullptr;
+    std::vector<volume::HostBuffer>* buffers = nullptr;
     try {
       buffers = &run.pool->acquire(plan.streams, plan.staging_bytes, nullptr);
     } catch (const std::bad_alloc&) {
@@ -221,7 +221,7 @@ class HostBackend final : public ExecutionBackend {
 
  private:
   AxisPlans<T> plans_;
-  BrickShape volume_;
+  Shape volume_;
 };
 
 }  // namespace
