@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "kernels/butterfly.hpp"
-#include "kernels/cuda/tile_kernels.cuh"
+#include "kernels/cuda/general_tile_kernels.cuh"
 
 using oocfft::kernels::Complex;
 using oocfft::kernels::radix_butterfly;
@@ -60,7 +60,7 @@ struct Radices {
   }
 };
 
-// The product's skew and vector accesses (tile_kernels.cuh).
+// The product's skew and vector accesses (general_tile_kernels.cuh).
 using oocfft::kernels::cuda::detail::skew;
 template <class T>
 __device__ __forceinline__ Complex<T> ld(const Complex<T>* p) {

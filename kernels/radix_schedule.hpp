@@ -2,7 +2,7 @@
 // The radix schedule of a Stockham transform of length n: the radices in pass
 // order. One constexpr definition serves the host plans (stockham_radices in
 // line_factorization.cpp, which builds LinePlan's passes) and the device
-// kernels with a compile-time length (schedule_kernels.cuh), so the passes a
+// kernels with a compile-time length (compiled_schedule_kernels.cuh), so the passes a
 // plan uploads and the passes a compiled kernel runs cannot drift apart.
 #if defined(__CUDACC_RTC__)
 #include "kernels/cuda/nvrtc_std.hpp"  // NVRTC has no C++ library

@@ -1,4 +1,4 @@
-// The compiled-schedule kernels (schedule_kernels.cuh): every schedule this
+// The compiled-schedule kernels (compiled_schedule_kernels.cuh): every schedule this
 // build compiled (OOCFFT_KERNEL_SET), every Bluestein convolution in one
 // kernel and the four-step steps of power-of-two splits, in both precisions
 // and directions, as contiguous lines and as strided z lines, in batches of
@@ -11,10 +11,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
+#include "kernels/cuda/cubin_cache.hpp"
 #include "kernels/cuda/device_limits.hpp"
 #include "kernels/cuda/device_line_plan.hpp"
+#include "kernels/cuda/plan_time_schedules.hpp"
 #include "kernels/cuda/schedule_registry.hpp"
 #include "tests/cuda_test_support.hpp"
 
@@ -308,7 +312,7 @@ TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
 }
 
 // One-line odd-radix tiles after the rules above take the block count
-// measured best for them (schedule_geometry.hpp): four blocks per SM up to
+// measured best for them (stockham_tile.hpp): four blocks per SM up to
 // 4096 from two (and complex<float> from three), three for complex<float>
 // past 4096 from two, one block with fewer threads at more registers for
 // complex<double> at one; 7-smooth lengths only (host arithmetic: no device
@@ -580,77 +584,76 @@ TEST(CudaSchedules, UniformTilesRunInStagesWhereMeasured) {
 // contiguous lines run the tile in those stages (host arithmetic: no device
 // needed).
 template <class T>
-std::vector<int> expect_ragged_tiles_where_measured(int low, int high) {
+void expect_ragged_tile(int n) {
   constexpr bool single = sizeof(T) == 4;
+  const kc::UniformTile u = device_tile<T>(n);
+  ASSERT_TRUE(u.ragged) << n;
+  // A uniform tile yields only where it is complex64 within 8 registers
+  // of its cap (10368), or where ptxas spills it (SpilledTilesGiveWay).
+  const kc::UniformTile uniform = kc::uniform_tile<T>(static_cast<std::size_t>(n));
+  if (uniform.threads > 0 && !kc::tile_spills<T>(static_cast<std::size_t>(n), kc::TileSearch::uniform)) {
+    EXPECT_TRUE(single) << n;
+    EXPECT_LT(uniform.registers - 28 - 2 * uniform.values, 8) << n;
+    EXPECT_LT(u.stages, uniform.stages) << n;
+  }
+  const kc::ScheduleShape before = paired_shape<T>(n);
+  if (before.valid) {
+    EXPECT_TRUE(single) << n;
+    EXPECT_LE(before.min_blocks, 2) << n;
+    // One stage fewer than a one-block tile, two fewer than a two-block one.
+    EXPECT_LE(u.stages, before.stages - before.min_blocks) << n;
+  }
+  std::int64_t product = 1;
+  for (int p = 0; p < u.schedule.count; ++p) product *= u.schedule.radices[p];
+  EXPECT_EQ(product, n);
+  EXPECT_EQ(u.stages, kc::stage_count(u.schedule.count, u.fused)) << n;
+  EXPECT_LE(kc::staged_conflicts<T>(kc::StagedSchedule{u.schedule, u.fused, u.stages}), 2) << n;
+  int held = 0;
+  for (int stage = 0; stage < u.stages; ++stage) {
+    const int points = kc::stage_points(u.schedule, u.fused, stage);
+    EXPECT_GE(points, before.valid && before.min_blocks == 1 ? 8 : 6) << n;
+    const int groups = n / points;
+    held = std::max(held, (groups + u.threads - 1) / u.threads * points);
+  }
+  EXPECT_EQ(u.values, held) << n;
+  EXPECT_LE(u.values, single ? 56 : 50) << n;
+  // Within the register budget, but for the measured block sizes, whose
+  // tiles hold their values past it (measured_ragged_tiles).
+  if (kc::measured_ragged_threads<T>(n) == 0) {
+    EXPECT_LE(u.values * (single ? 2 : 4) + 28 + (single ? 0 : 16), u.registers) << n;
+  } else {
+    EXPECT_EQ(u.threads, kc::measured_ragged_threads<T>(n)) << n;
+  }
+  const kc::ScheduleShape g = kc::stockham_shape<T>(n, false);
+  EXPECT_TRUE(g.valid) << n;
+  if (!g.valid) return;
+  EXPECT_TRUE(kc::same_schedule(g.schedule, u.schedule)) << n;
+  EXPECT_EQ(g.fused, u.fused) << n;
+  EXPECT_EQ(g.threads, u.threads) << n;
+  EXPECT_EQ(g.values, u.values) << n;
+  EXPECT_EQ(g.register_target, u.registers) << n;
+  EXPECT_GE(g.min_blocks, u.blocks) << n;
+  EXPECT_GE(g.threads * g.values, n) << n;
+}
+
+template <class T>
+std::vector<int> expect_ragged_tiles_where_measured(int low, int high) {
   std::vector<int> ragged;
   for (int n = low; n <= high; ++n) {
-    const kc::UniformTile u = device_tile<T>(n);
-    if (!u.ragged) continue;
+    if (!device_tile<T>(n).ragged) continue;
     ragged.push_back(n);
-    // A uniform tile yields only where it is complex64 within 8 registers
-    // of its cap (10368), or where ptxas spills it (SpilledTilesGiveWay).
-    const kc::UniformTile uniform = kc::uniform_tile<T>(static_cast<std::size_t>(n));
-    if (uniform.threads > 0 && !kc::tile_spills<T>(static_cast<std::size_t>(n), kc::TileSearch::uniform)) {
-      EXPECT_TRUE(single) << n;
-      EXPECT_LT(uniform.registers - 28 - 2 * uniform.values, 8) << n;
-      EXPECT_LT(u.stages, uniform.stages) << n;
-    }
-    const kc::ScheduleShape before = paired_shape<T>(n);
-    if (before.valid) {
-      EXPECT_TRUE(single) << n;
-      EXPECT_LE(before.min_blocks, 2) << n;
-      // One stage fewer than a one-block tile, two fewer than a two-block one.
-      EXPECT_LE(u.stages, before.stages - before.min_blocks) << n;
-    }
-    std::int64_t product = 1;
-    for (int p = 0; p < u.schedule.count; ++p) product *= u.schedule.radices[p];
-    EXPECT_EQ(product, n);
-    EXPECT_EQ(u.stages, kc::stage_count(u.schedule.count, u.fused)) << n;
-    EXPECT_LE(kc::staged_conflicts<T>(kc::StagedSchedule{u.schedule, u.fused, u.stages}), 2) << n;
-    int held = 0;
-    for (int stage = 0; stage < u.stages; ++stage) {
-      const int points = kc::stage_points(u.schedule, u.fused, stage);
-      EXPECT_GE(points, before.valid && before.min_blocks == 1 ? 8 : 6) << n;
-      const int groups = n / points;
-      held = std::max(held, (groups + u.threads - 1) / u.threads * points);
-    }
-    EXPECT_EQ(u.values, held) << n;
-    EXPECT_LE(u.values, single ? 56 : 50) << n;
-    // Within the register budget, but for the measured block sizes, whose
-    // tiles hold their values past it (measured_ragged_tiles).
-    if (kc::measured_ragged_threads<T>(n) == 0) {
-      EXPECT_LE(u.values * (single ? 2 : 4) + 28 + (single ? 0 : 16), u.registers) << n;
-    } else {
-      EXPECT_EQ(u.threads, kc::measured_ragged_threads<T>(n)) << n;
-    }
-    const kc::ScheduleShape g = kc::stockham_shape<T>(n, false);
-    EXPECT_TRUE(g.valid) << n;
-    if (!g.valid) continue;
-    EXPECT_TRUE(kc::same_schedule(g.schedule, u.schedule)) << n;
-    EXPECT_EQ(g.fused, u.fused) << n;
-    EXPECT_EQ(g.threads, u.threads) << n;
-    EXPECT_EQ(g.values, u.values) << n;
-    EXPECT_EQ(g.register_target, u.registers) << n;
-    EXPECT_GE(g.min_blocks, u.blocks) << n;
-    EXPECT_GE(g.threads * g.values, n) << n;
+    expect_ragged_tile<T>(n);
   }
   return ragged;
 }
 
 TEST(CudaSchedules, RaggedTilesWhereMeasured) {
-  EXPECT_EQ(expect_ragged_tiles_where_measured<float>(2, 20000),
-            (std::vector<int>{5292,  6272,  6804,  6860,  7168,  7840,  8064,  8748,  8820,  9261,  9408,  9450,
-                              9600,  9604,  9720,  9800,  10080, 10125, 10206, 10290, 10368, 10500, 10752, 10800,
-                              10935, 11025, 11200, 11250, 11340, 11520, 11760, 11907, 12000, 12096, 12150, 12250,
-                              12544, 12600, 12960, 13125, 13230, 13440, 13608, 13720, 14000, 14112, 14175, 14336,
-                              14400, 14580, 14700, 15120, 15309, 15360, 15435, 15680, 15750, 16128, 16800, 17010,
-                              17150, 17280, 17500, 17640, 18144, 18375, 18750, 18816, 18900, 19200, 19440, 19600,
-                              19683, 19845}));
+  // The lines 4097..20000 that run ragged tiles are RaggedTile's cases
+  // (every one checked there, and run against fftwl by CudaRaggedTile).
   // complex128: lines that had no tile (they ran four steps); 11760's
   // tiles, 48 | 49 | 5 by either search, have a stage of 5: no Stockham
   // tile holds it, and it runs the in-place tile.
-  EXPECT_EQ(expect_ragged_tiles_where_measured<double>(2, 20000),
-            (std::vector<int>{9450, 10206, 10290, 10500, 11520, 12000}));
+  EXPECT_TRUE(device_tile<double>(10206).ragged);
   EXPECT_TRUE(kc::schedule_shape<double>(11760, false).in_place);
   // complex64 lines past 20000 have no tile of their own; those whose
   // ragged tiles have a stage of fewer than 6 points have no Stockham tile
@@ -714,12 +717,81 @@ TEST(CudaSchedules, RaggedTilesWhereMeasured) {
   EXPECT_EQ(paired_shape<float>(5880).stages, 4);
 }
 
-// Tiles that ptxas spills (spilled_complex64_tiles) give way to the next
+// The lines 4097..20000 whose contiguous tile is ragged, of both types, as
+// the rules and the tuning table give them (generated, not listed):
+// RaggedTile checks each tile's stages and registers on the host,
+// CudaRaggedTile runs each line on a GPU against fftwl.
+struct RaggedLine {
+  int length = 0;
+  bool complex128 = false;
+};
+
+std::vector<RaggedLine> ragged_lines() {
+  std::vector<RaggedLine> lines;
+  for (int n = 4097; n <= 20000; ++n) {
+    if (!kc::smooth_exponents(n).smooth) continue;
+    if (device_tile<float>(n).ragged) lines.push_back({n, false});
+    if (device_tile<double>(n).ragged) lines.push_back({n, true});
+  }
+  return lines;
+}
+
+std::string ragged_line_name(const ::testing::TestParamInfo<RaggedLine>& info) {
+  return (info.param.complex128 ? "c128_" : "c64_") + std::to_string(info.param.length);
+}
+
+class RaggedTile : public ::testing::TestWithParam<RaggedLine> {};
+
+TEST_P(RaggedTile, HoldsItsStagesWithinItsRegisters) {
+  if (GetParam().complex128) {
+    expect_ragged_tile<double>(GetParam().length);
+  } else {
+    expect_ragged_tile<float>(GetParam().length);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Lines4097To20000, RaggedTile, ::testing::ValuesIn(ragged_lines()), ragged_line_name);
+
+class CudaRaggedTile : public ::testing::TestWithParam<RaggedLine> {
+ protected:
+  static std::shared_ptr<kc::PlanTimeSchedules>& plan_time() {
+    static std::shared_ptr<kc::PlanTimeSchedules> schedules;
+    if (!schedules) schedules = std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache::memory_only());
+    return schedules;
+  }
+};
+
+// Three x lines on a compiled tile (ahead of time or at plan time, never
+// the general kernel), forward and inverse against fftwl.
+template <class T>
+void check_ragged_line(std::size_t n, std::shared_ptr<kc::PlanTimeSchedules> plan_time) {
+  const BrickShape shape{1, 3, n};
+  const kc::DeviceBrickPlan<T> plan(shape, AxisSet{false, false, true}, kc::TileKernels::compiled_where_available,
+                                    plan_time);
+  EXPECT_NE(plan.tile_kernels_used()[0], 'G') << "n=" << n << "\n" << plan.describe();
+  DeviceRunner<T> runner;
+  check_lines(runner, n, 3, 6007 * n, nullptr, std::move(plan_time));
+}
+
+TEST_P(CudaRaggedTile, RunsAgainstFftwLongDouble) {
+  SKIP_WITHOUT_CUDA();
+  const auto n = static_cast<std::size_t>(GetParam().length);
+  if (GetParam().complex128) {
+    check_ragged_line<double>(n, plan_time());
+  } else {
+    check_ragged_line<float>(n, plan_time());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Lines4097To20000, CudaRaggedTile, ::testing::ValuesIn(ragged_lines()), ragged_line_name);
+
+// Tiles that ptxas spills (Tuned::spilled_tile in the tuning table) give way to the next
 // choice: a uniform tile to the ragged rule, a first ragged tile to the
 // second search, a second one to the paired schedule. Every entry names a
 // tile the rules would run without it (host arithmetic: no device needed).
 TEST(CudaSchedules, SpilledTilesGiveWay) {
-  for (const kc::SpilledTile& spilled : kc::spilled_complex64_tiles) {
+  for (const kc::TuningEntry& spilled : tuned_lines(kc::Tuned::spilled_tile)) {
+    ASSERT_EQ(spilled.type, kc::TunedType::complex64) << spilled.length;
     const auto n = static_cast<std::size_t>(spilled.length);
     const kc::ScheduleShape paired = paired_shape<float>(spilled.length);
     kc::UniformTile tile;
@@ -786,7 +858,7 @@ InPlaceTiles expect_in_place_tiles() {
     const kc::ScheduleShape stockham = kc::shape_of_schedule<T>(n, settled.schedule, false, settled.tile);
     const kc::ListedTile listed = kc::listed_tile<T>(n);
     const bool power_of_two = (n & (n - 1)) == 0;
-    const kc::InPlaceSchedule* measured = kc::measured_in_place_schedule<T>(n);
+    const kc::TuningEntry* measured = kc::measured_in_place_schedule<T>(n);
     EXPECT_EQ(measured != nullptr, listed == kc::ListedTile::measured_in_place) << n;
     const bool cluster_expected = !power_of_two && n <= kc::max_schedule_points &&
                                   ((!stockham.valid && listed == kc::ListedTile::none) ||
@@ -826,7 +898,7 @@ InPlaceTiles expect_in_place_tiles() {
     std::vector<int> own_radices(own.radices, own.radices + own.count);
     if (measured) {
       own_radices.clear();
-      for (int r : measured->radices)
+      for (int r : measured->radices.radices)
         if (r > 1) own_radices.push_back(r);
       EXPECT_EQ(g.cluster, measured->cluster) << n;
     }
@@ -875,20 +947,20 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   EXPECT_EQ(pass_radices(listed), (std::vector<int>{25, 25, 14}));
   EXPECT_TRUE(kc::stockham_shape<double>(8750, false).valid);
   // The listed cluster lines have Stockham tiles, the four-step ones none.
-  for (const kc::MeasuredLine& line : kc::cluster_lines) {
-    EXPECT_TRUE(line.complex128 ? kc::stockham_shape<double>(line.length, false).valid
+  for (const kc::TuningEntry& line : tuned_lines(kc::Tuned::cluster_tile)) {
+    EXPECT_TRUE(line.type == kc::TunedType::complex128 ? kc::stockham_shape<double>(line.length, false).valid
                                 : kc::stockham_shape<float>(line.length, false).valid)
         << line.length;
   }
-  for (const kc::MeasuredLine& line : kc::four_step_lines) {
-    EXPECT_TRUE(line.complex128);
+  for (const kc::TuningEntry& line : tuned_lines(kc::Tuned::four_steps)) {
+    EXPECT_EQ(line.type, kc::TunedType::complex128);
     EXPECT_FALSE(kc::stockham_shape<double>(line.length, false).valid) << line.length;
     EXPECT_FALSE(kc::schedule_shape<double>(line.length, false).valid) << line.length;
   }
-  // Every two-block line is served, in its type only.
-  EXPECT_EQ(single.two_blocks, (std::vector<int>{9072, 9375, 10000, 10080, 10800, 10935, 10976, 11200, 11340, 11664,
-                                                 11760, 11907, 12250, 13125, 13608}));
-  EXPECT_EQ(twice.two_blocks, (std::vector<int>{6174, 6300, 6615, 6804}));
+  // Every two-block line of the tuning table is served, in its type only,
+  // and no other line.
+  EXPECT_EQ(single.two_blocks, tuned_lengths(kc::Tuned::two_in_place_blocks, kc::TunedType::complex64));
+  EXPECT_EQ(twice.two_blocks, tuned_lengths(kc::Tuned::two_in_place_blocks, kc::TunedType::complex128));
   // The fewest blocks of which two fit an SM, with a radix they divide:
   // 21952 = 16 14 14 7 in two blocks of 256 threads, 16 first; 19683 = 27
   // 27 27 complex<double> in three of 256 (two per SM); 28125
@@ -982,10 +1054,11 @@ TEST(CudaSchedules, ShortLinesKeepStockhamTilesButMeasuredInPlaceLines) {
   EXPECT_FALSE(convolution.in_place);
   EXPECT_EQ(pass_radices(convolution), (std::vector<int>{9, 9, 9, 3}));
   EXPECT_FALSE(kc::schedule_shape<float>(2187, true).in_place);
-  for (const kc::InPlaceSchedule& m : kc::measured_in_place_schedules) {
+  for (const kc::TuningEntry& m : tuned_lines(kc::Tuned::in_place_schedule)) {
     EXPECT_GT(m.length, 1024);
     const kc::ScheduleShape listed =
-        m.complex128 ? kc::schedule_shape<double>(m.length, false) : kc::schedule_shape<float>(m.length, false);
+        m.type == kc::TunedType::complex128 ? kc::schedule_shape<double>(m.length, false)
+                                            : kc::schedule_shape<float>(m.length, false);
     EXPECT_TRUE(listed.valid && listed.in_place) << m.length;
     EXPECT_EQ(listed.cluster, m.cluster) << m.length;
   }
@@ -1018,7 +1091,7 @@ void expect_skew_by_length(int& unskewed) {
     if (!kc::smooth_exponents(n).smooth) continue;
     const kc::ScheduleShape c = kc::stockham_shape<T>(n, false);
     if (c.valid && c.uses_shared) {
-      const bool plain = n % 4 != 0 && c.lanes == 1 && !kc::lists_line<T>(kc::skewed_one_line_tiles, n);
+      const bool plain = n % 4 != 0 && c.lanes == 1 && !kc::is_tuned<T>(kc::Tuned::skewed_one_line_tile, n);
       EXPECT_EQ(c.shift, plain ? 0 : skewed) << n;
       EXPECT_EQ(c.shared_words, plain ? c.points : c.points + (c.points >> skewed) + 1) << n;
       EXPECT_EQ(c.shared_bytes, 2 * sizeof(T) * static_cast<std::size_t>(c.shared_words)) << n;

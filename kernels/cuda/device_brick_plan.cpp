@@ -33,6 +33,8 @@ class DeviceBrickPlan<T>::Impl {
   BrickShape max_shape;
   AxisSet axes;
   TileKernels kernels = TileKernels::compiled_where_available;
+  // Why the compiled tiles are off on this device ("" where they are not).
+  std::string compiled_tiles_off;
   // Axes of equal length share one plan (and its tables).
   std::shared_ptr<DeviceLinePlan<T>> x, y, z;
   std::shared_ptr<PlanTimeSchedules> plan_time;
@@ -72,6 +74,10 @@ DeviceBrickPlan<T>::DeviceBrickPlan(BrickShape max_shape, AxisSet axes, TileKern
                                     const std::filesystem::path& cache_directory)
     : impl_(std::make_unique<Impl>()) {
   const DeviceLimits limits = DeviceLimits::current();
+  // The compiled tiles' shapes were fixed for the bounds of
+  // tile_resources.hpp: a device below them runs the general kernel.
+  impl_->compiled_tiles_off = limits.compiled_tiles_shortfall();
+  if (!impl_->compiled_tiles_off.empty()) kernels = TileKernels::general_only;
   impl_->max_shape = max_shape;
   impl_->axes = axes;
   impl_->kernels = kernels;
@@ -185,6 +191,8 @@ std::string DeviceBrickPlan<T>::describe() const {
   if (s.empty()) return "  device: no axis longer than 1\n";
   s += "  tile kernels: " + std::string(to_string(impl_->kernels)) + " (compiled ahead of time: set " + kernel_set() +
        ")\n";
+  if (!impl_->compiled_tiles_off.empty())
+    s += "  compiled tiles off on this device: " + impl_->compiled_tiles_off + "\n";
   if (impl_->plan_time) s += "  " + impl_->plan_time->summary() + "\n";
   return s;
 }

@@ -41,7 +41,7 @@ constexpr int coalescing_lanes() {
 constexpr std::size_t chunk_budget_bytes = std::size_t{256} << 20;
 
 // Points per thread the block is sized for. A direct prime pass has one work
-// item per few output pairs (direct_prime_items in tile_kernels.cuh) and
+// item per few output pairs (direct_prime_items in general_tile_kernels.cuh) and
 // loops over them whatever the block size; its blocks are sized for four
 // points per thread (the size measured), not for the other radices' values.
 // An in-register prime butterfly, and radices 25 and 27, take their R values
@@ -85,20 +85,17 @@ DeviceBuffer upload(const std::vector<Complex<T>>& values, const char* what) {
 }
 
 // Whether a tile compiled at plan time takes a whole line of length n in
-// place of four steps. Over the 150 non-power-of-two 7-smooth lengths
-// 4097..16384 on the H100, one tile ran faster than four steps for 91 and
-// slower for 9 (complex<float>: faster for 148, slower for none); 7 of those
-// 9 were past 10240, where a thread of the one block per SM holds 21-24
-// values at 96 registers (bench/RESULTS.md, issue 10). So complex<double>
-// lines past 10240 keep four steps, but where their tile is the one-block
-// tile at ptxas's cap (schedule_shape's one-block rule: more than 96
-// registers): 10368 = 8 4 4 9 9 (384 threads, 32 values at 168 registers)
-// 0.55 -> 0.76-0.86x cuFFT, 10752 (512 threads at 128) 0.90 -> 1.12x
-// (section "complex64 radix 25 past 12000, complex128 one tile past
-// 10240"); and where it is a one-block uniform tile (uniform_tile in
-// schedule_geometry.hpp: 10800 0.61 -> 0.89x, 12288 0.68 -> 0.92x). A Bluestein
-// convolution has no such limit: against its four general steps, M = 10752
-// .. 11907 ran 1.03-1.4x faster in one tile.
+// place of four steps. Over the non-power-of-two 7-smooth lengths
+// 4097..16384, one tile ran faster than four steps for most lengths and
+// every complex<float> one; most complex<double> lines it slowed were past
+// 10240, where a thread of the one block per SM holds 21-24 values at 96
+// registers. So complex<double> lines past 10240 keep four steps, but where
+// their tile is the one-block tile at ptxas's cap (the one-block rule of
+// shape_of_schedule: more than 96 registers), and where it is a one-block
+// uniform tile (uniform_tile in long_line_tiles.hpp). A Bluestein
+// convolution has no such limit: against its four general steps it ran
+// faster in one tile. Measured: bench/RESULTS.md, section Kernel tuning
+// table (sm_90).
 template <class T>
 bool plan_time_line_in_one_tile(std::size_t n) {
   if (sizeof(T) != sizeof(double) || n <= 10240) return true;
@@ -134,9 +131,8 @@ bool compiled_tile_holds(std::size_t n, TileKernels kernels, TileUse use) {
 // entry (k, r) at r - 1 rows of `span` past its start, where the host plan
 // keeps the R - 1 twiddles of butterfly k together (LinePlan). The threads of
 // a warp take consecutive k, so each of their loads is one coalesced run
-// instead of 32 reads R - 1 entries apart: on the H100 the strided loads
-// kept L1 at 82% of its throughput in 3888 complex<float> (ncu), the
-// kernel's limit.
+// instead of 32 reads R - 1 entries apart: the strided loads kept L1 near
+// its throughput limit (ncu), the kernel's limit.
 // A direct prime pass's constants after its twiddles stay as they are.
 template <class T>
 std::vector<Complex<T>> by_radix_digit(const LinePlan<T>& plan) {

@@ -19,7 +19,7 @@
 // a few minutes on two cores. That generality costs index arithmetic on every
 // value moved; the lengths a build compiles ahead of time (OOCFFT_KERNEL_SET,
 // schedule_registry.hpp) take kernels with compile-time lengths instead
-// (compiled schedules, schedule_kernels.cuh), which read the same job.
+// (compiled schedules, compiled_schedule_kernels.cuh), which read the same job.
 // Host-visible (no device code): device_line_plan.cpp fills it.
 #if defined(__CUDACC_RTC__)
 #include "kernels/cuda/nvrtc_std.hpp"  // NVRTC has no C++ library
@@ -152,7 +152,7 @@ struct TileJob {
 
 // Shared memory bytes of a tile of `points` values: two buffers (Stockham
 // ping-pong) of split real and imaginary arrays, each skewed by one word
-// every 32 banks (see tile_kernels.cuh).
+// every 32 banks (see general_tile_kernels.cuh).
 template <class T>
 constexpr std::size_t tile_shared_bytes(std::size_t points) {
   const std::size_t shift = sizeof(T) == 4 ? 5 : 4;

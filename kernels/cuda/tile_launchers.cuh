@@ -7,7 +7,7 @@
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/schedule_registry.hpp"
-#include "kernels/cuda/tile_kernels.cuh"
+#include "kernels/cuda/general_tile_kernels.cuh"
 
 namespace oocfft::kernels::cuda {
 namespace detail {

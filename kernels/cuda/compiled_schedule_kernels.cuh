@@ -1,6 +1,6 @@
 #pragma once
 // Compiled-schedule tile kernels: the shared-memory Stockham tile kernel of
-// tile_kernels.cuh with the line length N a template parameter, for every
+// general_tile_kernels.cuh with the line length N a template parameter, for every
 // 13-smooth length a tile holds. Included by the generated .cu files that
 // instantiate the lengths of OOCFFT_KERNEL_SET (kernels/cuda/CMakeLists.txt).
 //
@@ -52,7 +52,7 @@
 #include "kernels/unit_roots.hpp"
 #include "kernels/cuda/schedule_geometry.hpp"
 #if defined(__CUDACC_RTC__)
-#include "kernels/cuda/tile_kernels.cuh"
+#include "kernels/cuda/general_tile_kernels.cuh"
 #else
 #include "kernels/cuda/tile_launchers.cuh"
 #endif
@@ -72,7 +72,7 @@ __device__ __forceinline__ int schedule_position(int lane, int point) {
 }
 
 // Word of shared-memory index i in a tile's buffers: skewed by one spare
-// word every 2^G::shift (skew() in tile_kernels.cuh), or left as it is where
+// word every 2^G::shift (skew() in general_tile_kernels.cuh), or left as it is where
 // the shape unskews the buffers (G::shift 0, tile_skew_shift in
 // schedule_geometry.hpp says where and why).
 template <class G>
