@@ -28,7 +28,7 @@ namespace {
 using kc::TileKernel;
 
 template <class T>
-TileKernel kernel_for(std::size_t n, const kc::StridedLines& lines,
+TileKernel kernel_for(std::size_t n, const kernels::LineBatch& lines,
                       kc::TileKernels allowed = kc::TileKernels::compiled_where_available) {
   return kc::DeviceLinePlan<T>(n, kc::DeviceLimits::current(), allowed).tile_kernel(lines);
 }
@@ -71,11 +71,11 @@ void check_every_schedule() {
     const auto lanes = static_cast<std::size_t>(2 * s.lanes + 1);  // two whole tiles and one lane
     const std::uint64_t seed = 31 * n + (s.lanes_fast ? 1 : 0);
     if (s.lanes_fast) {
-      const kc::StridedLines z{n, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(lanes), 1, 1, 0};
+      const kernels::LineBatch z{n, static_cast<std::ptrdiff_t>(lanes), lanes, 1, 1, 0};
       ASSERT_EQ(kernel_for<T>(n, z), TileKernel::ahead_of_time) << "strided n=" << n;
       check_z_lines(runner, n, lanes, seed);
     } else {
-      const kc::StridedLines x{n, 1, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(n), 1, 0};
+      const kernels::LineBatch x{n, 1, lanes, static_cast<std::ptrdiff_t>(n), 1, 0};
       ASSERT_EQ(kernel_for<T>(n, x), TileKernel::ahead_of_time) << "contiguous n=" << n;
       check_lines(runner, n, lanes, seed);
     }
@@ -116,11 +116,11 @@ void check_every_bluestein_schedule() {
     if (n == 0) continue;
     const auto lanes = static_cast<std::size_t>(2 * s.lanes + 1);
     if (s.lanes_fast) {
-      const kc::StridedLines z{n, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(lanes), 1, 1, 0};
+      const kernels::LineBatch z{n, static_cast<std::ptrdiff_t>(lanes), lanes, 1, 1, 0};
       ASSERT_EQ(kernel_for<T>(n, z), TileKernel::ahead_of_time) << "strided Bluestein n=" << n;
       check_z_lines(runner, n, lanes, 17 * n, c_bluestein);
     } else {
-      const kc::StridedLines x{n, 1, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(n), 1, 0};
+      const kernels::LineBatch x{n, 1, lanes, static_cast<std::ptrdiff_t>(n), 1, 0};
       ASSERT_EQ(kernel_for<T>(n, x), TileKernel::ahead_of_time) << "contiguous Bluestein n=" << n;
       check_lines(runner, n, lanes, 17 * n);
     }
@@ -143,7 +143,7 @@ template <class T>
 void check_four_step_schedules() {
   DeviceRunner<T> runner;
   for (std::size_t n : {std::size_t{32768}, std::size_t{65536}}) {
-    const kc::StridedLines x{n, 1, 3, static_cast<std::int64_t>(n), 1, 0};
+    const kernels::LineBatch x{n, 1, 3, static_cast<std::ptrdiff_t>(n), 1, 0};
     ASSERT_EQ(kernel_for<T>(n, x), TileKernel::ahead_of_time) << "contiguous four-step n=" << n;
     check_lines(runner, n, 3, 5 * n);
   }
@@ -151,7 +151,7 @@ void check_four_step_schedules() {
   // has one for contiguous lines only), 64 lanes: step A's tiles of 128
   // points hold up to 32 lanes, and a chunk must fill one.
   const std::size_t n = 16384, lanes = 64;
-  const kc::StridedLines z{n, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(lanes), 1, 1, 0};
+  const kernels::LineBatch z{n, static_cast<std::ptrdiff_t>(lanes), lanes, 1, 1, 0};
   ASSERT_EQ(kernel_for<T>(n, z), TileKernel::ahead_of_time) << "strided four-step n=" << n;
   check_z_lines(runner, n, lanes, 77, c_four_step);
 }
@@ -1185,25 +1185,25 @@ TEST(CudaSchedules, StridedComplexDoublePowersOfTwoTakeWholeSegments) {
 TEST(CudaSchedules, SelectionFallsBackWhereNoScheduleServes) {
   SKIP_WITHOUT_CUDA();
   // 1024 contiguous lines, whole tiles: compiled.
-  const kc::StridedLines rows{1024, 1, 64, 1024, 1, 0};
+  const kernels::LineBatch rows{1024, 1, 64, 1024, 1, 0};
   EXPECT_EQ(kernel_for<float>(1024, rows), TileKernel::ahead_of_time);
   // The plan field forbids compiled schedules.
   EXPECT_EQ(kernel_for<float>(1024, rows, kc::TileKernels::general_only), TileKernel::general);
   // Fewer lines than one tile holds (4096 / 32 = 128 lines of 32 per tile).
-  EXPECT_EQ(kernel_for<float>(32, kc::StridedLines{32, 1, 3, 32, 1, 0}), TileKernel::general);
+  EXPECT_EQ(kernel_for<float>(32, kernels::LineBatch{32, 1, 3, 32, 1, 0}), TileKernel::general);
   // A length past every tile whose four-step split is not compiled (59049 =
   // 243 x 243) takes the general kernel; 16384 complex<float> lines fit one
   // tile of a compiled schedule (not of the general kernel). Bluestein takes
   // one when its M is compiled (1009 -> M = 2048), not otherwise (1031 -> M =
   // 2100 = 2^2 3 5^2 7, not in any set).
-  EXPECT_EQ(kernel_for<float>(59049, kc::StridedLines{59049, 1, 4, 59049, 1, 0}), TileKernel::general);
-  EXPECT_EQ(kernel_for<float>(16384, kc::StridedLines{16384, 1, 4, 16384, 1, 0}), TileKernel::ahead_of_time);
-  EXPECT_EQ(kernel_for<float>(1009, kc::StridedLines{1009, 1, 64, 1009, 1, 0}), TileKernel::ahead_of_time);
+  EXPECT_EQ(kernel_for<float>(59049, kernels::LineBatch{59049, 1, 4, 59049, 1, 0}), TileKernel::general);
+  EXPECT_EQ(kernel_for<float>(16384, kernels::LineBatch{16384, 1, 4, 16384, 1, 0}), TileKernel::ahead_of_time);
+  EXPECT_EQ(kernel_for<float>(1009, kernels::LineBatch{1009, 1, 64, 1009, 1, 0}), TileKernel::ahead_of_time);
   EXPECT_EQ(kernels::choose_line_algorithm(1009, kernels::CompositeRadices::up_to_fifteen).convolution_length, 2048u);
   EXPECT_EQ(kernels::choose_line_algorithm(1031, kernels::CompositeRadices::up_to_fifteen).convolution_length, 2100u);
-  EXPECT_EQ(kernel_for<float>(1031, kc::StridedLines{1031, 1, 64, 1031, 1, 0}), TileKernel::general);
+  EXPECT_EQ(kernel_for<float>(1031, kernels::LineBatch{1031, 1, 64, 1031, 1, 0}), TileKernel::general);
   // Strided lines whose lanes are not contiguous (lane stride 2).
-  EXPECT_EQ(kernel_for<float>(64, kc::StridedLines{64, 4096, 64, 2, 1, 0}), TileKernel::general);
+  EXPECT_EQ(kernel_for<float>(64, kernels::LineBatch{64, 4096, 64, 2, 1, 0}), TileKernel::general);
 }
 
 }  // namespace

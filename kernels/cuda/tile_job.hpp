@@ -31,6 +31,7 @@
 
 #include "kernels/cuda/tile_kernel_choice.hpp"
 #include "kernels/complex.hpp"
+#include "kernels/line_batch.hpp"
 #include "kernels/radix_schedule.hpp"
 
 namespace oocfft::kernels::cuda {
@@ -159,16 +160,6 @@ constexpr std::size_t tile_shared_bytes(std::size_t points) {
   return 4 * sizeof(T) * (points + (points >> shift) + 1);
 }
 
-// Lines for the element-wise kernels: line q = lane + lanes.count * group
-// starts at lane * lane_stride + group * group_stride, points point_stride
-// apart.
-struct LineSet {
-  std::int64_t length = 1;
-  std::int64_t point_stride = 1;
-  std::int64_t lane_count = 1, lane_stride = 0;
-  std::int64_t group_count = 1, group_stride = 0;
-};
-
 #if !defined(__CUDACC_RTC__)
 // Launchers: check the job, raise the dynamic shared-memory limit where
 // needed, launch on `stream`, check the launch. Throw Error(cuda).
@@ -183,14 +174,14 @@ void launch_bluestein_tiles(const TileJob<T>& job, cudaStream_t stream);
 // first+count) of `lines` in `data`, times chirp (conjugated first for the
 // inverse), into `work` as contiguous rows of m points, zero-padded.
 template <class T>
-void launch_chirp_pad(const Complex<T>* data, const LineSet& lines, std::int64_t first, std::int64_t count,
+void launch_chirp_pad(const Complex<T>* data, const LineBatch& lines, std::int64_t first, std::int64_t count,
                       const Complex<T>* chirp, bool conjugate, Complex<T>* work, std::int64_t m,
                       cudaStream_t stream);
 // And its last: the first `length` points of each row, times chirp,
 // conjugated for the inverse, times scale, back into `data`.
 template <class T>
 void launch_chirp_unpad(const Complex<T>* work, std::int64_t m, const Complex<T>* chirp, bool conjugate, T scale,
-                        Complex<T>* data, const LineSet& lines, std::int64_t first, std::int64_t count,
+                        Complex<T>* data, const LineBatch& lines, std::int64_t first, std::int64_t count,
                         cudaStream_t stream);
 // data[i] *= scale for i < count.
 template <class T>
