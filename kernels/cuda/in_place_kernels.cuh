@@ -1,5 +1,5 @@
 #pragma once
-// The in-place tile's stages (in_place_shape in schedule_geometry.hpp says
+// The in-place tile's stages (in_place_shape in in_place_tiles.hpp says
 // what the tile is and where it runs): decimation in frequency on one
 // contiguous line in one skewed shared buffer, a thread holding one group's
 // R values at a time. Included by compiled_schedule_kernels.cuh, whose kernel runs

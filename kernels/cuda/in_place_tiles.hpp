@@ -46,6 +46,7 @@ constexpr RadixSchedule in_place_schedule(std::size_t n) {
 
 // The longest line any compiled tile holds: 227 KB of complex<float>.
 inline constexpr int max_schedule_points = static_cast<int>(max_schedule_shared_bytes / 8);
+
 // Threads per SM of the in-place tile: 512, so at least 128 registers
 // each, in one block (a line whose buffer takes most of an SM's shared
 // memory), two of 256 (Tuned::two_in_place_blocks) or two to four blocks
