@@ -1,5 +1,5 @@
 # OOCFFT_KERNEL_SET: which line lengths get a compiled schedule
-# (kernels/cuda/schedule_kernels.cuh) ahead of time. A plan compiles the
+# (kernels/cuda/compiled_schedule_kernels.cuh) ahead of time. A plan compiles the
 # schedules of other lengths it needs at plan time with NVRTC (cached on
 # disk; kernels/cuda/plan_time_schedules.hpp); the general run-time-length
 # kernel serves what neither covers.

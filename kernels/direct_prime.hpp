@@ -14,11 +14,11 @@
 namespace oocfft::kernels {
 
 // The primes 17..largest_direct_prime run as direct passes; a line with a
-// larger prime factor takes Bluestein (choose_line_algorithm). On the H100
-// (bench/RESULTS.md, issue 10), Bluestein's error was 1.5-2.9x cuFFT's for
-// the primes up to 89, and at most 1.44x from 97 on (the primes measured),
-// where Bluestein also ran 1.3-2.6x faster than cuFFT and the direct pass
-// did not.
+// larger prime factor takes Bluestein (choose_line_algorithm). Bluestein's
+// error was markedly higher than the direct pass's for the primes up to 89,
+// and close to it from 97 on, where Bluestein also ran faster than the
+// direct pass. Measured: bench/RESULTS.md, section Kernel tuning table
+// (sm_90).
 inline constexpr int largest_direct_prime = 89;
 
 constexpr bool is_direct_prime(int r) {
@@ -37,8 +37,8 @@ constexpr bool in_register_prime(int r) {
 
 // Output pairs a call computes: each input pair it loads serves all of them
 // (with one pair per call, loads and index arithmetic bounded the kernel).
-// On the H100, four ran complex<float> faster than three, and three ran
-// complex<double> faster than four (more registers).
+// Four ran complex<float> faster than three, and three ran complex<double>
+// faster than four (more registers).
 template <class T>
 inline constexpr int direct_prime_pairs_per_call = sizeof(T) == 4 ? 4 : 3;
 
@@ -52,9 +52,8 @@ inline constexpr int direct_prime_pairs_per_call = sizeof(T) == 4 ? 4 : 3;
 // Y_0, the plain sum, in both outputs. Two partial sums per output (odd and
 // even r) halve the depth of the additions. The sums are in T: in double,
 // complex<float> errors halved (to 0.55 eps on the host) but the kernel
-// spilled registers; in T, complex<float> errors on the H100 are 1.2 eps
-// (P = 29) to 1.6 eps (89), where cuFFT's are 1.3 to 2.0 eps and
-// Bluestein's were 2.3 to 2.6 (relative L2, seeded inputs).
+// spilled registers; in T, complex<float> errors are 1.2 eps (P = 29) to
+// 1.6 eps (89), below Bluestein's 2.3 to 2.6 (relative L2, seeded inputs).
 template <bool Inverse, class T, class Values, class Roots>
 OOCFFT_HD void direct_prime_pairs(int p, int m0, const Values& y, const Roots& root, Complex<T>* first,
                                   Complex<T>* second) {

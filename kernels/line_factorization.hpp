@@ -17,7 +17,7 @@ enum class LineAlgorithm { stockham, bluestein };
 // the device their schedules differ where a whole line runs the in-place
 // tile and the convolution the Stockham tile of its settled schedule
 // (device_radix_schedule and convolution_radix_schedule in
-// cuda/schedule_geometry.hpp); elsewhere they are the same.
+// cuda/schedule_choice.hpp); elsewhere they are the same.
 enum class LineUse { whole_line, convolution };
 
 const char* to_string(LineAlgorithm) noexcept;

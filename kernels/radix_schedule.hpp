@@ -2,7 +2,7 @@
 // The radix schedule of a Stockham transform of length n: the radices in pass
 // order. One constexpr definition serves the host plans (stockham_radices in
 // line_factorization.cpp, which builds LinePlan's passes) and the device
-// kernels with a compile-time length (schedule_kernels.cuh), so the passes a
+// kernels with a compile-time length (compiled_schedule_kernels.cuh), so the passes a
 // plan uploads and the passes a compiled kernel runs cannot drift apart.
 #if defined(__CUDACC_RTC__)
 #include "kernels/cuda/nvrtc_std.hpp"  // NVRTC has no C++ library
@@ -18,56 +18,36 @@ inline constexpr int max_schedule_passes = 24;
 // The composite radices a schedule may merge a lone factor into. The
 // butterflies of 14 and 15 hold 14-15 complex values and their internal
 // products at once; in complex<double> at the 96-register bound of an
-// odd-radix tile that spilled 144-236 bytes per thread. Without them, on the
-// H100 (bench/RESULTS.md, issue 10), 18 of the 69 complex<double> lengths up
-// to 4096 that had them ran faster (1050 = 15 5 14 -> 3 10 5 7: 0.54 ->
-// 0.89x cuFFT, 490 0.58 -> 1.04x, 75 0.69 -> 1.01x) and 14 slower (2625 =
-// 15 5 5 7 -> 3 5 5 5 7: 0.98 -> 0.69x, most of it won back by the crowded-
-// tile rule of schedule_geometry.hpp). Past 4096 (one-tile lines to 10240,
-// four-step lines beyond) the split was slower for 32 of 150 lengths and
-// faster for 17 (4802 0.82 -> 0.68x, 7938 0.67 -> 0.56x). So complex<double>
-// device schedules stop at 10 for lengths up to 4096 and keep 14 and 15
-// beyond.
-// (Keeping 15 from 1051 on was tried: 9 of 24 lengths faster, 3 slower,
-// 1200 = 16 15 5 0.98 -> 0.62x; as many at target.)
-// The length is the one radix_schedule is given (after stockham_radices has
-// taken out the direct primes; lines with those run the general kernel).
+// odd-radix tile that spilled. Without them, more complex<double> lengths
+// up to 4096 ran faster than slower (most of the slower won back by the
+// crowded-tile rule of stockham_tile.hpp); past 4096 (one-tile lines to
+// 10240, four-step lines beyond) the split was more often slower. So
+// complex<double> device schedules stop at 10 for lengths up to 4096 and
+// keep 14 and 15 beyond. The length is the one radix_schedule is given
+// (after stockham_radices has taken out the direct primes; lines with
+// those run the general kernel).
 //
-// The device schedules also pair factors where that was measured faster on
-// the H100 (bench/RESULTS.md, issue 10): two 5s as radix 25 (dft_composite,
-// 5 x 5), and in complex64 a 3 and a 5 as 15 ahead of two 3s as 9. A
-// variant pairing them in every 7-smooth length to 16384 ran against the
-// schedules without in one session; the rules keep them where they won, and
-// ran against the schedules before, two or three times each:
-// - device_complex64: up_to_fifteen, and 25 for 7-smooth lengths 4097..11999
-//   and where the fives make three 25 passes:
-//   13 of 29 lengths faster by more than 5% (6125 = 25 5 7 7 0.74 -> 0.86x
-//   cuFFT, 8750 = 25 25 14 0.74 -> 0.87x, 10000 = 16 25 25 0.70 -> 0.76x), 3
-//   slower (11250 0.89 -> 0.80x; 5250 and 9375, 1.29 -> 1.18x and 2.6 ->
-//   2.2x). Up to 4096 the variant gained nothing (every length was at 0.9x
-//   or more) and lost where tiles spilled (1250 = 10 25 5 1.00 -> 0.46x);
-//   from 12000 on, most 25-schedules leave no one-tile shape (13500 0.72 ->
-//   0.25x as four steps), but for 15625 = 25 25 25 (one tile, 0.67 ->
-//   0.77x in three rounds; the only length to 16384 whose fives make three
-//   25 passes). Lengths 12000..16384 whose tile holds a single radix-25
-//   pass take it (twenty_five_measured in cuda/schedule_geometry.hpp). And
-//   pairs of a 3 and a 5 as 15 ahead of pairs of 3s as 9
-//   where that saves a pass, for lengths 2049..15360 outside the 25 range:
-//   a variant over the 13 complex64 lengths where it saves one had 3375 =
-//   15 15 15 0.898 -> 0.967x, 3600 0.98 -> 1.05x, 12600 0.76 -> 0.84x,
-//   14175 0.83 -> 0.94x (13500 and 14400 +2-3%), nothing gained up to 2048
-//   (1125 1.00 -> 0.93x, the others within 3%), and 16200 lost its
-//   one-tile shape. In complex128 the same variant (with 15 up to 4096)
-//   was slower for 15 of 57 lengths and faster for 2 (3375 0.83 -> 0.82x).
+// The device schedules also pair factors where that was measured faster:
+// two 5s as radix 25 (dft_composite, 5 x 5), and in complex64 a 3 and a 5
+// as 15 ahead of two 3s as 9. A variant pairing them in every 7-smooth
+// length to 16384 was measured against the schedules without; the rules
+// keep them where they won:
+// - device_complex64: up_to_fifteen, and 25 for 7-smooth lengths
+//   4097..11999 and where the fives make three 25 passes (15625 = 25 25 25,
+//   one tile). Up to 4096 the variant gained nothing and lost where tiles
+//   spilled; from 12000 on most 25-schedules leave no one-tile shape, and
+//   lengths 12000..16384 whose tile holds a single radix-25 pass take it
+//   (twenty_five_measured in cuda/schedule_choice.hpp). Pairs of a 3 and a
+//   5 as 15 ahead of pairs of 3s as 9 where that saves a pass, for lengths
+//   2049..15360 outside the 25 range (nothing gained up to 2048; past 15360
+//   no one-tile shape remains). In complex128 the same variant was slower.
 // - device_complex128: up_to_ten_through_4096, and 25 for 7-smooth lengths
-//   up to 8192 whose fives make two radix-25 passes: 4 of 8 faster (1875 =
-//   3 25 25 0.80 -> 0.87x, 3125 = 25 25 5 0.80 -> 0.93x, 4375 0.88 -> 1.01x,
-//   6250 0.86 -> 0.94x), none slower by more than 5% (625 0.99 -> 0.96x).
-//   With one 25 pass the variant's tiles spilled 324-776 bytes at ptxas's
-//   cap of 128 registers (1250 = 10 25 5 0.97 -> 0.28x, 3750 0.89 ->
-//   0.46x); past 8192 no one-tile shape holds two (12500 0.55 -> 0.46x).
-//   Lines 4097..10240 whose tile holds 25 values take it for any pair of
-//   5s (twenty_five_measured in cuda/schedule_geometry.hpp).
+//   up to 8192 whose fives make two radix-25 passes. With one 25 pass the
+//   variant's tiles spilled at ptxas's cap of 128 registers; past 8192 no
+//   one-tile shape holds two. Lines 4097..10240 whose tile holds 25 values
+//   take it for any pair of 5s (twenty_five_measured in
+//   cuda/schedule_choice.hpp).
+// Measured: bench/RESULTS.md, section Kernel tuning table (sm_90).
 enum class CompositeRadices { up_to_fifteen, up_to_ten_through_4096, device_complex64, device_complex128 };
 
 // The set without those pairings: for lines with a direct prime
@@ -96,7 +76,7 @@ constexpr CompositeRadices device_composite_radices() {
 inline constexpr CompositeRadices host_composite_radices = CompositeRadices::up_to_fifteen;
 
 // Pairings the device admits per length from the tile that would run them
-// (device_radix_schedule in cuda/schedule_geometry.hpp says why and where):
+// (device_radix_schedule in cuda/schedule_choice.hpp says why and where):
 // a lone 3 left beside pairs of 3s joined to one of the 9s as radix 27
 // (dft_composite, 3 x 9), and pairs of 5s as radix 25 beyond where
 // `composites` takes them. The host takes neither.
@@ -153,8 +133,8 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   // Every pass is a trip through shared memory (or global memory) and a
   // barrier; a lone 2 or 3 does little arithmetic per trip. Inside a
   // composite butterfly (dft_composite) it needs no pass of its own:
-  // 1470 = 2 3 5 7 7 runs as 15 14 7, 3750 = 2 3 5^4 as 15 10 5 5 (on the
-  // H100, 50 of the 240 complex<float> lengths up to 4096 ran faster).
+  // 1470 = 2 3 5 7 7 runs as 15 14 7, 3750 = 2 3 5^4 as 15 10 5 5 (measured
+  // faster for a fifth of the complex<float> lengths up to 4096).
   const bool lone_two = twos == 1 && odd_factors;
   const bool narrow =
       composites == CompositeRadices::up_to_ten_through_4096 || composites == CompositeRadices::device_complex128;
@@ -168,7 +148,7 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   // 7-smooth lengths 2049..15360 outside the radix-25 range (CompositeRadices
   // says why), without a lone 2. Up to 15360 = 1024 x 15 a thread holds one
   // radix-15 butterfly; past it two exceed the value budget and no one-tile
-  // shape remains (16200 = 8 9 15 15 ran four steps, 0.84 -> 0.55x cuFFT).
+  // shape remains (16200 = 8 9 15 15 ran four steps, slower).
   const bool seven_smooth = elevens == 0 && thirteens == 0;
   const bool twenty_five_range = length > 4096 && length < 12000;
   int fifteens = fifteen ? 1 : 0;  // the lone 3's, or the pairs
@@ -195,9 +175,9 @@ constexpr RadixSchedule radix_schedule(std::size_t n, CompositeRadices composite
   // Beside odd radices, 8s rather than 16s unless the power of two is a
   // power of 16: a radix-16 pass needs 16 values per thread, and with the
   // odd butterflies' temporaries ptxas spilled 300-700 bytes per thread
-  // (1344 = 16 4 3 7 ran at 0.25x cuFFT, 0.80x as 8 8 3 7). Where 16s cover
-  // the power exactly, splitting them cost a pass and measured slower
-  // (432 = 16 9 3 at 0.91-0.97x, as 4 4 9 3 at 0.38-0.64x).
+  // (1344 = 16 4 3 7 ran several times slower than 8 8 3 7). Where 16s
+  // cover the power exactly, splitting them cost a pass and measured slower
+  // (432 = 16 9 3 against 4 4 9 3).
   const int log_largest = odd_factors && twos % 4 != 0 ? 3 : 4;  // 8s or 16s
   const int largest = 1 << log_largest;
   const int count = twos / log_largest;

@@ -1,7 +1,7 @@
 #pragma once
 // UnitRoots<M>: cos(2 pi m / M) and sin(2 pi m / M), m = 0..M-1, as tables
 // the compiler computes, for any M. They are the twiddles inside a stage of
-// passes at span 1 (stage_pass in cuda/schedule_kernels.cuh), where M is a
+// passes at span 1 (stage_pass in cuda/compiled_schedule_kernels.cuh), where M is a
 // product of radices (30, 36, 48, ...); radix_constants.hpp holds the
 // tables of the butterflies' own radices.
 //

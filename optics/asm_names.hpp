@@ -1,9 +1,9 @@
 #pragma once
-// The names of the ASM enums (include/oocfft/asm.hpp) in the one table of
+// The names of the ASM enums (include/oocfft/asm_options.hpp) in the one table of
 // enum names (core/enum_names.hpp). They live with the ASM layer so that
 // core names nothing above it.
 #include "core/enum_names.hpp"
-#include "oocfft/asm.hpp"
+#include "oocfft/asm_options.hpp"
 
 namespace oocfft {
 

@@ -3,9 +3,9 @@
 # kernel of each length N (schedule_kernel<TYPE, N, false, plain>, the tile
 # device_schedule chooses), compiled for sm_90 as the plan-time compiler
 # would: registers, stack frame and spill bytes, one line per length.
-# TYPE is float (complex64) or double (complex128). The list of spilled
-# tiles in kernels/cuda/schedule_geometry.hpp (spilled_complex64_tiles)
-# comes from this report; rerun it after a change of the tile searches or
+# TYPE is float (complex64) or double (complex128). The spilled_tile
+# entries of the tuning table (kernels/cuda/tuning_sm90.hpp) come from
+# this report; rerun it after a change of the tile searches or
 # of the CUDA Toolkit. Needs nvcc (CUDA_HOME/bin, else PATH), no GPU; about
 # 10-20 s per length.
 set -euo pipefail
@@ -20,7 +20,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for n in "$@"; do
   cat > "$work/k.cu" <<EOF
-#include "kernels/cuda/schedule_kernels.cuh"
+#include "kernels/cuda/compiled_schedule_kernels.cuh"
 void* schedule_kernel_address() {
   return reinterpret_cast<void*>(
       &oocfft::kernels::cuda::detail::schedule_kernel<$type, $n, false, oocfft::kernels::cuda::ScheduleStore::plain>);

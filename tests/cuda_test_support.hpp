@@ -1,7 +1,8 @@
 #pragma once
 // What the CUDA kernel suites share: the skip without a device, the error
-// constants, a runner that reuses device buffers across cases, and the check
-// of a batch of contiguous lines against fftwl.
+// constants, the tuning table's entries, a runner that reuses device
+// buffers across cases, and the check of a batch of contiguous lines
+// against fftwl.
 #include <gtest/gtest.h>
 
 #include <oocfft/oocfft.hpp>
@@ -15,6 +16,7 @@
 #include "kernels/cuda/device_brick_plan.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/stream.hpp"
+#include "kernels/cuda/tuning.hpp"
 #include "kernels/line_factorization.hpp"
 #include "tests/reference.hpp"
 
@@ -34,6 +36,24 @@ inline double c_for_line(std::size_t n) {
   const auto f = kernels::choose_line_algorithm(n, kernels::CompositeRadices::up_to_fifteen);
   if (f.algorithm == kernels::LineAlgorithm::bluestein) return c_bluestein;
   return n > 4096 ? c_four_step : c_stockham;
+}
+
+// The entries of the tuning table that override `what`, and the lengths of
+// those of one type in ascending order: tests derive their cases from the
+// table rather than copy it.
+inline std::vector<kc::TuningEntry> tuned_lines(kc::Tuned what) {
+  std::vector<kc::TuningEntry> lines;
+  for (int i = 0; i < kc::tuning_entry_count; ++i)
+    if (kc::tuning_entries[i].what == what) lines.push_back(kc::tuning_entries[i]);
+  return lines;
+}
+
+inline std::vector<int> tuned_lengths(kc::Tuned what, kc::TunedType type) {
+  std::vector<int> lengths;
+  for (const kc::TuningEntry& e : tuned_lines(what))
+    if (e.type == type) lengths.push_back(e.length);
+  std::sort(lengths.begin(), lengths.end());
+  return lengths;
 }
 
 // Device buffers and a stream reused across runs (allocation and the

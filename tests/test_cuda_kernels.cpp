@@ -187,7 +187,7 @@ TEST(CudaKernels, DirectPrimePassesAgainstFftwLongDouble) {
     ASSERT_EQ(kernels::choose_line_algorithm(n, kernels::CompositeRadices::up_to_fifteen).radices, std::vector<int>{p})
         << "n=" << n;
     const std::size_t lines = 2 * (4096 / n) + 3;
-    const kc::StridedLines batch{n, 1, static_cast<std::int64_t>(lines), static_cast<std::int64_t>(n), 1, 0};
+    const kernels::LineBatch batch{n, 1, lines, static_cast<std::ptrdiff_t>(n), 1, 0};
     const kc::DeviceLinePlan<float> plan(n, kc::DeviceLimits::current(), kc::TileKernels::compiled_where_available);
     ASSERT_EQ(plan.kernel(), kc::LineKernel::shared_memory) << "n=" << n;
     ASSERT_EQ(plan.tile_kernel(batch), kc::TileKernel::general) << "n=" << n;

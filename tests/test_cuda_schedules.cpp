@@ -1,4 +1,4 @@
-// The compiled-schedule kernels (schedule_kernels.cuh): every schedule this
+// The compiled-schedule kernels (compiled_schedule_kernels.cuh): every schedule this
 // build compiled (OOCFFT_KERNEL_SET), every Bluestein convolution in one
 // kernel and the four-step steps of power-of-two splits, in both precisions
 // and directions, as contiguous lines and as strided z lines, in batches of
@@ -11,10 +11,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
+#include "kernels/cuda/cubin_cache.hpp"
 #include "kernels/cuda/device_limits.hpp"
 #include "kernels/cuda/device_line_plan.hpp"
+#include "kernels/cuda/plan_time_schedules.hpp"
 #include "kernels/cuda/schedule_registry.hpp"
 #include "tests/cuda_test_support.hpp"
 
@@ -24,7 +28,7 @@ namespace {
 using kc::TileKernel;
 
 template <class T>
-TileKernel kernel_for(std::size_t n, const kc::StridedLines& lines,
+TileKernel kernel_for(std::size_t n, const kernels::LineBatch& lines,
                       kc::TileKernels allowed = kc::TileKernels::compiled_where_available) {
   return kc::DeviceLinePlan<T>(n, kc::DeviceLimits::current(), allowed).tile_kernel(lines);
 }
@@ -67,11 +71,11 @@ void check_every_schedule() {
     const auto lanes = static_cast<std::size_t>(2 * s.lanes + 1);  // two whole tiles and one lane
     const std::uint64_t seed = 31 * n + (s.lanes_fast ? 1 : 0);
     if (s.lanes_fast) {
-      const kc::StridedLines z{n, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(lanes), 1, 1, 0};
+      const kernels::LineBatch z{n, static_cast<std::ptrdiff_t>(lanes), lanes, 1, 1, 0};
       ASSERT_EQ(kernel_for<T>(n, z), TileKernel::ahead_of_time) << "strided n=" << n;
       check_z_lines(runner, n, lanes, seed);
     } else {
-      const kc::StridedLines x{n, 1, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(n), 1, 0};
+      const kernels::LineBatch x{n, 1, lanes, static_cast<std::ptrdiff_t>(n), 1, 0};
       ASSERT_EQ(kernel_for<T>(n, x), TileKernel::ahead_of_time) << "contiguous n=" << n;
       check_lines(runner, n, lanes, seed);
     }
@@ -112,11 +116,11 @@ void check_every_bluestein_schedule() {
     if (n == 0) continue;
     const auto lanes = static_cast<std::size_t>(2 * s.lanes + 1);
     if (s.lanes_fast) {
-      const kc::StridedLines z{n, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(lanes), 1, 1, 0};
+      const kernels::LineBatch z{n, static_cast<std::ptrdiff_t>(lanes), lanes, 1, 1, 0};
       ASSERT_EQ(kernel_for<T>(n, z), TileKernel::ahead_of_time) << "strided Bluestein n=" << n;
       check_z_lines(runner, n, lanes, 17 * n, c_bluestein);
     } else {
-      const kc::StridedLines x{n, 1, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(n), 1, 0};
+      const kernels::LineBatch x{n, 1, lanes, static_cast<std::ptrdiff_t>(n), 1, 0};
       ASSERT_EQ(kernel_for<T>(n, x), TileKernel::ahead_of_time) << "contiguous Bluestein n=" << n;
       check_lines(runner, n, lanes, 17 * n);
     }
@@ -139,7 +143,7 @@ template <class T>
 void check_four_step_schedules() {
   DeviceRunner<T> runner;
   for (std::size_t n : {std::size_t{32768}, std::size_t{65536}}) {
-    const kc::StridedLines x{n, 1, 3, static_cast<std::int64_t>(n), 1, 0};
+    const kernels::LineBatch x{n, 1, 3, static_cast<std::ptrdiff_t>(n), 1, 0};
     ASSERT_EQ(kernel_for<T>(n, x), TileKernel::ahead_of_time) << "contiguous four-step n=" << n;
     check_lines(runner, n, 3, 5 * n);
   }
@@ -147,7 +151,7 @@ void check_four_step_schedules() {
   // has one for contiguous lines only), 64 lanes: step A's tiles of 128
   // points hold up to 32 lanes, and a chunk must fill one.
   const std::size_t n = 16384, lanes = 64;
-  const kc::StridedLines z{n, static_cast<std::int64_t>(lanes), static_cast<std::int64_t>(lanes), 1, 1, 0};
+  const kernels::LineBatch z{n, static_cast<std::ptrdiff_t>(lanes), lanes, 1, 1, 0};
   ASSERT_EQ(kernel_for<T>(n, z), TileKernel::ahead_of_time) << "strided four-step n=" << n;
   check_z_lines(runner, n, lanes, 77, c_four_step);
 }
@@ -308,7 +312,7 @@ TEST(CudaSchedules, OneBlockTilesTakeTwoAndTwoBlockTilesThree) {
 }
 
 // One-line odd-radix tiles after the rules above take the block count
-// measured best for them (schedule_geometry.hpp): four blocks per SM up to
+// measured best for them (stockham_tile.hpp): four blocks per SM up to
 // 4096 from two (and complex<float> from three), three for complex<float>
 // past 4096 from two, one block with fewer threads at more registers for
 // complex<double> at one; 7-smooth lengths only (host arithmetic: no device
@@ -462,54 +466,122 @@ void expect_uniform(int n, const kc::UniformTile& u) {
 // radix_schedule's passes; one block per SM past 10240, complex64 in fewer
 // stages than radix_schedule's passes, complex128 in at most one more;
 // complex128 lines 4097..10240 whose tile holds one block per SM, in fewer
-// stages than its passes and without radix 15.
-TEST(CudaSchedules, UniformTilesWhereMeasured) {
-  std::vector<int> two_blocks, one_block_float, one_block_double;
-  for (int n = 2; n <= 20000; ++n) {
-    const std::size_t length = static_cast<std::size_t>(n);
-    const int passes_float = kernels::radix_schedule(length, kernels::device_composite_radices<float>()).count;
-    const int passes_double = kernels::radix_schedule(length, kernels::device_composite_radices<double>()).count;
-    const kc::UniformTile u = kc::uniform_tile<float>(length);
-    if (u.threads > 0) {
-      // 10368's tile is within 8 registers of its cap and yields to a
-      // ragged one (RaggedTilesWhereMeasured).
-      if (!device_tile<float>(n).ragged) expect_uniform<float>(n, u);
-      if (u.blocks == 2) {
-        two_blocks.push_back(n);
-        EXPECT_GE(u.threads, 192) << n;
-        EXPECT_LE(u.stages, passes_float) << n;
-      } else {
-        one_block_float.push_back(n);
-        EXPECT_EQ(u.blocks, 1) << n;
-        EXPECT_GT(n, 10240);
-        EXPECT_LT(u.stages, passes_float) << n;
-      }
+// stages than its passes and without radix 15. The lines are generated by
+// the rules (UniformTile's cases), each checked here on the host and run
+// against fftwl on a GPU (CudaUniformTile).
+template <class T>
+void expect_uniform_line(int n) {
+  constexpr bool single = sizeof(T) == 4;
+  const std::size_t length = static_cast<std::size_t>(n);
+  const int passes = kernels::radix_schedule(length, kernels::device_composite_radices<T>()).count;
+  const kc::UniformTile u = kc::uniform_tile<T>(length);
+  ASSERT_GT(u.threads, 0) << n;
+  if (single) {
+    // 10368's tile is within 8 registers of its cap and yields to a
+    // ragged one (RaggedTilesWhereMeasured).
+    if (!device_tile<float>(n).ragged) expect_uniform<float>(n, u);
+    if (u.blocks == 2) {
+      EXPECT_GE(u.threads, 192) << n;
+      EXPECT_LE(u.stages, passes) << n;
+    } else {
+      EXPECT_EQ(u.blocks, 1) << n;
+      EXPECT_GT(n, 10240);
+      EXPECT_LT(u.stages, passes) << n;
     }
-    const kc::UniformTile d = kc::uniform_tile<double>(length);
-    if (d.threads > 0) {
-      expect_uniform<double>(n, d);
-      one_block_double.push_back(n);
-      EXPECT_EQ(d.blocks, 1) << n;
-      if (n > 10240) {
-        EXPECT_LE(d.stages, passes_double + 1) << n;
-      } else {
-        // Up to 10240: in place of a one-block tile, and in fewer stages.
-        const kernels::RadixSchedule paired = kc::paired_radix_schedule<double>(length);
-        const kc::ScheduleShape g = kc::shape_of_schedule<double>(n, paired, false);
-        EXPECT_EQ(kc::resident_blocks((g.threads + 31) / 32 * 32, g.register_target), 1) << n;
-        EXPECT_LT(d.stages, paired.count) << n;
-        EXPECT_EQ(kc::passes_of_radix(d.schedule, 15), 0) << n;
-      }
+    return;
+  }
+  expect_uniform<double>(n, u);
+  EXPECT_EQ(u.blocks, 1) << n;
+  if (n > 10240) {
+    EXPECT_LE(u.stages, passes + 1) << n;
+  } else {
+    // Up to 10240: in place of a one-block tile, and in fewer stages.
+    const kernels::RadixSchedule paired = kc::paired_radix_schedule<double>(length);
+    const kc::ScheduleShape g = kc::shape_of_schedule<double>(n, paired, false);
+    EXPECT_EQ(kc::resident_blocks((g.threads + 31) / 32 * 32, g.register_target), 1) << n;
+    EXPECT_LT(u.stages, paired.count) << n;
+    EXPECT_EQ(kc::passes_of_radix(u.schedule, 15), 0) << n;
+  }
+}
+
+struct TiledLine {
+  int length = 0;
+  bool complex128 = false;
+};
+
+std::string tiled_line_name(const ::testing::TestParamInfo<TiledLine>& info) {
+  return (info.param.complex128 ? "c128_" : "c64_") + std::to_string(info.param.length);
+}
+
+// A TiledLine on a GPU: three x lines on a compiled tile (ahead of time
+// or at plan time, never the general kernel), forward and inverse against
+// fftwl. One plan-time cache serves every case of a suite.
+class CudaTiledLine : public ::testing::TestWithParam<TiledLine> {
+ protected:
+  static std::shared_ptr<kc::PlanTimeSchedules>& plan_time() {
+    static std::shared_ptr<kc::PlanTimeSchedules> schedules;
+    if (!schedules) schedules = std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache::memory_only());
+    return schedules;
+  }
+
+  template <class T>
+  static void check_tiled_line(std::size_t n) {
+    const Shape shape{1, 3, n};
+    const kc::DeviceBrickPlan<T> plan(shape, AxisSet{false, false, true}, kc::TileKernels::compiled_where_available,
+                                      plan_time());
+    EXPECT_NE(plan.tile_kernels_used()[0], 'G') << "n=" << n << "\n" << plan.describe();
+    DeviceRunner<T> runner;
+    check_lines(runner, n, 3, 6007 * n, nullptr, plan_time());
+  }
+
+  static void run_tiled_line(const TiledLine& line) {
+    const auto n = static_cast<std::size_t>(line.length);
+    if (line.complex128) {
+      check_tiled_line<double>(n);
+    } else {
+      check_tiled_line<float>(n);
     }
   }
-  EXPECT_EQ(two_blocks, (std::vector<int>{6561, 6750, 7203, 7776, 8000, 8100, 8232, 9000, 9216, 10125, 10240,
-                                          10368, 10584, 10935, 12288, 12500}));
-  EXPECT_EQ(one_block_float, (std::vector<int>{10976, 11664, 12005, 12348, 12800, 13122, 13500, 13824, 14406, 15000,
-                                              15552, 15876, 16000, 16200, 16384, 16464, 16807, 16875, 17496, 18000,
-                                              18225, 18432, 18522, 19208, 20000}));
-  EXPECT_EQ(one_block_double, (std::vector<int>{5292, 5488, 5832, 6174, 6272, 6561, 6912, 7203, 7776, 8000, 8192, 8232,
-                                               8575, 8748, 9216, 9604, 10000, 10240, 10368, 10584, 10800, 10935,
-                                               11250, 12005, 12288, 12500}));
+};
+
+// The lines up to 20000 that have a uniform tile, of both types.
+std::vector<TiledLine> uniform_lines() {
+  std::vector<TiledLine> lines;
+  for (int n = 4097; n <= 20000; ++n) {
+    if (!kc::smooth_exponents(n).smooth) continue;
+    if (kc::uniform_tile<float>(static_cast<std::size_t>(n)).threads > 0) lines.push_back({n, false});
+    if (kc::uniform_tile<double>(static_cast<std::size_t>(n)).threads > 0) lines.push_back({n, true});
+  }
+  return lines;
+}
+
+class UniformTile : public ::testing::TestWithParam<TiledLine> {};
+
+TEST_P(UniformTile, EveryThreadFullInEveryStage) {
+  if (GetParam().complex128) {
+    expect_uniform_line<double>(GetParam().length);
+  } else {
+    expect_uniform_line<float>(GetParam().length);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Lines4097To20000, UniformTile, ::testing::ValuesIn(uniform_lines()), tiled_line_name);
+
+class CudaUniformTile : public CudaTiledLine {};
+
+TEST_P(CudaUniformTile, RunsAgainstFftwLongDouble) {
+  SKIP_WITHOUT_CUDA();
+  run_tiled_line(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Lines4097To20000, CudaUniformTile, ::testing::ValuesIn(uniform_lines()), tiled_line_name);
+
+TEST(CudaSchedules, UniformTilesWhereMeasured) {
+  // The rules serve lines up to 4096 without them.
+  for (int n = 2; n <= 4096; ++n) {
+    EXPECT_EQ(kc::uniform_tile<float>(static_cast<std::size_t>(n)).threads, 0) << n;
+    EXPECT_EQ(kc::uniform_tile<double>(static_cast<std::size_t>(n)).threads, 0) << n;
+  }
   // 9000 = 6 5 | 6 5 | 10: two blocks of 300 threads holding 30 values at
   // 96 registers (8 9 25 5 was one block of 608 holding 25).
   expect_tile("9000 complex<float>", kc::stockham_shape<float>(9000, false), 300, 30, 96, 2);
@@ -580,77 +652,76 @@ TEST(CudaSchedules, UniformTilesRunInStagesWhereMeasured) {
 // contiguous lines run the tile in those stages (host arithmetic: no device
 // needed).
 template <class T>
-std::vector<int> expect_ragged_tiles_where_measured(int low, int high) {
+void expect_ragged_tile(int n) {
   constexpr bool single = sizeof(T) == 4;
+  const kc::UniformTile u = device_tile<T>(n);
+  ASSERT_TRUE(u.ragged) << n;
+  // A uniform tile yields only where it is complex64 within 8 registers
+  // of its cap (10368), or where ptxas spills it (SpilledTilesGiveWay).
+  const kc::UniformTile uniform = kc::uniform_tile<T>(static_cast<std::size_t>(n));
+  if (uniform.threads > 0 && !kc::tile_spills<T>(static_cast<std::size_t>(n), kc::TileSearch::uniform)) {
+    EXPECT_TRUE(single) << n;
+    EXPECT_LT(uniform.registers - 28 - 2 * uniform.values, 8) << n;
+    EXPECT_LT(u.stages, uniform.stages) << n;
+  }
+  const kc::ScheduleShape before = paired_shape<T>(n);
+  if (before.valid) {
+    EXPECT_TRUE(single) << n;
+    EXPECT_LE(before.min_blocks, 2) << n;
+    // One stage fewer than a one-block tile, two fewer than a two-block one.
+    EXPECT_LE(u.stages, before.stages - before.min_blocks) << n;
+  }
+  std::int64_t product = 1;
+  for (int p = 0; p < u.schedule.count; ++p) product *= u.schedule.radices[p];
+  EXPECT_EQ(product, n);
+  EXPECT_EQ(u.stages, kc::stage_count(u.schedule.count, u.fused)) << n;
+  EXPECT_LE(kc::staged_conflicts<T>(kc::StagedSchedule{u.schedule, u.fused, u.stages}), 2) << n;
+  int held = 0;
+  for (int stage = 0; stage < u.stages; ++stage) {
+    const int points = kc::stage_points(u.schedule, u.fused, stage);
+    EXPECT_GE(points, before.valid && before.min_blocks == 1 ? 8 : 6) << n;
+    const int groups = n / points;
+    held = std::max(held, (groups + u.threads - 1) / u.threads * points);
+  }
+  EXPECT_EQ(u.values, held) << n;
+  EXPECT_LE(u.values, single ? 56 : 50) << n;
+  // Within the register budget, but for the measured block sizes, whose
+  // tiles hold their values past it (measured_ragged_tiles).
+  if (kc::measured_ragged_threads<T>(n) == 0) {
+    EXPECT_LE(u.values * (single ? 2 : 4) + 28 + (single ? 0 : 16), u.registers) << n;
+  } else {
+    EXPECT_EQ(u.threads, kc::measured_ragged_threads<T>(n)) << n;
+  }
+  const kc::ScheduleShape g = kc::stockham_shape<T>(n, false);
+  EXPECT_TRUE(g.valid) << n;
+  if (!g.valid) return;
+  EXPECT_TRUE(kc::same_schedule(g.schedule, u.schedule)) << n;
+  EXPECT_EQ(g.fused, u.fused) << n;
+  EXPECT_EQ(g.threads, u.threads) << n;
+  EXPECT_EQ(g.values, u.values) << n;
+  EXPECT_EQ(g.register_target, u.registers) << n;
+  EXPECT_GE(g.min_blocks, u.blocks) << n;
+  EXPECT_GE(g.threads * g.values, n) << n;
+}
+
+template <class T>
+std::vector<int> expect_ragged_tiles_where_measured(int low, int high) {
   std::vector<int> ragged;
   for (int n = low; n <= high; ++n) {
-    const kc::UniformTile u = device_tile<T>(n);
-    if (!u.ragged) continue;
+    if (!device_tile<T>(n).ragged) continue;
     ragged.push_back(n);
-    // A uniform tile yields only where it is complex64 within 8 registers
-    // of its cap (10368), or where ptxas spills it (SpilledTilesGiveWay).
-    const kc::UniformTile uniform = kc::uniform_tile<T>(static_cast<std::size_t>(n));
-    if (uniform.threads > 0 && !kc::tile_spills<T>(static_cast<std::size_t>(n), kc::TileSearch::uniform)) {
-      EXPECT_TRUE(single) << n;
-      EXPECT_LT(uniform.registers - 28 - 2 * uniform.values, 8) << n;
-      EXPECT_LT(u.stages, uniform.stages) << n;
-    }
-    const kc::ScheduleShape before = paired_shape<T>(n);
-    if (before.valid) {
-      EXPECT_TRUE(single) << n;
-      EXPECT_LE(before.min_blocks, 2) << n;
-      // One stage fewer than a one-block tile, two fewer than a two-block one.
-      EXPECT_LE(u.stages, before.stages - before.min_blocks) << n;
-    }
-    std::int64_t product = 1;
-    for (int p = 0; p < u.schedule.count; ++p) product *= u.schedule.radices[p];
-    EXPECT_EQ(product, n);
-    EXPECT_EQ(u.stages, kc::stage_count(u.schedule.count, u.fused)) << n;
-    EXPECT_LE(kc::staged_conflicts<T>(kc::StagedSchedule{u.schedule, u.fused, u.stages}), 2) << n;
-    int held = 0;
-    for (int stage = 0; stage < u.stages; ++stage) {
-      const int points = kc::stage_points(u.schedule, u.fused, stage);
-      EXPECT_GE(points, before.valid && before.min_blocks == 1 ? 8 : 6) << n;
-      const int groups = n / points;
-      held = std::max(held, (groups + u.threads - 1) / u.threads * points);
-    }
-    EXPECT_EQ(u.values, held) << n;
-    EXPECT_LE(u.values, single ? 56 : 50) << n;
-    // Within the register budget, but for the measured block sizes, whose
-    // tiles hold their values past it (measured_ragged_tiles).
-    if (kc::measured_ragged_threads<T>(n) == 0) {
-      EXPECT_LE(u.values * (single ? 2 : 4) + 28 + (single ? 0 : 16), u.registers) << n;
-    } else {
-      EXPECT_EQ(u.threads, kc::measured_ragged_threads<T>(n)) << n;
-    }
-    const kc::ScheduleShape g = kc::stockham_shape<T>(n, false);
-    EXPECT_TRUE(g.valid) << n;
-    if (!g.valid) continue;
-    EXPECT_TRUE(kc::same_schedule(g.schedule, u.schedule)) << n;
-    EXPECT_EQ(g.fused, u.fused) << n;
-    EXPECT_EQ(g.threads, u.threads) << n;
-    EXPECT_EQ(g.values, u.values) << n;
-    EXPECT_EQ(g.register_target, u.registers) << n;
-    EXPECT_GE(g.min_blocks, u.blocks) << n;
-    EXPECT_GE(g.threads * g.values, n) << n;
+    expect_ragged_tile<T>(n);
   }
   return ragged;
 }
 
 TEST(CudaSchedules, RaggedTilesWhereMeasured) {
-  EXPECT_EQ(expect_ragged_tiles_where_measured<float>(2, 20000),
-            (std::vector<int>{5292,  6272,  6804,  6860,  7168,  7840,  8064,  8748,  8820,  9261,  9408,  9450,
-                              9600,  9604,  9720,  9800,  10080, 10125, 10206, 10290, 10368, 10500, 10752, 10800,
-                              10935, 11025, 11200, 11250, 11340, 11520, 11760, 11907, 12000, 12096, 12150, 12250,
-                              12544, 12600, 12960, 13125, 13230, 13440, 13608, 13720, 14000, 14112, 14175, 14336,
-                              14400, 14580, 14700, 15120, 15309, 15360, 15435, 15680, 15750, 16128, 16800, 17010,
-                              17150, 17280, 17500, 17640, 18144, 18375, 18750, 18816, 18900, 19200, 19440, 19600,
-                              19683, 19845}));
+  // The lines 4097..20000 that run ragged tiles are RaggedTile's cases
+  // (every one checked there, and run against fftwl by CudaRaggedTile).
   // complex128: lines that had no tile (they ran four steps); 11760's
   // tiles, 48 | 49 | 5 by either search, have a stage of 5: no Stockham
   // tile holds it, and it runs the in-place tile.
-  EXPECT_EQ(expect_ragged_tiles_where_measured<double>(2, 20000),
-            (std::vector<int>{9450, 10206, 10290, 10500, 11520, 12000}));
+  EXPECT_TRUE(device_tile<double>(10206).ragged);
   EXPECT_TRUE(kc::schedule_shape<double>(11760, false).in_place);
   // complex64 lines past 20000 have no tile of their own; those whose
   // ragged tiles have a stage of fewer than 6 points have no Stockham tile
@@ -714,12 +785,48 @@ TEST(CudaSchedules, RaggedTilesWhereMeasured) {
   EXPECT_EQ(paired_shape<float>(5880).stages, 4);
 }
 
-// Tiles that ptxas spills (spilled_complex64_tiles) give way to the next
+// The lines 4097..20000 whose contiguous tile is ragged, of both types, as
+// the rules and the tuning table give them (generated, not listed):
+// RaggedTile checks each tile's stages and registers on the host,
+// CudaRaggedTile runs each line on a GPU against fftwl.
+std::vector<TiledLine> ragged_lines() {
+  std::vector<TiledLine> lines;
+  for (int n = 4097; n <= 20000; ++n) {
+    if (!kc::smooth_exponents(n).smooth) continue;
+    if (device_tile<float>(n).ragged) lines.push_back({n, false});
+    if (device_tile<double>(n).ragged) lines.push_back({n, true});
+  }
+  return lines;
+}
+
+class RaggedTile : public ::testing::TestWithParam<TiledLine> {};
+
+TEST_P(RaggedTile, HoldsItsStagesWithinItsRegisters) {
+  if (GetParam().complex128) {
+    expect_ragged_tile<double>(GetParam().length);
+  } else {
+    expect_ragged_tile<float>(GetParam().length);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Lines4097To20000, RaggedTile, ::testing::ValuesIn(ragged_lines()), tiled_line_name);
+
+class CudaRaggedTile : public CudaTiledLine {};
+
+TEST_P(CudaRaggedTile, RunsAgainstFftwLongDouble) {
+  SKIP_WITHOUT_CUDA();
+  run_tiled_line(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Lines4097To20000, CudaRaggedTile, ::testing::ValuesIn(ragged_lines()), tiled_line_name);
+
+// Tiles that ptxas spills (Tuned::spilled_tile in the tuning table) give way to the next
 // choice: a uniform tile to the ragged rule, a first ragged tile to the
 // second search, a second one to the paired schedule. Every entry names a
 // tile the rules would run without it (host arithmetic: no device needed).
 TEST(CudaSchedules, SpilledTilesGiveWay) {
-  for (const kc::SpilledTile& spilled : kc::spilled_complex64_tiles) {
+  for (const kc::TuningEntry& spilled : tuned_lines(kc::Tuned::spilled_tile)) {
+    ASSERT_EQ(spilled.type, kc::TunedType::complex64) << spilled.length;
     const auto n = static_cast<std::size_t>(spilled.length);
     const kc::ScheduleShape paired = paired_shape<float>(spilled.length);
     kc::UniformTile tile;
@@ -786,7 +893,7 @@ InPlaceTiles expect_in_place_tiles() {
     const kc::ScheduleShape stockham = kc::shape_of_schedule<T>(n, settled.schedule, false, settled.tile);
     const kc::ListedTile listed = kc::listed_tile<T>(n);
     const bool power_of_two = (n & (n - 1)) == 0;
-    const kc::InPlaceSchedule* measured = kc::measured_in_place_schedule<T>(n);
+    const kc::TuningEntry* measured = kc::measured_in_place_schedule<T>(n);
     EXPECT_EQ(measured != nullptr, listed == kc::ListedTile::measured_in_place) << n;
     const bool cluster_expected = !power_of_two && n <= kc::max_schedule_points &&
                                   ((!stockham.valid && listed == kc::ListedTile::none) ||
@@ -826,7 +933,7 @@ InPlaceTiles expect_in_place_tiles() {
     std::vector<int> own_radices(own.radices, own.radices + own.count);
     if (measured) {
       own_radices.clear();
-      for (int r : measured->radices)
+      for (int r : measured->radices.radices)
         if (r > 1) own_radices.push_back(r);
       EXPECT_EQ(g.cluster, measured->cluster) << n;
     }
@@ -875,20 +982,20 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   EXPECT_EQ(pass_radices(listed), (std::vector<int>{25, 25, 14}));
   EXPECT_TRUE(kc::stockham_shape<double>(8750, false).valid);
   // The listed cluster lines have Stockham tiles, the four-step ones none.
-  for (const kc::MeasuredLine& line : kc::cluster_lines) {
-    EXPECT_TRUE(line.complex128 ? kc::stockham_shape<double>(line.length, false).valid
+  for (const kc::TuningEntry& line : tuned_lines(kc::Tuned::cluster_tile)) {
+    EXPECT_TRUE(line.type == kc::TunedType::complex128 ? kc::stockham_shape<double>(line.length, false).valid
                                 : kc::stockham_shape<float>(line.length, false).valid)
         << line.length;
   }
-  for (const kc::MeasuredLine& line : kc::four_step_lines) {
-    EXPECT_TRUE(line.complex128);
+  for (const kc::TuningEntry& line : tuned_lines(kc::Tuned::four_steps)) {
+    EXPECT_EQ(line.type, kc::TunedType::complex128);
     EXPECT_FALSE(kc::stockham_shape<double>(line.length, false).valid) << line.length;
     EXPECT_FALSE(kc::schedule_shape<double>(line.length, false).valid) << line.length;
   }
-  // Every two-block line is served, in its type only.
-  EXPECT_EQ(single.two_blocks, (std::vector<int>{9072, 9375, 10000, 10080, 10800, 10935, 10976, 11200, 11340, 11664,
-                                                 11760, 11907, 12250, 13125, 13608}));
-  EXPECT_EQ(twice.two_blocks, (std::vector<int>{6174, 6300, 6615, 6804}));
+  // Every two-block line of the tuning table is served, in its type only,
+  // and no other line.
+  EXPECT_EQ(single.two_blocks, tuned_lengths(kc::Tuned::two_in_place_blocks, kc::TunedType::complex64));
+  EXPECT_EQ(twice.two_blocks, tuned_lengths(kc::Tuned::two_in_place_blocks, kc::TunedType::complex128));
   // The fewest blocks of which two fit an SM, with a radix they divide:
   // 21952 = 16 14 14 7 in two blocks of 256 threads, 16 first; 19683 = 27
   // 27 27 complex<double> in three of 256 (two per SM); 28125
@@ -982,10 +1089,11 @@ TEST(CudaSchedules, ShortLinesKeepStockhamTilesButMeasuredInPlaceLines) {
   EXPECT_FALSE(convolution.in_place);
   EXPECT_EQ(pass_radices(convolution), (std::vector<int>{9, 9, 9, 3}));
   EXPECT_FALSE(kc::schedule_shape<float>(2187, true).in_place);
-  for (const kc::InPlaceSchedule& m : kc::measured_in_place_schedules) {
+  for (const kc::TuningEntry& m : tuned_lines(kc::Tuned::in_place_schedule)) {
     EXPECT_GT(m.length, 1024);
     const kc::ScheduleShape listed =
-        m.complex128 ? kc::schedule_shape<double>(m.length, false) : kc::schedule_shape<float>(m.length, false);
+        m.type == kc::TunedType::complex128 ? kc::schedule_shape<double>(m.length, false)
+                                            : kc::schedule_shape<float>(m.length, false);
     EXPECT_TRUE(listed.valid && listed.in_place) << m.length;
     EXPECT_EQ(listed.cluster, m.cluster) << m.length;
   }
@@ -1018,7 +1126,7 @@ void expect_skew_by_length(int& unskewed) {
     if (!kc::smooth_exponents(n).smooth) continue;
     const kc::ScheduleShape c = kc::stockham_shape<T>(n, false);
     if (c.valid && c.uses_shared) {
-      const bool plain = n % 4 != 0 && c.lanes == 1 && !kc::lists_line<T>(kc::skewed_one_line_tiles, n);
+      const bool plain = n % 4 != 0 && c.lanes == 1 && !kc::is_tuned<T>(kc::Tuned::skewed_one_line_tile, n);
       EXPECT_EQ(c.shift, plain ? 0 : skewed) << n;
       EXPECT_EQ(c.shared_words, plain ? c.points : c.points + (c.points >> skewed) + 1) << n;
       EXPECT_EQ(c.shared_bytes, 2 * sizeof(T) * static_cast<std::size_t>(c.shared_words)) << n;
@@ -1112,25 +1220,25 @@ TEST(CudaSchedules, StridedComplexDoublePowersOfTwoTakeWholeSegments) {
 TEST(CudaSchedules, SelectionFallsBackWhereNoScheduleServes) {
   SKIP_WITHOUT_CUDA();
   // 1024 contiguous lines, whole tiles: compiled.
-  const kc::StridedLines rows{1024, 1, 64, 1024, 1, 0};
+  const kernels::LineBatch rows{1024, 1, 64, 1024, 1, 0};
   EXPECT_EQ(kernel_for<float>(1024, rows), TileKernel::ahead_of_time);
   // The plan field forbids compiled schedules.
   EXPECT_EQ(kernel_for<float>(1024, rows, kc::TileKernels::general_only), TileKernel::general);
   // Fewer lines than one tile holds (4096 / 32 = 128 lines of 32 per tile).
-  EXPECT_EQ(kernel_for<float>(32, kc::StridedLines{32, 1, 3, 32, 1, 0}), TileKernel::general);
+  EXPECT_EQ(kernel_for<float>(32, kernels::LineBatch{32, 1, 3, 32, 1, 0}), TileKernel::general);
   // A length past every tile whose four-step split is not compiled (59049 =
   // 243 x 243) takes the general kernel; 16384 complex<float> lines fit one
   // tile of a compiled schedule (not of the general kernel). Bluestein takes
   // one when its M is compiled (1009 -> M = 2048), not otherwise (1031 -> M =
   // 2100 = 2^2 3 5^2 7, not in any set).
-  EXPECT_EQ(kernel_for<float>(59049, kc::StridedLines{59049, 1, 4, 59049, 1, 0}), TileKernel::general);
-  EXPECT_EQ(kernel_for<float>(16384, kc::StridedLines{16384, 1, 4, 16384, 1, 0}), TileKernel::ahead_of_time);
-  EXPECT_EQ(kernel_for<float>(1009, kc::StridedLines{1009, 1, 64, 1009, 1, 0}), TileKernel::ahead_of_time);
+  EXPECT_EQ(kernel_for<float>(59049, kernels::LineBatch{59049, 1, 4, 59049, 1, 0}), TileKernel::general);
+  EXPECT_EQ(kernel_for<float>(16384, kernels::LineBatch{16384, 1, 4, 16384, 1, 0}), TileKernel::ahead_of_time);
+  EXPECT_EQ(kernel_for<float>(1009, kernels::LineBatch{1009, 1, 64, 1009, 1, 0}), TileKernel::ahead_of_time);
   EXPECT_EQ(kernels::choose_line_algorithm(1009, kernels::CompositeRadices::up_to_fifteen).convolution_length, 2048u);
   EXPECT_EQ(kernels::choose_line_algorithm(1031, kernels::CompositeRadices::up_to_fifteen).convolution_length, 2100u);
-  EXPECT_EQ(kernel_for<float>(1031, kc::StridedLines{1031, 1, 64, 1031, 1, 0}), TileKernel::general);
+  EXPECT_EQ(kernel_for<float>(1031, kernels::LineBatch{1031, 1, 64, 1031, 1, 0}), TileKernel::general);
   // Strided lines whose lanes are not contiguous (lane stride 2).
-  EXPECT_EQ(kernel_for<float>(64, kc::StridedLines{64, 4096, 64, 2, 1, 0}), TileKernel::general);
+  EXPECT_EQ(kernel_for<float>(64, kernels::LineBatch{64, 4096, 64, 2, 1, 0}), TileKernel::general);
 }
 
 }  // namespace

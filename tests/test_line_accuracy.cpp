@@ -232,7 +232,7 @@ TEST(LineAccuracy, DeviceSchedulesMergePairsWhereMeasured) {
 // Where the device schedules join a lone 3 to a 9 as radix 27: complex64
 // lines past 1024, complex128 odd lines with exactly three 3s, where every
 // tile that runs the length holds the 27 values within the registers ptxas
-// leaves it (device_radix_schedule in cuda/schedule_geometry.hpp; the tests
+// leaves it (device_radix_schedule in cuda/schedule_choice.hpp; the tests
 // in test_cuda_schedules.cpp check the tiles themselves).
 TEST(LineAccuracy, DeviceSchedulesJoinALoneThreeWhereMeasured) {
   using kernels::CompositeRadices;

@@ -7,9 +7,9 @@
 #include <cuda_runtime_api.h>
 
 #include <string>
-#include <utility>
 
 #include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/unique_handle.hpp"
 
 namespace oocfft::kernels::cuda {
 
@@ -18,32 +18,20 @@ class CudaLibrary {
   // Loads `image` (a cubin); throws Error(cuda) naming `what` on failure
   // (a damaged image, or one for another architecture).
   CudaLibrary(const void* image, const std::string& what) {
-    const cudaError_t status = cudaLibraryLoadData(&library_, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
+    const cudaError_t status =
+        cudaLibraryLoadData(library_.receive(), image, nullptr, nullptr, 0, nullptr, nullptr, 0);
     if (status != cudaSuccess) check_cuda(status, ("cudaLibraryLoadData (" + what + ")").c_str());
   }
-  ~CudaLibrary() {
-    if (library_ != nullptr) (void)cudaLibraryUnload(library_);
-  }
-  CudaLibrary(CudaLibrary&& other) noexcept : library_(std::exchange(other.library_, nullptr)) {}
-  CudaLibrary& operator=(CudaLibrary&& other) noexcept {
-    if (this != &other) {
-      if (library_ != nullptr) (void)cudaLibraryUnload(library_);
-      library_ = std::exchange(other.library_, nullptr);
-    }
-    return *this;
-  }
-  CudaLibrary(const CudaLibrary&) = delete;
-  CudaLibrary& operator=(const CudaLibrary&) = delete;
 
   // The kernel of that (mangled) name; throws Error(cuda) when absent.
   cudaKernel_t kernel(const std::string& name) const {
     cudaKernel_t k = nullptr;
-    check_cuda(cudaLibraryGetKernel(&k, library_, name.c_str()), ("cudaLibraryGetKernel (" + name + ")").c_str());
+    check_cuda(cudaLibraryGetKernel(&k, library_.get(), name.c_str()), ("cudaLibraryGetKernel (" + name + ")").c_str());
     return k;
   }
 
  private:
-  cudaLibrary_t library_ = nullptr;
+  UniqueHandle<cudaLibrary_t, cudaLibraryUnload> library_;
 };
 
 }  // namespace oocfft::kernels::cuda

@@ -14,17 +14,17 @@
 
 namespace oocfft::kernels::cuda {
 
-StridedLines x_lines(const Shape& s) {
-  return {s.nx, 1, static_cast<std::int64_t>(s.ny * s.nz), static_cast<std::int64_t>(s.nx), 1, 0};
+LineBatch x_lines(const Shape& s) {
+  return {s.nx, 1, s.ny * s.nz, static_cast<std::ptrdiff_t>(s.nx), 1, 0};
 }
-StridedLines y_lines(const Shape& s) {
-  const auto nx = static_cast<std::int64_t>(s.nx), ny = static_cast<std::int64_t>(s.ny);
-  if (s.nx == 1) return {s.ny, 1, static_cast<std::int64_t>(s.nz), ny, 1, 0};  // rows of a [z][y] brick
-  return {s.ny, nx, nx, 1, static_cast<std::int64_t>(s.nz), nx * ny};
+LineBatch y_lines(const Shape& s) {
+  const auto nx = static_cast<std::ptrdiff_t>(s.nx), ny = static_cast<std::ptrdiff_t>(s.ny);
+  if (s.nx == 1) return {s.ny, 1, s.nz, ny, 1, 0};  // rows of a [z][y] brick
+  return {s.ny, nx, s.nx, 1, s.nz, nx * ny};
 }
-StridedLines z_lines(const Shape& s) {
-  const auto plane = static_cast<std::int64_t>(s.nx * s.ny);
-  return {s.nz, plane, plane, 1, 1, 0};
+LineBatch z_lines(const Shape& s) {
+  const auto plane = static_cast<std::ptrdiff_t>(s.nx * s.ny);
+  return {s.nz, plane, s.nx * s.ny, 1, 1, 0};
 }
 
 template <class T>
@@ -33,13 +33,15 @@ class DeviceBrickPlan<T>::Impl {
   Shape max_shape;
   AxisSet axes;
   TileKernels kernels = TileKernels::compiled_where_available;
+  // Why the compiled tiles are off on this device ("" where they are not).
+  std::string compiled_tiles_off;
   // Axes of equal length share one plan (and its tables).
   std::shared_ptr<DeviceLinePlan<T>> x, y, z;
   std::shared_ptr<PlanTimeSchedules> plan_time;
 
   // The axes' line plans and their lines on the largest brick, x, y, z.
   std::array<const DeviceLinePlan<T>*, 3> plans() const { return {x.get(), y.get(), z.get()}; }
-  std::array<StridedLines, 3> lines() const { return {x_lines(max_shape), y_lines(max_shape), z_lines(max_shape)}; }
+  std::array<LineBatch, 3> lines() const { return {x_lines(max_shape), y_lines(max_shape), z_lines(max_shape)}; }
   void prepare_plan_time(std::shared_ptr<PlanTimeSchedules> given, const std::filesystem::path& cache_directory);
 };
 
@@ -72,6 +74,10 @@ DeviceBrickPlan<T>::DeviceBrickPlan(Shape max_shape, AxisSet axes, TileKernels k
                                     const std::filesystem::path& cache_directory)
     : impl_(std::make_unique<Impl>()) {
   const DeviceLimits limits = DeviceLimits::current();
+  // The compiled tiles' shapes were fixed for the bounds of
+  // tile_resources.hpp: a device below them runs the general kernel.
+  impl_->compiled_tiles_off = limits.compiled_tiles_shortfall();
+  if (!impl_->compiled_tiles_off.empty()) kernels = TileKernels::general_only;
   impl_->max_shape = max_shape;
   impl_->axes = axes;
   impl_->kernels = kernels;
@@ -138,7 +144,7 @@ void DeviceBrickPlan<T>::execute(Complex<T>* data, Shape shape, void* workspace,
   if (shape.elements() == 0) return;
   // x, then y, then z; the norm factor goes with the last pass over the data.
   const DeviceLinePlan<T>* order[3] = {p.x.get(), p.y.get(), p.z.get()};
-  const StridedLines lines[3] = {x_lines(shape), y_lines(shape), z_lines(shape)};
+  const LineBatch lines[3] = {x_lines(shape), y_lines(shape), z_lines(shape)};
   int last = -1;
   for (int a = 0; a < 3; ++a)
     if (order[a] != nullptr) last = a;
@@ -185,6 +191,8 @@ std::string DeviceBrickPlan<T>::describe() const {
   if (s.empty()) return "  device: no axis longer than 1\n";
   s += "  tile kernels: " + std::string(to_string(impl_->kernels)) + " (compiled ahead of time: set " + kernel_set() +
        ")\n";
+  if (!impl_->compiled_tiles_off.empty())
+    s += "  compiled tiles off on this device: " + impl_->compiled_tiles_off + "\n";
   if (impl_->plan_time) s += "  " + impl_->plan_time->summary() + "\n";
   return s;
 }

@@ -27,9 +27,9 @@ class PlanTimeSchedules;
 // The lines of each axis of a [nz][ny][nx] brick. x lines are contiguous;
 // y and z lines take the x positions as neighbouring lanes so that a tile
 // reads whole rows (the strided-axis kernel, no transpose pass).
-StridedLines x_lines(const Shape& s);
-StridedLines y_lines(const Shape& s);
-StridedLines z_lines(const Shape& s);
+LineBatch x_lines(const Shape& s);
+LineBatch y_lines(const Shape& s);
+LineBatch z_lines(const Shape& s);
 
 template <class T>
 class DeviceBrickPlan {

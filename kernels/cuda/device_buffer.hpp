@@ -1,5 +1,6 @@
 #pragma once
-// RAII owners of device memory and of page-locked host memory. Move-only;
+// RAII owners of device memory and of page-locked host memory (UniqueHandle
+// and the size). Move-only;
 // the destructor frees (and never throws). Allocation failures become
 // Error(out_of_memory) naming the byte count and what the bytes are for.
 #include <cuda_runtime_api.h>
@@ -9,6 +10,7 @@
 #include <utility>
 
 #include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/unique_handle.hpp"
 
 namespace oocfft::kernels::cuda {
 
@@ -18,22 +20,19 @@ class DeviceBuffer {
   // `what` names the buffer in the error message ("volume", "workspace").
   explicit DeviceBuffer(std::size_t bytes, const char* what = "device buffer") : bytes_(bytes) {
     if (bytes == 0) return;
-    const cudaError_t status = cudaMalloc(&ptr_, bytes);
+    const cudaError_t status = cudaMalloc(ptr_.receive(), bytes);
     if (status == cudaErrorMemoryAllocation) {
       (void)cudaGetLastError();
-      ptr_ = nullptr;
+      (void)ptr_.release();  // nothing was allocated
       throw Error(ErrorKind::out_of_memory,
                   std::string("cudaMalloc of ") + std::to_string(bytes) + " bytes for the " + what + " failed");
     }
     check_cuda(status, "cudaMalloc");
   }
-  ~DeviceBuffer() { reset(); }
-  DeviceBuffer(DeviceBuffer&& other) noexcept
-      : ptr_(std::exchange(other.ptr_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+  DeviceBuffer(DeviceBuffer&& other) noexcept : ptr_(std::move(other.ptr_)), bytes_(std::exchange(other.bytes_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
     if (this != &other) {
-      reset();
-      ptr_ = std::exchange(other.ptr_, nullptr);
+      ptr_ = std::move(other.ptr_);
       bytes_ = std::exchange(other.bytes_, 0);
     }
     return *this;
@@ -41,20 +40,15 @@ class DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
-  void* get() const noexcept { return ptr_; }
+  void* get() const noexcept { return ptr_.get(); }
   template <class U>
   U* as() const noexcept {
-    return static_cast<U*>(ptr_);
+    return static_cast<U*>(ptr_.get());
   }
   std::size_t bytes() const noexcept { return bytes_; }
 
  private:
-  void reset() noexcept {
-    if (ptr_ != nullptr) (void)cudaFree(ptr_);
-    ptr_ = nullptr;
-    bytes_ = 0;
-  }
-  void* ptr_ = nullptr;
+  UniqueHandle<void*, cudaFree> ptr_;
   std::size_t bytes_ = 0;
 };
 
@@ -65,22 +59,19 @@ class PinnedHostBuffer {
   PinnedHostBuffer() = default;
   explicit PinnedHostBuffer(std::size_t bytes, const char* what = "pinned staging buffer") : bytes_(bytes) {
     if (bytes == 0) return;
-    const cudaError_t status = cudaMallocHost(&ptr_, bytes);
+    const cudaError_t status = cudaMallocHost(ptr_.receive(), bytes);
     if (status == cudaErrorMemoryAllocation) {
       (void)cudaGetLastError();
-      ptr_ = nullptr;
+      (void)ptr_.release();  // nothing was allocated
       throw Error(ErrorKind::out_of_memory,
                   std::string("cudaMallocHost of ") + std::to_string(bytes) + " bytes for the " + what + " failed");
     }
     check_cuda(status, "cudaMallocHost");
   }
-  ~PinnedHostBuffer() { reset(); }
-  PinnedHostBuffer(PinnedHostBuffer&& other) noexcept
-      : ptr_(std::exchange(other.ptr_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+  PinnedHostBuffer(PinnedHostBuffer&& other) noexcept : ptr_(std::move(other.ptr_)), bytes_(std::exchange(other.bytes_, 0)) {}
   PinnedHostBuffer& operator=(PinnedHostBuffer&& other) noexcept {
     if (this != &other) {
-      reset();
-      ptr_ = std::exchange(other.ptr_, nullptr);
+      ptr_ = std::move(other.ptr_);
       bytes_ = std::exchange(other.bytes_, 0);
     }
     return *this;
@@ -88,20 +79,15 @@ class PinnedHostBuffer {
   PinnedHostBuffer(const PinnedHostBuffer&) = delete;
   PinnedHostBuffer& operator=(const PinnedHostBuffer&) = delete;
 
-  void* get() const noexcept { return ptr_; }
+  void* get() const noexcept { return ptr_.get(); }
   template <class U>
   U* as() const noexcept {
-    return static_cast<U*>(ptr_);
+    return static_cast<U*>(ptr_.get());
   }
   std::size_t bytes() const noexcept { return bytes_; }
 
  private:
-  void reset() noexcept {
-    if (ptr_ != nullptr) (void)cudaFreeHost(ptr_);
-    ptr_ = nullptr;
-    bytes_ = 0;
-  }
-  void* ptr_ = nullptr;
+  UniqueHandle<void*, cudaFreeHost> ptr_;
   std::size_t bytes_ = 0;
 };
 

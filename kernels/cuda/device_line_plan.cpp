@@ -41,7 +41,7 @@ constexpr int coalescing_lanes() {
 constexpr std::size_t chunk_budget_bytes = std::size_t{256} << 20;
 
 // Points per thread the block is sized for. A direct prime pass has one work
-// item per few output pairs (direct_prime_items in tile_kernels.cuh) and
+// item per few output pairs (direct_prime_items in general_tile_kernels.cuh) and
 // loops over them whatever the block size; its blocks are sized for four
 // points per thread (the size measured), not for the other radices' values.
 // An in-register prime butterfly, and radices 25 and 27, take their R values
@@ -85,20 +85,17 @@ DeviceBuffer upload(const std::vector<Complex<T>>& values, const char* what) {
 }
 
 // Whether a tile compiled at plan time takes a whole line of length n in
-// place of four steps. Over the 150 non-power-of-two 7-smooth lengths
-// 4097..16384 on the H100, one tile ran faster than four steps for 91 and
-// slower for 9 (complex<float>: faster for 148, slower for none); 7 of those
-// 9 were past 10240, where a thread of the one block per SM holds 21-24
-// values at 96 registers (bench/RESULTS.md, issue 10). So complex<double>
-// lines past 10240 keep four steps, but where their tile is the one-block
-// tile at ptxas's cap (schedule_shape's one-block rule: more than 96
-// registers): 10368 = 8 4 4 9 9 (384 threads, 32 values at 168 registers)
-// 0.55 -> 0.76-0.86x cuFFT, 10752 (512 threads at 128) 0.90 -> 1.12x
-// (section "complex64 radix 25 past 12000, complex128 one tile past
-// 10240"); and where it is a one-block uniform tile (uniform_tile in
-// schedule_geometry.hpp: 10800 0.61 -> 0.89x, 12288 0.68 -> 0.92x). A Bluestein
-// convolution has no such limit: against its four general steps, M = 10752
-// .. 11907 ran 1.03-1.4x faster in one tile.
+// place of four steps. Over the non-power-of-two 7-smooth lengths
+// 4097..16384, one tile ran faster than four steps for most lengths and
+// every complex<float> one; most complex<double> lines it slowed were past
+// 10240, where a thread of the one block per SM holds 21-24 values at 96
+// registers. So complex<double> lines past 10240 keep four steps, but where
+// their tile is the one-block tile at ptxas's cap (the one-block rule of
+// shape_of_schedule: more than 96 registers), and where it is a one-block
+// uniform tile (uniform_tile in long_line_tiles.hpp). A Bluestein
+// convolution has no such limit: against its four general steps it ran
+// faster in one tile. Measured: bench/RESULTS.md, section Kernel tuning
+// table (sm_90).
 template <class T>
 bool plan_time_line_in_one_tile(std::size_t n) {
   if (sizeof(T) != sizeof(double) || n <= 10240) return true;
@@ -134,9 +131,8 @@ bool compiled_tile_holds(std::size_t n, TileKernels kernels, TileUse use) {
 // entry (k, r) at r - 1 rows of `span` past its start, where the host plan
 // keeps the R - 1 twiddles of butterfly k together (LinePlan). The threads of
 // a warp take consecutive k, so each of their loads is one coalesced run
-// instead of 32 reads R - 1 entries apart: on the H100 the strided loads
-// kept L1 at 82% of its throughput in 3888 complex<float> (ncu), the
-// kernel's limit.
+// instead of 32 reads R - 1 entries apart: the strided loads kept L1 near
+// its throughput limit (ncu), the kernel's limit.
 // A direct prime pass's constants after its twiddles stay as they are.
 template <class T>
 std::vector<Complex<T>> by_radix_digit(const LinePlan<T>& plan) {
@@ -312,14 +308,14 @@ std::int64_t chunk_lines(std::size_t n, std::int64_t lines) {
 // given, multiplies the forward result (Bluestein's kernel spectrum, fused
 // into step B's stores).
 template <class T>
-std::pair<TileJob<T>, TileJob<T>> four_step_jobs(const FourStep<T>& f, Complex<T>* data, const StridedLines& lines,
+std::pair<TileJob<T>, TileJob<T>> four_step_jobs(const FourStep<T>& f, Complex<T>* data, const LineBatch& lines,
                                                  Complex<T>* work, std::int64_t g, std::int64_t l0, std::int64_t c,
                                                  T scale, const Complex<T>* spectrum) {
   const std::int64_t n = static_cast<std::int64_t>(f.n), n1 = static_cast<std::int64_t>(f.n1),
                      n2 = static_cast<std::int64_t>(f.n2);
   const bool contiguous = lines.point_stride == 1;
-  const std::int64_t ps = lines.point_stride, sl = lines.lane_stride;
-  Complex<T>* base = data + g * lines.group_stride + l0 * sl;
+  const std::int64_t ps = lines.point_stride, sl = lines.lane_distance;
+  Complex<T>* base = data + g * lines.group_distance + l0 * sl;
   TileJob<T> a, b;
   a.in = base;
   a.out = work;
@@ -379,12 +375,12 @@ std::pair<TileJob<T>, TileJob<T>> four_step_jobs(const FourStep<T>& f, Complex<T
 // Transforms `lines` of `data` in place through `work` (chunk_lines * n
 // values).
 template <class T>
-void run_four_step(const FourStep<T>& f, Complex<T>* data, const StridedLines& lines, Complex<T>* work,
+void run_four_step(const FourStep<T>& f, Complex<T>* data, const LineBatch& lines, Complex<T>* work,
                    bool inverse, T scale, const Complex<T>* spectrum, cudaStream_t stream) {
-  const std::int64_t chunk = chunk_lines<T>(f.n, lines.lines());
-  for (std::int64_t g = 0; g < lines.group_count; ++g) {
-    for (std::int64_t l0 = 0; l0 < lines.lane_count; l0 += chunk) {
-      const std::int64_t c = std::min(chunk, lines.lane_count - l0);
+  const std::int64_t chunk = chunk_lines<T>(f.n, lines.line_count());
+  for (std::int64_t g = 0; g < lines.group_count(); ++g) {
+    for (std::int64_t l0 = 0; l0 < lines.lane_count(); l0 += chunk) {
+      const std::int64_t c = std::min(chunk, lines.lane_count() - l0);
       const auto [a, b] = four_step_jobs(f, data, lines, work, g, l0, c, scale, spectrum);
       launch_stockham_tiles(a, inverse, stream);
       launch_stockham_tiles(b, inverse, stream);
@@ -469,7 +465,7 @@ LineKernel DeviceLinePlan<T>::kernel() const {
 }
 
 template <class T>
-std::size_t DeviceLinePlan<T>::workspace_bytes(const StridedLines& lines) const {
+std::size_t DeviceLinePlan<T>::workspace_bytes(const LineBatch& lines) const {
   const State& s = *state_;
   switch (s.kernel) {
     case LineKernel::shared_memory:
@@ -477,12 +473,12 @@ std::size_t DeviceLinePlan<T>::workspace_bytes(const StridedLines& lines) const 
     case LineKernel::four_step:
       // None where the whole line fits one compiled tile.
       if (s.tile && choose_tile_kernel(one_tile_job(nullptr, lines, T(1), false)) != TileKernel::general) return 0;
-      return static_cast<std::size_t>(chunk_lines<T>(s.n, lines.lines())) * s.n * sizeof(Complex<T>);
+      return static_cast<std::size_t>(chunk_lines<T>(s.n, lines.line_count())) * s.n * sizeof(Complex<T>);
     case LineKernel::bluestein_four_step:
       // None where the whole convolution fits one compiled tile; else the
       // padded rows, and the four-step scratch beside them.
       if (s.tile && choose_tile_kernel(one_tile_job(nullptr, lines, T(1), false)) != TileKernel::general) return 0;
-      return 2 * static_cast<std::size_t>(chunk_lines<T>(s.m, lines.lines())) * s.m * sizeof(Complex<T>);
+      return 2 * static_cast<std::size_t>(chunk_lines<T>(s.m, lines.line_count())) * s.m * sizeof(Complex<T>);
   }
   return 0;
 }
@@ -499,18 +495,18 @@ std::size_t DeviceLinePlan<T>::table_bytes() const {
 // The job of a line that fits one tile (the line, or Bluestein's M), in
 // place: lanes are the contiguous dimension unless the points are.
 template <class T>
-TileJob<T> DeviceLinePlan<T>::one_tile_job(Complex<T>* data, const StridedLines& lines, T scale, bool inverse) const {
+TileJob<T> DeviceLinePlan<T>::one_tile_job(Complex<T>* data, const LineBatch& lines, T scale, bool inverse) const {
   const State& s = *state_;
-  const bool lanes_fast = lines.point_stride != 1 && std::abs(lines.lane_stride) <= std::abs(lines.point_stride);
+  const bool lanes_fast = lines.point_stride != 1 && std::abs(lines.lane_distance) <= std::abs(lines.point_stride);
   // A line too long for the general kernel's tile (one_tile_job of a
   // four-step plan) is one lane per tile in the compiled schedule.
-  const int log_lanes = std::max(0, s.tile->choose_log_lanes(lines.lane_count, lanes_fast));
+  const int log_lanes = std::max(0, s.tile->choose_log_lanes(lines.lane_count(), lanes_fast));
   TileJob<T> job;
   job.in = data;
   job.out = data;
   job.point_in = job.point_out = lines.point_stride;
-  job.lane = {lines.lane_count, lines.lane_stride, lines.lane_stride};
-  job.group = {lines.group_count, lines.group_stride, lines.group_stride};
+  job.lane = {lines.lane_count(), lines.lane_distance, lines.lane_distance};
+  job.group = {lines.group_count(), lines.group_distance, lines.group_distance};
   job.lanes_fast_in = job.lanes_fast_out = lanes_fast;
   job.scale = scale;
   s.tile->fill(job, log_lanes);
@@ -536,17 +532,17 @@ TileKernel both_steps(TileKernel a, TileKernel b) {
 }  // namespace
 
 template <class T>
-std::pair<TileJob<T>, TileJob<T>> DeviceLinePlan<T>::first_four_step_jobs(const StridedLines& lines) const {
+std::pair<TileJob<T>, TileJob<T>> DeviceLinePlan<T>::first_four_step_jobs(const LineBatch& lines) const {
   // The chunks after the first differ only in their lane count, never
   // below the first chunk's.
   const State& s = *state_;
-  const std::int64_t c = std::min(chunk_lines<T>(s.n, lines.lines()), lines.lane_count);
+  const std::int64_t c = std::min(chunk_lines<T>(s.n, lines.line_count()), lines.lane_count());
   return four_step_jobs(*s.four, static_cast<Complex<T>*>(nullptr), lines, static_cast<Complex<T>*>(nullptr), 0, 0, c,
                         T(1), static_cast<const Complex<T>*>(nullptr));
 }
 
 template <class T>
-TileKernel DeviceLinePlan<T>::tile_kernel(const StridedLines& lines) const {
+TileKernel DeviceLinePlan<T>::tile_kernel(const LineBatch& lines) const {
   // A four-step plan (Bluestein's included) with a compiled schedule of its
   // whole length runs that where it serves; otherwise its two steps run
   // compiled schedules where the build or the plan has them, the general
@@ -562,7 +558,7 @@ TileKernel DeviceLinePlan<T>::tile_kernel(const StridedLines& lines) const {
 }
 
 template <class T>
-std::vector<ScheduleKey> DeviceLinePlan<T>::plan_time_keys(const StridedLines& lines) const {
+std::vector<ScheduleKey> DeviceLinePlan<T>::plan_time_keys(const LineBatch& lines) const {
   const State& s = *state_;
   std::vector<ScheduleKey> keys;
   auto add = [&keys](TileJob<T> job) {
@@ -590,7 +586,7 @@ void DeviceLinePlan<T>::use_plan_time(std::shared_ptr<const PlanTimeSchedules> p
 }
 
 template <class T>
-void DeviceLinePlan<T>::execute(Complex<T>* data, const StridedLines& lines, void* workspace, bool inverse, T scale,
+void DeviceLinePlan<T>::execute(Complex<T>* data, const LineBatch& lines, void* workspace, bool inverse, T scale,
                                 cudaStream_t stream) const {
   const State& s = *state_;
   if (lines.length != s.n)
@@ -616,20 +612,18 @@ void DeviceLinePlan<T>::execute(Complex<T>* data, const StridedLines& lines, voi
       if (s.tile && launch_compiled_schedule(one_tile_job(data, lines, scale, inverse), inverse, stream)) return;
       if (work == nullptr) throw Error(ErrorKind::invalid_argument, "Bluestein transform needs a workspace");
       const std::int64_t m = static_cast<std::int64_t>(s.m);
-      const std::int64_t total = lines.lines();
+      const std::int64_t total = lines.line_count();
       const std::int64_t chunk = chunk_lines<T>(s.m, total);
       Complex<T>* rows = work;
       Complex<T>* scratch = work + chunk * m;
-      const LineSet set{static_cast<std::int64_t>(s.n), lines.point_stride, lines.lane_count,
-                        lines.lane_stride,             lines.group_count,  lines.group_stride};
       const auto* chirp = s.chirp.template as<const Complex<T>>();
       for (std::int64_t first = 0; first < total; first += chunk) {
         const std::int64_t count = std::min(chunk, total - first);
-        launch_chirp_pad(data, set, first, count, chirp, inverse, rows, m, stream);
-        const StridedLines padded{s.m, 1, count, m, 1, 0};
+        launch_chirp_pad(data, lines, first, count, chirp, inverse, rows, m, stream);
+        const LineBatch padded{s.m, 1, static_cast<std::size_t>(count), m, 1, 0};
         run_four_step(*s.four, rows, padded, scratch, false, T(1), s.spectrum.template as<const Complex<T>>(), stream);
         run_four_step(*s.four, rows, padded, scratch, true, T(1), static_cast<const Complex<T>*>(nullptr), stream);
-        launch_chirp_unpad(rows, m, chirp, inverse, scale, data, set, first, count, stream);
+        launch_chirp_unpad(rows, m, chirp, inverse, scale, data, lines, first, count, stream);
       }
       return;
     }

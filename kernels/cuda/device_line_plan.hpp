@@ -31,6 +31,7 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/device_limits.hpp"
 #include "kernels/cuda/schedule_geometry.hpp"
+#include "kernels/line_batch.hpp"
 #include "kernels/cuda/schedule_key.hpp"
 #include "kernels/cuda/tile_job.hpp"
 #include "kernels/line_plan.hpp"
@@ -40,20 +41,6 @@ namespace oocfft::kernels::cuda {
 enum class LineKernel { shared_memory, four_step, bluestein_shared_memory, bluestein_four_step };
 
 const char* to_string(LineKernel) noexcept;
-
-// Where the lines of one axis lie in a buffer: line (lane, group) starts at
-// lane*lane_stride + group*group_stride, its points point_stride apart.
-// Neighbouring lanes are transformed together: for y and z lines of a
-// [z][y][x] brick the lanes are x positions (stride 1), so tiles read rows.
-struct StridedLines {
-  std::size_t length = 1;
-  std::int64_t point_stride = 1;
-  std::int64_t lane_count = 1;
-  std::int64_t lane_stride = 0;
-  std::int64_t group_count = 1;
-  std::int64_t group_stride = 0;
-  std::int64_t lines() const { return lane_count * group_count; }
-};
 
 // A Stockham plan whose lines fit a tile: passes and device twiddles.
 template <class T>
@@ -95,21 +82,21 @@ class DeviceLinePlan {
 
   std::size_t length() const;
   LineKernel kernel() const;
-  std::size_t workspace_bytes(const StridedLines& lines) const;
+  std::size_t workspace_bytes(const LineBatch& lines) const;
   std::size_t table_bytes() const;
   // Transforms every line in place, times `scale`. Asynchronous on `stream`.
-  void execute(Complex<T>* data, const StridedLines& lines, void* workspace, bool inverse, T scale,
+  void execute(Complex<T>* data, const LineBatch& lines, void* workspace, bool inverse, T scale,
                cudaStream_t stream) const;
   std::string describe() const;
   // The tile kernel execute() runs on `lines`: a compiled schedule (of the
   // line, of Bluestein's M in one kernel, or of both four-step steps),
   // compiled ahead of time or at plan time, or the general kernel. Tests
   // assert it, so a silent fallback cannot pass for the fast path.
-  TileKernel tile_kernel(const StridedLines& lines) const;
+  TileKernel tile_kernel(const LineBatch& lines) const;
   // The compiled schedules execute() would run on `lines` (the one-tile job,
   // or the two four-step steps of the first chunk) that this build did not
   // compile ahead of time: what a plan prepares at plan time.
-  std::vector<ScheduleKey> plan_time_keys(const StridedLines& lines) const;
+  std::vector<ScheduleKey> plan_time_keys(const LineBatch& lines) const;
   // Lets the tile jobs take schedules compiled at plan time (held by the
   // caller, which keeps them alive while this plan runs); set while the
   // owning plan is built, before any execute().
@@ -118,9 +105,9 @@ class DeviceLinePlan {
   struct State;
 
  private:
-  TileJob<T> one_tile_job(Complex<T>* data, const StridedLines& lines, T scale, bool inverse) const;
+  TileJob<T> one_tile_job(Complex<T>* data, const LineBatch& lines, T scale, bool inverse) const;
   // The four-step plan's two jobs for the first chunk of `lines` (no data).
-  std::pair<TileJob<T>, TileJob<T>> first_four_step_jobs(const StridedLines& lines) const;
+  std::pair<TileJob<T>, TileJob<T>> first_four_step_jobs(const LineBatch& lines) const;
   std::unique_ptr<State> state_;
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// The headers that NVRTC compiles at plan time (schedule_kernels.cuh and
+// The headers that NVRTC compiles at plan time (compiled_schedule_kernels.cuh and
 // what it includes), embedded into the library when it is built
 // (cmake/EmbedSources.cmake): a plan never reads the source tree, which a
 // user's machine does not have, and the kernels it compiles are the ones

@@ -1,8 +1,8 @@
 #pragma once
-// The in-place tile's stages (in_place_shape in schedule_geometry.hpp says
+// The in-place tile's stages (in_place_shape in in_place_tiles.hpp says
 // what the tile is and where it runs): decimation in frequency on one
 // contiguous line in one skewed shared buffer, a thread holding one group's
-// R values at a time. Included by schedule_kernels.cuh, whose kernel runs
+// R values at a time. Included by compiled_schedule_kernels.cuh, whose kernel runs
 // these stages where the tile's geometry says in_place.
 //
 // Stage s runs pass P = passes - 1 - s of the schedule: radix R, sub-block
@@ -45,7 +45,7 @@
 
 #include "kernels/butterfly.hpp"
 #include "kernels/cuda/schedule_geometry.hpp"
-#include "kernels/cuda/tile_kernels.cuh"
+#include "kernels/cuda/general_tile_kernels.cuh"
 
 namespace oocfft::kernels::cuda::detail {
 

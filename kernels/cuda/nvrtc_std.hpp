@@ -13,6 +13,7 @@
 namespace std {
 
 using size_t = decltype(sizeof(0));
+using ptrdiff_t = decltype(static_cast<char*>(nullptr) - static_cast<char*>(nullptr));
 using int32_t = int;
 using uint32_t = unsigned int;
 using int64_t = long long;

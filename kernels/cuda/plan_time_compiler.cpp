@@ -8,6 +8,7 @@
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/embedded_sources.hpp"
+#include "kernels/cuda/unique_handle.hpp"
 #include "oocfft/error.hpp"
 
 namespace oocfft::kernels::cuda {
@@ -15,10 +16,8 @@ namespace oocfft::kernels::cuda {
 namespace {
 
 // nvrtcProgram, destroyed on every path.
-struct ProgramDeleter {
-  void operator()(nvrtcProgram p) const noexcept { nvrtcDestroyProgram(&p); }
-};
-using Program = std::unique_ptr<std::remove_pointer_t<nvrtcProgram>, ProgramDeleter>;
+nvrtcResult destroy_program(nvrtcProgram p) noexcept { return nvrtcDestroyProgram(&p); }
+using Program = UniqueHandle<nvrtcProgram, destroy_program>;
 
 [[noreturn]] void refuse(const ScheduleKey& key, const std::string& why) {
   throw Error(ErrorKind::unsupported, "NVRTC could not compile the schedule " + describe(key) + ": " + why);
@@ -30,7 +29,7 @@ void check_nvrtc(nvrtcResult r, const ScheduleKey& key, const char* call) {
 
 // The program: the schedule header, as the generated instantiation files
 // include it; nvrtcAddNameExpression instantiates the one kernel asked for.
-constexpr const char* program_source = "#include \"kernels/cuda/schedule_kernels.cuh\"\n";
+constexpr const char* program_source = "#include \"kernels/cuda/compiled_schedule_kernels.cuh\"\n";
 
 // The end of NVRTC's log (its first errors matter most, but a long log of
 // warnings would swamp an exception message).
@@ -90,11 +89,11 @@ CompiledCubin PlanTimeCompiler::compile(const ScheduleKey& key) const {
     names.push_back(sources.files[i].path);
     texts.push_back(sources.files[i].text);
   }
-  nvrtcProgram raw = nullptr;
-  check_nvrtc(nvrtcCreateProgram(&raw, program_source, "oocfft_schedule.cu", static_cast<int>(sources.count),
-                                 texts.data(), names.data()),
+  Program program;
+  check_nvrtc(nvrtcCreateProgram(program.receive(), program_source, "oocfft_schedule.cu",
+                                 static_cast<int>(sources.count), texts.data(), names.data()),
               key, "nvrtcCreateProgram");
-  const Program program(raw);
+  const nvrtcProgram raw = program.get();
   const std::string name = kernel_name_expression(key);
   const std::string address = "&" + name;
   check_nvrtc(nvrtcAddNameExpression(raw, address.c_str()), key, "nvrtcAddNameExpression");

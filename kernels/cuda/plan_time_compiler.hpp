@@ -1,5 +1,5 @@
 #pragma once
-// PlanTimeCompiler: compiles one compiled schedule (schedule_kernels.cuh) for
+// PlanTimeCompiler: compiles one compiled schedule (compiled_schedule_kernels.cuh) for
 // a length outside the build's OOCFFT_KERNEL_SET with NVRTC, the CUDA
 // Toolkit's run-time compiler, into a cubin for one GPU architecture. It
 // compiles the headers embedded into the library when it was built
@@ -23,7 +23,7 @@ struct CompiledCubin {
 
 class PlanTimeCompiler {
  public:
-  // Compiles for sm_<arch> (major * 10 + minor: 90 for the H100).
+  // Compiles for sm_<arch> (major * 10 + minor: 90 for compute capability 9.0).
   explicit PlanTimeCompiler(int arch);
   // For the current device (cudaGetDevice's compute capability).
   static PlanTimeCompiler for_current_device();

@@ -1,5 +1,5 @@
 #pragma once
-// ScheduleKey: which compiled schedule (schedule_kernels.cuh) a tile job
+// ScheduleKey: which compiled schedule (compiled_schedule_kernels.cuh) a tile job
 // needs: element type, line length, layout and use. The registry of the
 // schedules compiled ahead of time answers it for the lengths of
 // OOCFFT_KERNEL_SET, the plan-time compiler (NVRTC) for the others, and the

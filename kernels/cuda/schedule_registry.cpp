@@ -124,7 +124,7 @@ std::optional<ScheduleKey> schedule_key_for(const TileJob<T>& job) {
   if (!unit_stride) return std::nullopt;
   const bool planned = job.shapes != nullptr && job.shapes->length == job.n;
   // Bluestein's convolution runs the Stockham tile of its settled schedule,
-  // a whole line the tile of its own (schedule_geometry.hpp).
+  // a whole line the tile of its own (schedule_choice.hpp).
   const bool convolution = *use == ScheduleUse::bluestein;
   const ScheduleShape shape = planned        ? (convolution ? job.shapes->convolution_of(lanes_fast)
                                                             : job.shapes->of(lanes_fast))

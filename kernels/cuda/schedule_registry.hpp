@@ -70,7 +70,7 @@ template <class T>
 bool launch_compiled_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream);
 
 // One compiled schedule and one Bluestein convolution: defined in
-// schedule_kernels.cuh, instantiated in the generated .cu files.
+// compiled_schedule_kernels.cuh, instantiated in the generated .cu files.
 template <class T, int N, bool LanesFast, ScheduleStore Store>
 void launch_schedule(const TileJob<T>& job, bool inverse, cudaStream_t stream);
 template <class T, int M, bool LanesFast>

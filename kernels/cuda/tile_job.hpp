@@ -19,7 +19,7 @@
 // a few minutes on two cores. That generality costs index arithmetic on every
 // value moved; the lengths a build compiles ahead of time (OOCFFT_KERNEL_SET,
 // schedule_registry.hpp) take kernels with compile-time lengths instead
-// (compiled schedules, schedule_kernels.cuh), which read the same job.
+// (compiled schedules, compiled_schedule_kernels.cuh), which read the same job.
 // Host-visible (no device code): device_line_plan.cpp fills it.
 #if defined(__CUDACC_RTC__)
 #include "kernels/cuda/nvrtc_std.hpp"  // NVRTC has no C++ library
@@ -31,6 +31,7 @@
 
 #include "kernels/cuda/tile_kernel_choice.hpp"
 #include "kernels/complex.hpp"
+#include "kernels/line_batch.hpp"
 #include "kernels/radix_schedule.hpp"
 
 namespace oocfft::kernels::cuda {
@@ -152,22 +153,12 @@ struct TileJob {
 
 // Shared memory bytes of a tile of `points` values: two buffers (Stockham
 // ping-pong) of split real and imaginary arrays, each skewed by one word
-// every 32 banks (see tile_kernels.cuh).
+// every 32 banks (see general_tile_kernels.cuh).
 template <class T>
 constexpr std::size_t tile_shared_bytes(std::size_t points) {
   const std::size_t shift = sizeof(T) == 4 ? 5 : 4;
   return 4 * sizeof(T) * (points + (points >> shift) + 1);
 }
-
-// Lines for the element-wise kernels: line q = lane + lanes.count * group
-// starts at lane * lane_stride + group * group_stride, points point_stride
-// apart.
-struct LineSet {
-  std::int64_t length = 1;
-  std::int64_t point_stride = 1;
-  std::int64_t lane_count = 1, lane_stride = 0;
-  std::int64_t group_count = 1, group_stride = 0;
-};
 
 #if !defined(__CUDACC_RTC__)
 // Launchers: check the job, raise the dynamic shared-memory limit where
@@ -183,14 +174,14 @@ void launch_bluestein_tiles(const TileJob<T>& job, cudaStream_t stream);
 // first+count) of `lines` in `data`, times chirp (conjugated first for the
 // inverse), into `work` as contiguous rows of m points, zero-padded.
 template <class T>
-void launch_chirp_pad(const Complex<T>* data, const LineSet& lines, std::int64_t first, std::int64_t count,
+void launch_chirp_pad(const Complex<T>* data, const LineBatch& lines, std::int64_t first, std::int64_t count,
                       const Complex<T>* chirp, bool conjugate, Complex<T>* work, std::int64_t m,
                       cudaStream_t stream);
 // And its last: the first `length` points of each row, times chirp,
 // conjugated for the inverse, times scale, back into `data`.
 template <class T>
 void launch_chirp_unpad(const Complex<T>* work, std::int64_t m, const Complex<T>* chirp, bool conjugate, T scale,
-                        Complex<T>* data, const LineSet& lines, std::int64_t first, std::int64_t count,
+                        Complex<T>* data, const LineBatch& lines, std::int64_t first, std::int64_t count,
                         cudaStream_t stream);
 // data[i] *= scale for i < count.
 template <class T>

@@ -4,7 +4,7 @@ namespace oocfft::kernels::cuda {
 
 // Which shared-memory kernels may serve a plan's tile jobs. A field of the
 // device plan, never an environment variable.
-//   compiled_where_available  a compiled schedule (schedule_kernels.cuh):
+//   compiled_where_available  a compiled schedule (compiled_schedule_kernels.cuh):
 //                             the one this build compiled ahead of time
 //                             (OOCFFT_KERNEL_SET), else one compiled at plan
 //                             time by NVRTC (PlanTimeSchedules); the general

@@ -7,7 +7,7 @@
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/schedule_registry.hpp"
-#include "kernels/cuda/tile_kernels.cuh"
+#include "kernels/cuda/general_tile_kernels.cuh"
 
 namespace oocfft::kernels::cuda {
 namespace detail {
@@ -94,7 +94,7 @@ void launch_bluestein_tiles(const TileJob<T>& job, cudaStream_t stream) {
 }
 
 template <class T>
-void launch_chirp_pad(const Complex<T>* data, const LineSet& lines, std::int64_t first, std::int64_t count,
+void launch_chirp_pad(const Complex<T>* data, const LineBatch& lines, std::int64_t first, std::int64_t count,
                       const Complex<T>* chirp, bool conjugate, Complex<T>* work, std::int64_t m,
                       cudaStream_t stream) {
   detail::chirp_pad_kernel<T><<<detail::elementwise_grid(count * m, 256), 256, 0, stream>>>(
@@ -104,9 +104,9 @@ void launch_chirp_pad(const Complex<T>* data, const LineSet& lines, std::int64_t
 
 template <class T>
 void launch_chirp_unpad(const Complex<T>* work, std::int64_t m, const Complex<T>* chirp, bool conjugate, T scale,
-                        Complex<T>* data, const LineSet& lines, std::int64_t first, std::int64_t count,
+                        Complex<T>* data, const LineBatch& lines, std::int64_t first, std::int64_t count,
                         cudaStream_t stream) {
-  detail::chirp_unpad_kernel<T><<<detail::elementwise_grid(count * lines.length, 256), 256, 0, stream>>>(
+  detail::chirp_unpad_kernel<T><<<detail::elementwise_grid(count * lines.signed_length(), 256), 256, 0, stream>>>(
       work, m, chirp, conjugate, scale, data, lines, first, count);
   check_launch("chirp_unpad_kernel");
 }
@@ -124,10 +124,10 @@ void launch_scale(Complex<T>* data, std::int64_t count, T scale, cudaStream_t st
 #define OOCFFT_INSTANTIATE_TILE_LAUNCHERS(T)                                                                    \
   template void oocfft::kernels::cuda::launch_stockham_tiles<T>(const TileJob<T>&, bool, cudaStream_t);       \
   template void oocfft::kernels::cuda::launch_bluestein_tiles<T>(const TileJob<T>&, cudaStream_t);            \
-  template void oocfft::kernels::cuda::launch_chirp_pad<T>(const Complex<T>*, const LineSet&, std::int64_t,   \
+  template void oocfft::kernels::cuda::launch_chirp_pad<T>(const Complex<T>*, const LineBatch&, std::int64_t,   \
                                                            std::int64_t, const Complex<T>*, bool, Complex<T>*, \
                                                            std::int64_t, cudaStream_t);                        \
   template void oocfft::kernels::cuda::launch_chirp_unpad<T>(const Complex<T>*, std::int64_t, const Complex<T>*, \
-                                                             bool, T, Complex<T>*, const LineSet&, std::int64_t, \
+                                                             bool, T, Complex<T>*, const LineBatch&, std::int64_t, \
                                                              std::int64_t, cudaStream_t);                      \
   template void oocfft::kernels::cuda::launch_scale<T>(Complex<T>*, std::int64_t, T, cudaStream_t);

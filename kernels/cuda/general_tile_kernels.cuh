@@ -506,7 +506,7 @@ __global__ void __launch_bounds__(max_tile_threads<T>, min_tile_blocks<T>) blues
 }
 
 template <class T>
-__global__ void chirp_pad_kernel(const Complex<T>* data, LineSet lines, std::int64_t first, std::int64_t count,
+__global__ void chirp_pad_kernel(const Complex<T>* data, LineBatch lines, std::int64_t first, std::int64_t count,
                                  const Complex<T>* chirp, bool conjugate, Complex<T>* work, std::int64_t m) {
   const std::int64_t total = count * m;
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < total;
@@ -514,11 +514,11 @@ __global__ void chirp_pad_kernel(const Complex<T>* data, LineSet lines, std::int
     const std::int64_t row = i / m;
     const std::int64_t point = i - row * m;
     Complex<T> z = {T(0), T(0)};
-    if (point < lines.length) {
+    if (point < lines.signed_length()) {
       const std::int64_t q = first + row;
-      const std::int64_t group = q / lines.lane_count;
-      const std::int64_t lane = q - group * lines.lane_count;
-      z = load(data + lane * lines.lane_stride + group * lines.group_stride + point * lines.point_stride);
+      const std::int64_t group = q / lines.lane_count();
+      const std::int64_t lane = q - group * lines.lane_count();
+      z = load(data + lane * lines.lane_distance + group * lines.group_distance + point * lines.point_stride);
       if (conjugate) z = conj(z);
       z = z * load_table(chirp + point);
     }
@@ -528,19 +528,20 @@ __global__ void chirp_pad_kernel(const Complex<T>* data, LineSet lines, std::int
 
 template <class T>
 __global__ void chirp_unpad_kernel(const Complex<T>* work, std::int64_t m, const Complex<T>* chirp, bool conjugate,
-                                   T scale, Complex<T>* data, LineSet lines, std::int64_t first,
+                                   T scale, Complex<T>* data, LineBatch lines, std::int64_t first,
                                    std::int64_t count) {
-  const std::int64_t total = count * lines.length;
+  const std::int64_t length = lines.signed_length();
+  const std::int64_t total = count * length;
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < total;
        i += std::int64_t{gridDim.x} * blockDim.x) {
-    const std::int64_t row = i / lines.length;
-    const std::int64_t point = i - row * lines.length;
+    const std::int64_t row = i / length;
+    const std::int64_t point = i - row * length;
     Complex<T> z = load(work + row * m + point) * load_table(chirp + point);
     if (conjugate) z = conj(z);
     const std::int64_t q = first + row;
-    const std::int64_t group = q / lines.lane_count;
-    const std::int64_t lane = q - group * lines.lane_count;
-    store(data + lane * lines.lane_stride + group * lines.group_stride + point * lines.point_stride, scale * z);
+    const std::int64_t group = q / lines.lane_count();
+    const std::int64_t lane = q - group * lines.lane_count();
+    store(data + lane * lines.lane_distance + group * lines.group_distance + point * lines.point_stride, scale * z);
   }
 }
 

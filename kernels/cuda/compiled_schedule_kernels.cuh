@@ -1,12 +1,12 @@
 #pragma once
 // Compiled-schedule tile kernels: the shared-memory Stockham tile kernel of
-// tile_kernels.cuh with the line length N a template parameter, for every
-// 13-smooth length a tile holds. Included by the generated .cu files that
+// general_tile_kernels.cuh (run-time length) with the line length N a
+// template parameter, for every 13-smooth length a tile holds. Included by the generated .cu files that
 // instantiate the lengths of OOCFFT_KERNEL_SET (kernels/cuda/CMakeLists.txt).
 //
 // Why: the general kernel decodes run-time lengths, pass descriptors and
 // layouts for every value it moves and switches on the radix per pass, which
-// makes it instruction-bound (0.2-0.6x cuFFT on mixed radices). Here the
+// makes it instruction-bound on mixed radices (ncu). Here the
 // radix schedule (radix_schedule.hpp, shared with the host plan), spans, tile
 // shape, block size and every shared-memory index are compile-time, so index
 // arithmetic folds into shifts, multiplies by constants and immediate offsets.
@@ -21,7 +21,7 @@
 // between global memory and registers, and shared memory carries only the
 // exchanges between passes (SC08 IV-B's FftShMem, minus the staging copies).
 // Strided lines of one radix (16, 13, ...) never touch shared memory.
-// Uniform tiles (schedule_geometry.hpp) run some passes in stages: the
+// Uniform tiles (long_line_tiles.hpp) run some passes in stages: the
 // passes of a stage keep a thread's values in registers (stage_pass), so
 // shared memory carries only the exchanges between stages.
 // Contiguous lines whose first or last pass has fewer than 4 butterflies per
@@ -52,7 +52,7 @@
 #include "kernels/unit_roots.hpp"
 #include "kernels/cuda/schedule_geometry.hpp"
 #if defined(__CUDACC_RTC__)
-#include "kernels/cuda/tile_kernels.cuh"
+#include "kernels/cuda/general_tile_kernels.cuh"
 #else
 #include "kernels/cuda/tile_launchers.cuh"
 #endif
@@ -72,9 +72,9 @@ __device__ __forceinline__ int schedule_position(int lane, int point) {
 }
 
 // Word of shared-memory index i in a tile's buffers: skewed by one spare
-// word every 2^G::shift (skew() in tile_kernels.cuh), or left as it is where
+// word every 2^G::shift (skew() in general_tile_kernels.cuh), or left as it is where
 // the shape unskews the buffers (G::shift 0, tile_skew_shift in
-// schedule_geometry.hpp says where and why).
+// stockham_tile.hpp says where and why).
 template <class G>
 __device__ __forceinline__ int tile_word(int i) {
   if constexpr (G::shift == 0) {
@@ -286,8 +286,8 @@ OOCFFT_UNROLL
         // At span 1 (within = 0) the entries are w_{L R}^(r sigma): constants,
         // as a composite butterfly's own. Loaded (the same entries for every
         // thread), ptxas spilled more (12288 complex<float> 304 bytes, 192
-        // as constants) and 10125 and 12288 ran at 0.78 and 0.90x cuFFT
-        // (0.87 and 0.94x as constants; bench/RESULTS.md, issue 10).
+        // as constants) and ran slower. Measured: bench/RESULTS.md, section
+        // Kernel tuning table (sm_90).
         using Roots = UnitRoots<L * R>;
 OOCFFT_UNROLL
         for (int r = 1; r < R; ++r) {

@@ -1,0 +1,47 @@
+#pragma once
+// UniqueHandle<Handle, Destroy>: the one owner of a CUDA (or NVRTC) handle,
+// destroyed by `Destroy` when the owner goes; move-only, and the destructor
+// never throws (a destroy's status is ignored: nothing can be done about it
+// there). Streams, events, device and pinned buffers, loaded libraries and
+// NVRTC programs all hold theirs in one (stream.hpp, device_buffer.hpp,
+// cuda_library.hpp, plan_time_compiler.cpp), so no handle is freed by hand.
+#include <utility>
+
+namespace oocfft::kernels::cuda {
+
+template <class Handle, auto Destroy>
+class UniqueHandle {
+ public:
+  UniqueHandle() = default;
+  explicit UniqueHandle(Handle handle) noexcept : handle_(handle) {}
+  ~UniqueHandle() { reset(); }
+  UniqueHandle(UniqueHandle&& other) noexcept : handle_(std::exchange(other.handle_, Handle{})) {}
+  UniqueHandle& operator=(UniqueHandle&& other) noexcept {
+    if (this != &other) reset(std::exchange(other.handle_, Handle{}));
+    return *this;
+  }
+  UniqueHandle(const UniqueHandle&) = delete;
+  UniqueHandle& operator=(const UniqueHandle&) = delete;
+
+  Handle get() const noexcept { return handle_; }
+  explicit operator bool() const noexcept { return handle_ != Handle{}; }
+  // Destroys the handle held, if any, and takes `handle`.
+  void reset(Handle handle = Handle{}) noexcept {
+    if (handle_ != Handle{}) (void)Destroy(handle_);
+    handle_ = handle;
+  }
+  // Gives the handle up without destroying it (a create call that failed
+  // and left it unspecified).
+  Handle release() noexcept { return std::exchange(handle_, Handle{}); }
+  // For a create call's out-parameter: destroys the handle held and returns
+  // where the new one goes (`create(owner.receive(), ...)`).
+  Handle* receive() noexcept {
+    reset();
+    return &handle_;
+  }
+
+ private:
+  Handle handle_{};
+};
+
+}  // namespace oocfft::kernels::cuda
