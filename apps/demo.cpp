@@ -22,7 +22,7 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// Tolerance of the demo's checks, the rule of the test suite (DESIGN.md,
+// Tolerance of the demo's checks, the rule of the test suite (docs/ARCHITECTURE.md,
 // "Tests"): C * eps * sqrt(log2 N), with C = 8 for three axes of rounding.
 template <class T>
 double tolerance(std::size_t n) {

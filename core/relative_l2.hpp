@@ -1,6 +1,6 @@
 #pragma once
 // The error measure of the tests, the benchmarks and the command's checks:
-// relative L2, ||y - ref|| / ||ref|| (DESIGN.md, "Tests"; FFTW's accuracy
+// relative L2, ||y - ref|| / ||ref|| (docs/ARCHITECTURE.md, "Tests"; FFTW's accuracy
 // method). One definition, so a tolerance means the same thing everywhere.
 //
 // Elements may be real, std::complex of any precision, or any type with

@@ -1,5 +1,5 @@
 #pragma once
-// Hdf5Volume: a VolumeStore over HDF5 datasets (DESIGN.md, "The
+// Hdf5Volume: a VolumeStore over HDF5 datasets (docs/ARCHITECTURE.md, "The
 // algorithm"). Bricks are hyperslabs read straight into (written straight
 // from) the staging buffer; reads come from the input dataset until the
 // engine reports pass 0 finished, then from the output, which holds pass

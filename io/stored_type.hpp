@@ -1,6 +1,6 @@
 #pragma once
 // How a dataset's values are stored, and the HDF5 memory types that turn
-// them into interleaved complex values (DESIGN.md, "Conventions": h5py's
+// them into interleaved complex values (docs/ARCHITECTURE.md, "Conventions": h5py's
 // compound {r, i}, also real/imag and Real/Imaginary; a trailing axis of
 // two; real float32/float64).
 #include <hdf5.h>

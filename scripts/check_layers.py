@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that every #include "..." of the tree points down the layers.
 
-The layers, lowest first (DESIGN.md: apps, python -> engine -> {optics, io,
+The layers, lowest first (docs/ARCHITECTURE.md, "Layers"; the direction is
+apps, python -> engine -> {optics, io,
 volume, transpose, kernels} -> core):
 
   0  include/oocfft vocabulary: error, shape, options, run_report,

@@ -1,7 +1,7 @@
 #pragma once
 // Test references: seeded random inputs, a long-double naive DFT, FFTW's
 // long-double transform, and the tolerance C * eps * sqrt(log2 N) of the
-// relative L2 error (core/relative_l2.hpp; FFTW's accuracy method; DESIGN.md).
+// relative L2 error (core/relative_l2.hpp; FFTW's accuracy method; docs/ARCHITECTURE.md).
 #include <fftw3.h>
 
 #include <cmath>

@@ -52,7 +52,7 @@ bool has_link(const fs::path& file, const std::string& name) {
   return found;
 }
 
-// C eps sqrt(log2 N) with C = 6 for volumes (DESIGN.md; the engine suites' rule).
+// C eps sqrt(log2 N) with C = 6 for volumes (docs/ARCHITECTURE.md; the engine suites' rule).
 double tolerance(const DatasetInfo& info) {
   const double eps = info.precision == Precision::single ? 1.1920929e-7 : 2.220446049250313e-16;
   return 6 * eps * std::sqrt(std::max(1.0, std::log2(double(info.shape.elements()))));

@@ -1,7 +1,7 @@
 // The streaming pipeline on the host backend: every strategy, 1 to 4
 // streams and several brick sizes must give the in-core result, for odd and
 // prime axes, both precisions and both directions. Small budgets force the
-// out-of-core strategies on small volumes, as DESIGN.md's test plan says.
+// out-of-core strategies on small volumes, as docs/ARCHITECTURE.md, "Tests", says.
 #include <gtest/gtest.h>
 
 #include <oocfft/oocfft.hpp>

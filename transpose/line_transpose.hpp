@@ -5,7 +5,7 @@
 // gathered element by element into a contiguous [line][point] buffer, so the
 // device transforms contiguous lines, and scattered back the same way after.
 // Kept faithful, strided element loads and all, as the baseline the run-based
-// copies are measured against (DESIGN.md: 3.3 GB/s for a z-line gather).
+// copies are measured against (docs/ARCHITECTURE.md: 3.3 GB/s for a z-line gather).
 // The paper's own equations for chunking and index mapping (its eqs. 3-6)
 // were not at hand when this was written; the transposes follow its
 // published description (gather each line element by element into a

@@ -4,7 +4,7 @@
 // z-slabs are one run, y-slabs nz runs of by*nx elements, anything narrower
 // by*bz runs of bx elements. The runs are copied with memcpy, split into
 // pieces of at most a few hundred KiB and spread over the caller's TBB
-// arena, which is what keeps the host side near memcpy speed (DESIGN.md,
+// arena, which is what keeps the host side near memcpy speed (docs/ARCHITECTURE.md,
 // "Measured ceilings": 31 GB/s for y-slab gathers, against 3.3 GB/s element
 // by element).
 #include <cstddef>

@@ -2,7 +2,7 @@
 // Anonymous host memory in whole 2 MiB pages with transparent huge pages
 // advised, the memory behind HostBuffer and the public HostArray:
 // page-locking huge-page memory measured 0.025-0.027 s/GiB against
-// 0.045-0.049 s/GiB on 4 KiB pages (DESIGN.md, "Learned since").
+// 0.045-0.049 s/GiB on 4 KiB pages (docs/ARCHITECTURE.md, "Measured ceilings").
 #include <cstddef>
 
 namespace oocfft::volume {

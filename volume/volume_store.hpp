@@ -1,5 +1,5 @@
 #pragma once
-// VolumeStore: where a volume lives, seen by the engine (DESIGN.md, "The
+// VolumeStore: where a volume lives, seen by the engine (docs/ARCHITECTURE.md, "The
 // algorithm"). It reads a brick (a box, in a given staging layout) into a
 // staging buffer and writes one back; the engine never knows whether the
 // volume is a host array or an HDF5 dataset, and never sees a pointer to it.

@@ -4,7 +4,7 @@
 // streams. One function, plan_passes(), decides, and writes its reason into
 // the plan so describe() can explain it.
 //
-// The rule (DESIGN.md, "The algorithm"): the fewest passes that fit.
+// The rule (docs/ARCHITECTURE.md, "The algorithm"): the fewest passes that fit.
 //   in_core    the volume and its workspace fit the device budget. The host
 //              backend transforms it where it lies; a device keeps it
 //              resident: z-slabs go up and are transformed along x and y as

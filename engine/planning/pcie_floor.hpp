@@ -23,7 +23,7 @@ struct LinkRates {
   std::string source;
 };
 
-// The reference machine's pinned figures (DESIGN.md, "Measured ceilings",
+// The reference machine's pinned figures (docs/ARCHITECTURE.md, "Measured ceilings",
 // the H100 machine): 54.6 / 55.2 GB/s one way, 45.8 GB/s each way at once.
 // Used only where no link can be measured: the host backend's emulated
 // floor (it has no link), and a CUDA backend whose probe failed. A device

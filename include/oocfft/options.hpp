@@ -22,7 +22,7 @@ enum class Backend { automatic, host, cuda };
 
 enum class Precision { single, double_precision };
 
-// How a volume is streamed through the device (DESIGN.md, "The algorithm").
+// How a volume is streamed through the device (docs/ARCHITECTURE.md, "The algorithm").
 // automatic = the fewest passes that fit the budgets. in_core: on a device
 // the volume stays resident (z-slabs up and transformed along x and y as
 // they land, y-slabs transformed along z and down); the host backend

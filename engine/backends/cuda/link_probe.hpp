@@ -1,7 +1,7 @@
 #pragma once
 // LinkProbe: the PCIe rates of one device's link, measured rather than
 // assumed, so that an H200, a Gen4 slot or a shared switch gets a floor
-// from its own numbers (DESIGN.md lists the H100 machine's only as a
+// from its own numbers (docs/ARCHITECTURE.md lists the H100 machine's only as a
 // reference). One probe per CUDA backend object, run on the first request
 // and kept: fourteen pinned copies of 64 MiB (two warm-ups, then three
 // rounds of up, down and both at once) and the buffers for them; a plan
