@@ -18,9 +18,10 @@ class CudaLibrary {
   // Loads `image` (a cubin); throws Error(cuda) naming `what` on failure
   // (a damaged image, or one for another architecture).
   CudaLibrary(const void* image, const std::string& what) {
-    const cudaError_t status =
-        cudaLibraryLoadData(library_.receive(), image, nullptr, nullptr, 0, nullptr, nullptr, 0);
+    cudaLibrary_t loaded = nullptr;  // adopted only once the load has succeeded
+    const cudaError_t status = cudaLibraryLoadData(&loaded, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
     if (status != cudaSuccess) check_cuda(status, ("cudaLibraryLoadData (" + what + ")").c_str());
+    library_.reset(loaded);
   }
 
   // The kernel of that (mangled) name; throws Error(cuda) when absent.

@@ -20,14 +20,16 @@ class DeviceBuffer {
   // `what` names the buffer in the error message ("volume", "workspace").
   explicit DeviceBuffer(std::size_t bytes, const char* what = "device buffer") : bytes_(bytes) {
     if (bytes == 0) return;
-    const cudaError_t status = cudaMalloc(ptr_.receive(), bytes);
+    // Adopted only on success: a failed call's pointer is not ours to free.
+    void* allocated = nullptr;
+    const cudaError_t status = cudaMalloc(&allocated, bytes);
     if (status == cudaErrorMemoryAllocation) {
       (void)cudaGetLastError();
-      (void)ptr_.release();  // nothing was allocated
       throw Error(ErrorKind::out_of_memory,
                   std::string("cudaMalloc of ") + std::to_string(bytes) + " bytes for the " + what + " failed");
     }
     check_cuda(status, "cudaMalloc");
+    ptr_.reset(allocated);
   }
   DeviceBuffer(DeviceBuffer&& other) noexcept : ptr_(std::move(other.ptr_)), bytes_(std::exchange(other.bytes_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
@@ -59,14 +61,16 @@ class PinnedHostBuffer {
   PinnedHostBuffer() = default;
   explicit PinnedHostBuffer(std::size_t bytes, const char* what = "pinned staging buffer") : bytes_(bytes) {
     if (bytes == 0) return;
-    const cudaError_t status = cudaMallocHost(ptr_.receive(), bytes);
+    // Adopted only on success: a failed call's pointer is not ours to free.
+    void* allocated = nullptr;
+    const cudaError_t status = cudaMallocHost(&allocated, bytes);
     if (status == cudaErrorMemoryAllocation) {
       (void)cudaGetLastError();
-      (void)ptr_.release();  // nothing was allocated
       throw Error(ErrorKind::out_of_memory,
                   std::string("cudaMallocHost of ") + std::to_string(bytes) + " bytes for the " + what + " failed");
     }
     check_cuda(status, "cudaMallocHost");
+    ptr_.reset(allocated);
   }
   PinnedHostBuffer(PinnedHostBuffer&& other) noexcept : ptr_(std::move(other.ptr_)), bytes_(std::exchange(other.bytes_, 0)) {}
   PinnedHostBuffer& operator=(PinnedHostBuffer&& other) noexcept {

@@ -89,10 +89,11 @@ CompiledCubin PlanTimeCompiler::compile(const ScheduleKey& key) const {
     names.push_back(sources.files[i].path);
     texts.push_back(sources.files[i].text);
   }
-  Program program;
-  check_nvrtc(nvrtcCreateProgram(program.receive(), program_source, "oocfft_schedule.cu",
-                                 static_cast<int>(sources.count), texts.data(), names.data()),
+  nvrtcProgram created = nullptr;  // owned only once the create has succeeded
+  check_nvrtc(nvrtcCreateProgram(&created, program_source, "oocfft_schedule.cu", static_cast<int>(sources.count),
+                                 texts.data(), names.data()),
               key, "nvrtcCreateProgram");
+  const Program program(created);
   const nvrtcProgram raw = program.get();
   const std::string name = kernel_name_expression(key);
   const std::string address = "&" + name;

@@ -14,7 +14,9 @@ class Stream {
   // A non-blocking stream: it does not synchronise with the legacy default
   // stream, so independent streams of the pipeline overlap.
   Stream() {
-    check_cuda(cudaStreamCreateWithFlags(stream_.receive(), cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    cudaStream_t created = nullptr;  // adopted only once the create has succeeded
+    check_cuda(cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    stream_.reset(created);
   }
 
   cudaStream_t get() const noexcept { return stream_.get(); }
@@ -28,8 +30,10 @@ class Event {
  public:
   // timing = false makes a lighter event for ordering only.
   explicit Event(bool timing = true) {
-    check_cuda(cudaEventCreateWithFlags(event_.receive(), timing ? cudaEventDefault : cudaEventDisableTiming),
+    cudaEvent_t created = nullptr;  // adopted only once the create has succeeded
+    check_cuda(cudaEventCreateWithFlags(&created, timing ? cudaEventDefault : cudaEventDisableTiming),
                "cudaEventCreateWithFlags");
+    event_.reset(created);
   }
 
   cudaEvent_t get() const noexcept { return event_.get(); }

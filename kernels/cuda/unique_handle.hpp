@@ -5,6 +5,11 @@
 // there). Streams, events, device and pinned buffers, loaded libraries and
 // NVRTC programs all hold theirs in one (stream.hpp, device_buffer.hpp,
 // cuda_library.hpp, plan_time_compiler.cpp), so no handle is freed by hand.
+// An owner takes a handle only once its create call has succeeded: the
+// call writes into a plain local, its status is checked, and only then is
+// the local wrapped. A failed create may leave anything in its
+// out-parameter, and an owner that held it would destroy that; so there is
+// no way to hand an owner's slot to a create call.
 #include <utility>
 
 namespace oocfft::kernels::cuda {
@@ -29,15 +34,6 @@ class UniqueHandle {
   void reset(Handle handle = Handle{}) noexcept {
     if (handle_ != Handle{}) (void)Destroy(handle_);
     handle_ = handle;
-  }
-  // Gives the handle up without destroying it (a create call that failed
-  // and left it unspecified).
-  Handle release() noexcept { return std::exchange(handle_, Handle{}); }
-  // For a create call's out-parameter: destroys the handle held and returns
-  // where the new one goes (`create(owner.receive(), ...)`).
-  Handle* receive() noexcept {
-    reset();
-    return &handle_;
   }
 
  private:
