@@ -91,9 +91,12 @@ class ExecutionBackend {
   // has no device (host memory then stays pageable).
   virtual const volume::PageLocker* page_locker() const = 0;
   // The host <-> device link's rates for the PCIe floor, with their source.
-  // A device backend measures its link on the first call and keeps the
-  // figures for its lifetime; the host backend has no link and answers the
-  // reference figures, labelled as such.
+  // A device backend answers its device's figures from the process-wide
+  // cache of measured links (the CUDA backend: link_probe.hpp; the first
+  // request for a device measures it, never during a transform on it); the
+  // host backend has no link and answers the reference figures, labelled as
+  // such. Not called while executing: the floor is for describe() and the
+  // caller's reports.
   virtual LinkRates link_rates() const = 0;
 };
 

@@ -101,7 +101,7 @@ template <class T>
 class CudaBackend final : public ExecutionBackend {
  public:
   CudaBackend(const BrickKernelFactory* factory, std::filesystem::path kernel_cache)
-      : device_(current_device()), locker_(device_), link_(device_), kernel_cache_(std::move(kernel_cache)) {
+      : device_(current_device()), locker_(device_), kernel_cache_(std::move(kernel_cache)) {
     if (factory != nullptr) factory_ = *factory;
   }
 
@@ -111,7 +111,8 @@ class CudaBackend final : public ExecutionBackend {
     return free_device_memory_budget();
   }
   const volume::PageLocker* page_locker() const override { return &locker_; }
-  LinkRates link_rates() const override { return link_.rates(); }
+  // The process's figures for this device (link_probe.hpp), not the plan's.
+  LinkRates link_rates() const override { return device_link_rates(device_); }
 
   std::shared_ptr<const PassKernelSet> build(const PassPlan& plan) const override {
     kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
@@ -124,6 +125,9 @@ class CudaBackend final : public ExecutionBackend {
   void execute(const FittedPlan& fitted, volume::VolumeStore& store, const RunContext& run,
                RunReport* report) const override {
     const PassPlan& plan = fitted.plan;
+    // Before the clock starts: waits out a link probe in progress, and keeps
+    // one from starting on this device until the transform has ended.
+    const DeviceExecution in_flight(device_);
     const Clock::time_point start = Clock::now();
     kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
 
@@ -225,7 +229,6 @@ class CudaBackend final : public ExecutionBackend {
   int device_ = 0;
   BrickKernelFactory factory_;
   CudaPageLocker locker_;
-  LinkProbe link_;  // this device's PCIe rates, measured on the first floor asked for
   std::filesystem::path kernel_cache_;
 };
 

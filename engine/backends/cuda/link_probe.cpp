@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 
 #include "kernels/cuda/cuda_check.hpp"
@@ -22,8 +25,27 @@ namespace kc = kernels::cuda;
 constexpr std::size_t probe_bytes = std::size_t{64} << 20;
 constexpr int probe_runs = 3;
 
+// Makes `device` current for its lifetime and then restores the caller's
+// current device: the probe runs on whichever thread asked for a floor, and
+// that thread's later runtime calls must still go where they went before.
+class CurrentDevice {
+ public:
+  explicit CurrentDevice(int device) {
+    kc::check_cuda(cudaGetDevice(&previous_), "cudaGetDevice");
+    kc::check_cuda(cudaSetDevice(device), "cudaSetDevice");
+  }
+  ~CurrentDevice() {
+    if (cudaSetDevice(previous_) != cudaSuccess) (void)cudaGetLastError();  // a destructor cannot throw
+  }
+  CurrentDevice(const CurrentDevice&) = delete;
+  CurrentDevice& operator=(const CurrentDevice&) = delete;
+
+ private:
+  int previous_ = 0;
+};
+
 LinkBandwidth measure(int device) {
-  kc::check_cuda(cudaSetDevice(device), "cudaSetDevice");
+  const CurrentDevice current(device);
   const kc::PinnedHostBuffer up(probe_bytes, "link probe"), down(probe_bytes, "link probe");
   const kc::DeviceBuffer to(probe_bytes, "link probe"), from(probe_bytes, "link probe");
   const kc::Stream h2d_stream, d2h_stream;
@@ -68,19 +90,56 @@ LinkBandwidth measure(int device) {
   return {bytes / up_s, bytes / down_s, bytes / both_s};
 }
 
+// One device's entry of the process-wide cache (see link_probe.hpp).
+struct DeviceLink {
+  std::mutex mutex;                // held through a probe, and to count executions
+  std::optional<LinkRates> rates;  // set once, by the first probe that ran
+  unsigned executions = 0;         // transforms in flight on the device
+};
+
+// The entry of `device`. A std::map's nodes never move, so a reference
+// stays valid after the table's lock is released; the entries live until
+// the process ends, as the figures do.
+DeviceLink& device_link(int device) {
+  static std::mutex table_mutex;
+  static std::map<int, DeviceLink> table;
+  const std::lock_guard<std::mutex> lock(table_mutex);
+  return table[device];
+}
+
+LinkRates probe(int device) {
+  try {
+    return {measure(device), "measured on device " + std::to_string(device) + " with pinned copies of 64 MiB"};
+  } catch (const Error& error) {
+    return {reference_link,
+            std::string("the reference H100 figures: the link could not be measured (") + error.what() + ")"};
+  }
+}
+
 }  // namespace
 
-const LinkRates& LinkProbe::rates() const {
-  std::call_once(once_, [&] {
-    try {
-      const LinkBandwidth measured = measure(device_);
-      rates_ = {measured, "measured on device " + std::to_string(device_) + " with pinned copies of 64 MiB"};
-    } catch (const Error& error) {
-      rates_ = {reference_link, std::string("the reference H100 figures: the link could not be measured (") +
-                                    error.what() + ")"};
-    }
-  });
-  return rates_;
+LinkRates device_link_rates(int device) {
+  DeviceLink& link = device_link(device);
+  const std::lock_guard<std::mutex> lock(link.mutex);
+  if (!link.rates) {
+    if (link.executions > 0)
+      return {reference_link, "the reference H100 figures: device " + std::to_string(device) +
+                                  "'s link is measured only while no transform runs on it, and one was running"};
+    link.rates = probe(device);
+  }
+  return *link.rates;
+}
+
+DeviceExecution::DeviceExecution(int device) : device_(device) {
+  DeviceLink& link = device_link(device);
+  const std::lock_guard<std::mutex> lock(link.mutex);
+  ++link.executions;
+}
+
+DeviceExecution::~DeviceExecution() {
+  DeviceLink& link = device_link(device_);
+  const std::lock_guard<std::mutex> lock(link.mutex);
+  --link.executions;
 }
 
 }  // namespace oocfft::engine
