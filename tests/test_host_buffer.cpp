@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <new>
+#include <vector>
 
 #include "volume/host_buffer.hpp"
 #include "volume/staging_pool.hpp"
@@ -60,6 +61,31 @@ TEST(HostBuffer, RefusedLockLeavesItPageable) {
   EXPECT_FALSE(b.lock(refusing));
   EXPECT_FALSE(b.page_locked());
   b.data()[0] = std::byte{1};  // still usable
+}
+
+TEST(HostBuffer, EmptyBufferLocksTriviallyWithoutTheLocker) {
+  RecordingLocker refusing(0);  // would refuse, were it asked
+  {
+    HostBuffer b(0, "test buffer");
+    EXPECT_EQ(b.data(), nullptr);
+    EXPECT_TRUE(b.lock(refusing));
+    EXPECT_TRUE(b.page_locked());
+  }
+  EXPECT_EQ(refusing.locked_regions(), 0u);
+}
+
+// A plan whose streams stage nothing asks for buffers of 0 bytes; that is
+// not a refusal to page-lock.
+TEST(StagingPool, EmptyBuffersWithALockerAreNotARefusal) {
+  RecordingLocker refusing(0);
+  StagingPool pool;
+  std::vector<HostBuffer>* held = nullptr;
+  ASSERT_NO_THROW(held = &pool.acquire(2, 0, &refusing));
+  ASSERT_EQ(held->size(), 2u);
+  EXPECT_TRUE((*held)[0].page_locked());
+  EXPECT_EQ(pool.held_bytes(), 0u);
+  EXPECT_EQ(&pool.acquire(2, 0, &refusing), held) << "reused";
+  EXPECT_EQ(refusing.locked_regions(), 0u);
 }
 
 TEST(StagingPool, ReusesBuffersThatFitAndAreLockedTheSameWay) {

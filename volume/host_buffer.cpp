@@ -42,8 +42,10 @@ HostBuffer& HostBuffer::operator=(HostBuffer&& other) noexcept {
 
 bool HostBuffer::lock(const PageLocker& locker) {
   if (locker_ != nullptr) return true;
-  if (data_ == nullptr) return false;
-  if (!locker.lock(data_, mapped_)) return false;
+  // An empty buffer has no pages: locking it is trivially done, and the
+  // locker is never called (a zero-byte cudaHostRegister is an error), nor
+  // unlocked later (release() stops at the null data).
+  if (data_ != nullptr && !locker.lock(data_, mapped_)) return false;
   locker_ = &locker;
   return true;
 }

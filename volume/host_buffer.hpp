@@ -28,7 +28,8 @@ class HostBuffer {
   std::byte* data() const { return data_; }
   std::size_t bytes() const { return bytes_; }
   // Page-locks the buffer; false when the system refuses (the buffer then
-  // stays pageable and bricks stage). True at once when already locked.
+  // stays pageable and bricks stage). True at once when already locked, and
+  // for an empty buffer (nothing to lock; the locker is not called).
   bool lock(const PageLocker& locker);
   bool page_locked() const { return locker_ != nullptr; }
 
