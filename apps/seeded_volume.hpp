@@ -69,8 +69,9 @@ class VolumeBuffer {
 template <class T>
 void fill_seeded(std::complex<T>* v, std::size_t n, std::uint64_t seed);
 
-// ||a - x|| / ||x|| with x[i] = seeded_value<T>(i, seed), summed in double in
-// parallel: the round trip's error against an input that was never stored.
+// ||a - x|| / ||x|| with x[i] = seeded_value<T>(i, seed), the core's relative
+// L2 (core/relative_l2.hpp, infinite when a NaN got in) summed in parallel:
+// the round trip's error against an input that was never stored.
 template <class T>
 double round_trip_error(const std::complex<T>* a, std::size_t n, std::uint64_t seed);
 

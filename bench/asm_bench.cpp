@@ -137,10 +137,11 @@ std::size_t host_bytes_needed(const Case& c) {
 
 // A field or plane as a caller holds it: an oocfft::HostArray (huge pages,
 // page-locked where a GPU is usable) under --pinned, else a std::vector
-// (pageable).
-class HostBuffer {
+// (pageable). Not the library's owned memory (volume::HostBuffer): the
+// caller's array that the API is handed.
+class CallerField {
  public:
-  HostBuffer(std::size_t elements, bool pinned) {
+  CallerField(std::size_t elements, bool pinned) {
     if (pinned)
       pinned_ = oocfft::HostArray<c64>(elements);
     else
@@ -183,24 +184,23 @@ void fill_seeded(c64* v, std::size_t n) {
 // paths cannot come from both leaving it as it was.
 double change_from_input(const c64* a, std::size_t n) {
   constexpr std::size_t chunk = std::size_t{1} << 20;
-  using Sums = std::pair<double, double>;
-  const Sums s = tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, (n + chunk - 1) / chunk, 1), Sums{0, 0},
-      [&](const tbb::blocked_range<std::size_t>& r, Sums acc) {
-        for (std::size_t c = r.begin(); c != r.end(); ++c) {
-          std::mt19937_64 engine(field_seed + c);
-          std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-          for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
-            const float re = uniform(engine);
-            const std::complex<double> x(re, uniform(engine));
-            acc.first += std::norm(std::complex<double>(a[i]) - x);
-            acc.second += std::norm(x);
-          }
-        }
-        return acc;
-      },
-      [](Sums x, Sums y) { return Sums{x.first + y.first, x.second + y.second}; });
-  return std::sqrt(s.first / s.second);
+  // The core's measure, summed per chunk (core/relative_l2.hpp): a NaN in
+  // `a` gives infinity, not a comparison that is false.
+  return tbb::parallel_reduce(
+             tbb::blocked_range<std::size_t>(0, (n + chunk - 1) / chunk, 1), oocfft::L2Sums{},
+             [&](const tbb::blocked_range<std::size_t>& r, oocfft::L2Sums acc) {
+               for (std::size_t c = r.begin(); c != r.end(); ++c) {
+                 std::mt19937_64 engine(field_seed + c);
+                 std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+                 for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
+                   const float re = uniform(engine);
+                   acc.add(a[i], c64(re, uniform(engine)));
+                 }
+               }
+               return acc;
+             },
+             [](const oocfft::L2Sums& x, const oocfft::L2Sums& y) { return x + y; })
+      .relative();
 }
 
 // ---------------------------------------------------------------------------
@@ -368,7 +368,7 @@ void write_raw(const std::string& path, const c64* v, std::size_t n) {
 }
 
 // oocfft::propagate (one plane) or propagate_stack on the seeded field.
-double time_fused(const Case& c, oocfft::Backend backend, HostBuffer& field) {
+double time_fused(const Case& c, oocfft::Backend backend, CallerField& field) {
   fill_seeded(field.data(), field.size());
   const oocfft::AsmOptions options = asm_options(c, backend);
   const std::vector<double> distances = c.distances();
@@ -382,7 +382,7 @@ double time_fused(const Case& c, oocfft::Backend backend, HostBuffer& field) {
 
 // The separate calls as one propagate() call must make them: plan and a
 // fresh padded plane inside the timing.
-SeparateSteps time_one_shot(const Case& c, oocfft::Backend backend, HostBuffer& field, oocfft::Backend& resolved) {
+SeparateSteps time_one_shot(const Case& c, oocfft::Backend backend, CallerField& field, oocfft::Backend& resolved) {
   fill_seeded(field.data(), field.size());
   SeparateSteps steps;
   auto t = Clock::now();
@@ -398,9 +398,9 @@ SeparateSteps time_one_shot(const Case& c, oocfft::Backend backend, HostBuffer& 
 
 // The separate calls with plan and plane held across calls, made outside
 // the timing.
-Timings time_warm(const Case& c, const Args& a, HostBuffer& field, std::string& plane_kind) {
+Timings time_warm(const Case& c, const Args& a, CallerField& field, std::string& plane_kind) {
   const SeparateCalls calls(c, a.backend);
-  HostBuffer plane(c.padded_side() * c.padded_side(), a.pinned);
+  CallerField plane(c.padded_side() * c.padded_side(), a.pinned);
   plane_kind = plane.kind();
   Timings warm;
   for (unsigned rep = 0; rep < a.repeats; ++rep) {
@@ -415,8 +415,8 @@ Timings time_warm(const Case& c, const Args& a, HostBuffer& field, std::string& 
 // DIR/CASE.{input,fused,separate}.c64 (raw complex64, C order) and
 // DIR/CASE.json (the case's parameters), for asm_numpy_peer.py --check.
 // `separate` holds the input afterwards (regenerated from the seed).
-void save_fields(const std::string& dir, const Case& c, const std::string& json, const HostBuffer& fused,
-                 HostBuffer& separate) {
+void save_fields(const std::string& dir, const Case& c, const std::string& json, const CallerField& fused,
+                 CallerField& separate) {
   const std::string base = dir + "/" + c.name;
   write_raw(base + ".fused.c64", fused.data(), fused.size());
   write_raw(base + ".separate.c64", separate.data(), separate.size());
@@ -429,7 +429,7 @@ void save_fields(const std::string& dir, const Case& c, const std::string& json,
 
 Result run_case(const Case& c, const Args& a, const std::string& case_json) {
   Result r;
-  HostBuffer fused_field(c.field_elements(), a.pinned), separate_field(c.field_elements(), a.pinned);
+  CallerField fused_field(c.field_elements(), a.pinned), separate_field(c.field_elements(), a.pinned);
   r.field_kind = fused_field.kind();
   // Fused and one-shot separate runs alternate, so drift on the machine
   // reaches both alike.
