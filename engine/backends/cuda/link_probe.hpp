@@ -34,9 +34,9 @@ namespace oocfft::engine {
 // caller's current device as it was.
 LinkRates device_link_rates(int device);
 
-// Marks a transform in flight on a device while it lives (RAII, move-less):
-// no probe of that device starts meanwhile. Construction waits for a probe
-// of that device in progress.
+// Marks a transform in flight on a device while it lives (RAII, neither
+// copied nor moved): no probe of that device starts meanwhile.
+// Construction waits for a probe of that device in progress.
 class DeviceExecution {
  public:
   explicit DeviceExecution(int device);
