@@ -6,9 +6,9 @@
 //
 // The layer that owns an enum specialises EnumTable for it, so the arrows
 // keep pointing down: this header names the enums of options.hpp and
-// error.hpp, optics/asm_names.hpp the ASM ones, io/stored_type.hpp the
-// stored element kinds. enum_name(), enum_from_name() and enum_from_cli()
-// work for all of them.
+// error.hpp, optics/asm_names.hpp the ASM ones, io/stored_element_names.hpp
+// the stored element kinds. enum_name(), enum_from_name() and
+// enum_from_cli() work for all of them.
 #include <optional>
 #include <string_view>
 

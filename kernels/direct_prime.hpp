@@ -6,7 +6,7 @@
 // from the pass's input in memory (direct_prime_pairs). A prime line of P
 // points is one such pass; without it, P would take Bluestein's two
 // transforms of M >= 2P - 1, which carry about twice the rounding of one
-// transform of P (bench/RESULTS.md, issue 10).
+// transform of P (bench/RESULTS.md, "Direct prime passes (the primes 17..89)").
 // __host__ __device__: the host executor and the general tile kernel share
 // the arithmetic of the passes from memory.
 #include "kernels/complex.hpp"

@@ -507,6 +507,7 @@ void expect_uniform_line(int n) {
 struct TiledLine {
   int length = 0;
   bool complex128 = false;
+  bool operator==(const TiledLine& o) const { return length == o.length && complex128 == o.complex128; }
 };
 
 std::string tiled_line_name(const ::testing::TestParamInfo<TiledLine>& info) {
@@ -686,7 +687,7 @@ void expect_ragged_tile(int n) {
   EXPECT_EQ(u.values, held) << n;
   EXPECT_LE(u.values, single ? 56 : 50) << n;
   // Within the register budget, but for the measured block sizes, whose
-  // tiles hold their values past it (measured_ragged_tiles).
+  // tiles hold their values past it (Tuned::ragged_threads).
   if (kc::measured_ragged_threads<T>(n) == 0) {
     EXPECT_LE(u.values * (single ? 2 : 4) + 28 + (single ? 0 : 16), u.registers) << n;
   } else {
@@ -799,6 +800,51 @@ std::vector<TiledLine> ragged_lines() {
   return lines;
 }
 
+// The lengths of the generated lines of one type.
+std::vector<int> lengths_of(const std::vector<TiledLine>& lines, bool complex128) {
+  std::vector<int> lengths;
+  for (const TiledLine& line : lines)
+    if (line.complex128 == complex128) lengths.push_back(line.length);
+  return lengths;
+}
+
+// What the generated lists must hold, so that a rule change that drops or
+// adds a line shows here instead of silently removing or adding a case
+// (host arithmetic, no device needed): how many lines of each type, the
+// first and the last, and lines the comments of this file and the tuning
+// table name.
+void expect_lines(const std::vector<int>& lengths, std::size_t count, int first, int last,
+                  const std::vector<int>& members) {
+  ASSERT_EQ(lengths.size(), count);
+  EXPECT_EQ(lengths.front(), first);
+  EXPECT_EQ(lengths.back(), last);
+  for (int n : members) EXPECT_EQ(std::count(lengths.begin(), lengths.end(), n), 1) << n;
+}
+
+TEST(TiledLines, UniformLinesAreTheMeasuredOnes) {
+  const std::vector<TiledLine> lines = uniform_lines();
+  // complex64: 16 lines of two blocks (6561..12500) and 25 of one (10976..20000).
+  expect_lines(lengths_of(lines, false), 41, 6561, 20000, {7776, 9000, 9216, 10240, 10368, 12288, 12500, 13500, 16384,
+                                                           18000, 18225, 19208});
+  expect_lines(lengths_of(lines, true), 26, 5292, 12500, {6561, 8000, 8575, 9216, 10000, 10240, 10800, 11250, 12005,
+                                                          12288});
+  // Not a uniform tile: 15625 and 10206 of either type.
+  for (int n : {10206, 15625}) {
+    EXPECT_EQ(std::count(lines.begin(), lines.end(), TiledLine{n, false}), 0) << n;
+    EXPECT_EQ(std::count(lines.begin(), lines.end(), TiledLine{n, true}), 0) << n;
+  }
+}
+
+TEST(TiledLines, RaggedLinesAreTheMeasuredOnes) {
+  const std::vector<TiledLine> lines = ragged_lines();
+  expect_lines(lengths_of(lines, false), 74, 5292, 19845, {6804, 8064, 8748, 8820, 9450, 10206, 10368, 10935, 11520,
+                                                           11760, 13608, 14580, 17010, 19683});
+  // complex128: the lines that had no tile (they ran four steps).
+  EXPECT_EQ(lengths_of(lines, true), (std::vector<int>{9450, 10206, 10290, 10500, 11520, 12000}));
+  // Left out by the rule: 15000 and 5880 complex64.
+  for (int n : {5880, 15000}) EXPECT_EQ(std::count(lines.begin(), lines.end(), TiledLine{n, false}), 0) << n;
+}
+
 class RaggedTile : public ::testing::TestWithParam<TiledLine> {};
 
 TEST_P(RaggedTile, HoldsItsStagesWithinItsRegisters) {
@@ -864,16 +910,16 @@ TEST(CudaSchedules, SpilledTilesGiveWay) {
 // The whole-line tiles of the contiguous lines 4097..30000 of a type
 // (contiguous_shape; host arithmetic, no device needed), sorted into the
 // lines of the cluster tile, of two in-place blocks and of one:
-// - the cluster tile: the lines of cluster_lines, those of
-//   measured_in_place_schedules in clusters, and those no Stockham tile
+// - the cluster tile: the tuning table's Tuned::cluster_tile lines, its
+//   Tuned::in_place_schedule lines in clusters, and those no Stockham tile
 //   holds (they ran four steps) up to max_schedule_points but powers of two
-//   and the lines of four_step_lines; its first stage's radix is one its
-//   blocks divide, at least two of its blocks fit an SM, and its radices
-//   are in_place_schedule's or measured_in_place_schedules';
-// - two in-place blocks of 256 threads: the lines of
-//   two_block_in_place_lines;
-// - one in-place block per line: the lines measured_in_place_schedules
-//   lists so (every line the rule gave one the cluster tile serves).
+//   and the table's Tuned::four_steps lines; its first stage's radix is one
+//   its blocks divide, at least two of its blocks fit an SM, and its radices
+//   are in_place_schedule's or the table's in-place schedule's;
+// - two in-place blocks of 256 threads: the table's
+//   Tuned::two_in_place_blocks lines;
+// - one in-place block per line: the lines the table's in-place schedules
+//   list so (every line the rule gave one the cluster tile serves).
 // A listed line runs the listed block size, else in_place_threads shared
 // among the resident blocks.
 // Every such schedule is the whole line's plan's; Bluestein's convolution
@@ -927,7 +973,7 @@ InPlaceTiles expect_in_place_tiles() {
     EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<T>(length), g.schedule)) << n;
     // The first stage (the last pass) splits among the cluster's blocks.
     EXPECT_EQ(g.schedule.radices[g.schedule.count - 1] % g.cluster, 0) << n;
-    // in_place_schedule's radices, or those measured_in_place_schedules lists.
+    // in_place_schedule's radices, or those the table's in-place schedule lists.
     const kernels::RadixSchedule own = kc::in_place_schedule(length);
     std::vector<int> radices(g.schedule.radices, g.schedule.radices + g.schedule.count);
     std::vector<int> own_radices(own.radices, own.radices + own.count);
@@ -957,8 +1003,8 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   const InPlaceTiles twice = expect_in_place_tiles<double>();
   // The cluster tile: 25 listed complex64 lines and the 29 up to
   // max_schedule_points (29056) no Stockham tile holds; 25 listed
-  // complex128 lines (20 in cluster_lines, 5 with a Stockham tile in
-  // measured_in_place_schedules) and 112 such lines.
+  // complex128 lines (20 Tuned::cluster_tile, 5 with a Stockham tile
+  // Tuned::in_place_schedule) and 112 such lines.
   EXPECT_EQ(single.cluster.size(), 54u);
   EXPECT_EQ(twice.cluster.size(), 137u);
   // One in-place block per line: complex64 5625, four per SM of 128
@@ -1009,7 +1055,7 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   EXPECT_EQ(b.min_blocks, 2);
   EXPECT_EQ(b.threads, 256);
   EXPECT_EQ(kc::schedule_shape<double>(28125, false).cluster, 5);
-  // 11664 complex<double> as measured_in_place_schedules lists it: 16 9 9 9
+  // 11664 complex<double> as its Tuned::in_place_schedule entry lists it: 16 9 9 9
   // (in pass order 9 9 9 16), not the rule's 16 27 27.
   const kc::ScheduleShape measured = kc::schedule_shape<double>(11664, false);
   EXPECT_EQ(measured.cluster, 2);
@@ -1060,8 +1106,8 @@ TEST(CudaSchedules, ClusterTileWhereNoStockhamTileHoldsTheLineOrMeasured) {
   EXPECT_FALSE(kc::schedule_shape<double>(29160, false).valid);
 }
 
-// Lines up to 4096 keep their Stockham tiles but those of
-// measured_in_place_schedules: 2187 complex<float> runs one in-place block
+// Lines up to 4096 keep their Stockham tiles but the tuning table's
+// Tuned::in_place_schedule lines: 2187 complex<float> runs one in-place block
 // per line, four per SM of 256 threads (64 registers), 9 9 9 3 in
 // decimation order (3 9 9 9 in pass order), which its plan takes; its
 // Stockham tile (Bluestein's convolution of M = 2187) keeps 9 9 9 3. Every

@@ -4,7 +4,7 @@
 // the DMA copies of a brick split so that each stays inside one chunk.
 //
 // Why chunks: page-locking costs about 0.04 s per GiB and does not get
-// faster from several threads (bench/RESULTS.md, "Page-locking"), so
+// faster from several threads (bench/RESULTS.md, "Host transfers and page-locking"), so
 // locking the whole array before the first brick would stall the pipeline;
 // locked chunk by chunk ahead of the bricks it overlaps the first pass.
 // Why split copies: CUDA refuses ("invalid argument") a copy whose host

@@ -125,8 +125,8 @@ std::size_t fill_elements(const PlannerInput& in, unsigned streams) {
   // faster: 16 GiB two-pass through a 4 GiB budget on the H100 machine,
   // staged / caller page-locked, 1 GiB bricks (about four per stream and
   // pass, as the budget allows) 1.50-1.77 s / 0.83-0.90 s over three runs,
-  // 512 MiB bricks (eight) 1.63-1.66 s / 0.94 s (bench/RESULTS.md, "HDF5
-  // volumes").
+  // 512 MiB bricks (eight) 1.63-1.66 s / 0.94 s (the case of bench/RESULTS.md,
+  // "16 GiB through a 4 GiB device budget (two passes)").
   constexpr std::size_t bricks_per_stream = 2;
   // And no brick over 1 GiB: 96 GiB in 11 bricks of 8.8 GiB over 4 streams
   // left most of the time in the first gather and the last scatter.
@@ -163,9 +163,9 @@ PassPlan build(Strategy s, const PlannerInput& in, std::size_t limit, unsigned s
 // One stream's staging ring on a device: 32 MiB in slots of at most
 // staging_slot_limit. Page-locking 4 rings costs about 0.01 s on a plan's
 // first execution, where brick-sized staging (2 GiB) took 0.9 s. Measured
-// on the H100 host (bench/RESULTS.md, issue 9): rings of 32 MiB ran ahead
-// of 16, 64 and 128 MiB ones, slots of 2 MiB behind 4 to 16 MiB ones (per-
-// piece task and DMA overheads).
+// on the H100 host (bench/RESULTS.md, "16 GiB through a 4 GiB device budget
+// (two passes)"): rings of 32 MiB ran ahead of 16, 64 and 128 MiB ones,
+// slots of 2 MiB behind 4 to 16 MiB ones (per-piece task and DMA overheads).
 constexpr std::size_t staging_ring_bytes = std::size_t{32} << 20;
 constexpr std::size_t staging_slot_limit = std::size_t{8} << 20;
 

@@ -203,7 +203,7 @@ OOCFFT_UNROLL
 // Folding the chirp and spectrum products into the passes leaves shared
 // memory only the exchanges between stages, as a plain transform: a
 // separate load, multiply and store step each cost one more trip through
-// shared memory and one or two barriers (bench/RESULTS.md, issue 10).
+// shared memory and one or two barriers.
 enum class PassIo { direct, convolution_first, convolution_second };
 
 // Bluestein's chirp products, at the first transform's load (x_p chirp_p,

@@ -434,8 +434,8 @@ DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits, Til
     // none) takes the convolution where one serves: with the chirp and
     // spectrum products in its passes it beat the general kernel on all
     // 101 complex<double> M of the primes 97..4127 that it newly served,
-    // 1.03-2.38x (bench/RESULTS.md, issue 10; before, the general kernel
-    // was faster on 63 of 115 and served complex<double> alone).
+    // 1.03-2.38x (bench/RESULTS.md, "Bluestein: one prime per convolution
+    // length"; before, the general kernel was faster on 63 of 115 and served complex<double> alone).
     s.tile.emplace(s.host->convolution, limits, kernels);
   } else {
     s.kernel = LineKernel::bluestein_four_step;

@@ -23,9 +23,9 @@
 // threads read consecutive points. The inverse is conj(F(conj x)), the two
 // conjugations at the global accesses, as in the Stockham tiles: as a sign
 // on the imaginary parts, without a branch, which ran faster (the compiler
-// duplicated the stage's loops for a branch on the inverse flag:
-// bench/RESULTS.md, issue 10, section "The cluster tile's first stage
-// rolled", complex64 10206 0.97 -> 0.92 ms in two blocks).
+// duplicated the stage's loops for a branch on the inverse flag;
+// complex64 10206 in two blocks, 0.97 -> 0.92 ms, measured on the H100
+// machine).
 //
 // A cluster of C blocks (the cluster tile, cluster_shape) holds one line,
 // block c the first stage's sub-blocks r of c Q <= r < (c + 1) Q, Q = R_0 /
@@ -113,8 +113,8 @@ __device__ __forceinline__ void in_place_stage(T* re, T* im, const TileJob<T>& j
   const T scale_im = job.scale * sign;
   // The first stage's rounds stay a loop: unrolled, they doubled the
   // kernel's code and made ptxas spill, and the cluster tile ran slower
-  // (bench/RESULTS.md, issue 10, section "The cluster tile's first stage
-  // rolled": complex128 10240 1.12 -> 0.99 ms, 10976 1.13 -> 1.05 ms).
+  // (complex128 10240 1.12 -> 0.99 ms rolled, 10976 1.13 -> 1.05 ms; the
+  // 10240 entry of bench/RESULTS.md, section Kernel tuning table (sm_90)).
   constexpr int unrolled = first ? 1 : rounds;
 #pragma unroll unrolled
   for (int round = 0; round < rounds; ++round) {

@@ -86,8 +86,8 @@ std::optional<std::string> outside_plan_time_family(const ScheduleKey& key) {
   // Bluestein's whole convolution in one tile, and a whole contiguous line
   // in one tile: any length whose tile fits a block (no_tile says which do
   // not). One kernel moves the data once where four steps or Bluestein's
-  // padded rows move it several times (bench/RESULTS.md, issue 10: long
-  // lines and Bluestein in one tile).
+  // padded rows move it several times (bench/RESULTS.md, "Bluestein: one
+  // prime per convolution length").
   if (key.use == ScheduleUse::bluestein || (!strided && key.use == ScheduleUse::transform)) return std::nullopt;
   // The four-step steps of powers of two up to 4096: what the full set
   // builds.
@@ -97,7 +97,7 @@ std::optional<std::string> outside_plan_time_family(const ScheduleKey& key) {
   // the lengths of the full set's transforms. Against four-step on the
   // general kernel, 14 of 18 long lengths measured ran 1.3-2.2x faster, and
   // four 1.4-1.8x slower (7776 and 12000 complex<float>, 4500 and 6000
-  // complex<double>; bench/RESULTS.md, issue 10): no rule separates them yet.
+  // complex<double>): no rule separates them yet.
   const int longest = strided ? 1024 : 4096;
   if (key.length > longest)
     return std::string(to_string(key.use)) + " schedules of " + to_string(key.layout) +

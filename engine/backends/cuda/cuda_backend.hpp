@@ -20,8 +20,8 @@
 // DMA directly only when the memory is page-locked already, else stage. on:
 // page-lock a host array in 256 MiB chunks from a thread beside the
 // pipeline, each brick waiting for its chunks, and unlock it before
-// returning. Measured on the H100 machine (bench/RESULTS.md, issue 9),
-// 16 GiB two-pass, 4 GiB budget: staged through the rings 1.04 s (1.12 s
+// returning. Measured on the H100 machine (bench/RESULTS.md, "16 GiB through
+// a 4 GiB device budget (two passes)"): staged through the rings 1.04 s (1.12 s
 // on a plan's first execution); `on` 1.71-1.81 s (locking sets the first
 // pass's pace and unlocking adds about 0.3 s); an array the caller
 // page-locked once 0.80 s. Staging stays the default: it is the faster.

@@ -102,8 +102,8 @@ class StagingOnDemand {
 // Staged bricks take turns per direction: one lane gathers and uploads while
 // another downloads and scatters. Lanes whose staged pieces shared the link
 // all uploaded at once and then all downloaded at once, so the link never
-// carried both directions (bench/RESULTS.md, issue 9); DMA straight from
-// page-locked memory gets the same turns from the copy engine's queue.
+// carried both directions (bench/RESULTS.md, "16 GiB through a 4 GiB device
+// budget (two passes)"); direct DMA gets the same turns from the copy engine.
 struct DirectionTurns {
   std::mutex upload, download;
 };
