@@ -15,6 +15,7 @@
 
 #include "kernels/cuda/device_brick_plan.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/plan_time_schedules.hpp"
 #include "kernels/cuda/stream.hpp"
 #include "kernels/cuda/tuning.hpp"
 #include "kernels/line_factorization.hpp"
@@ -118,6 +119,14 @@ void check_lines(DeviceRunner<T>& runner, std::size_t n, std::size_t lines, std:
   EXPECT_LE(ef, tol) << "forward n=" << n << " (" << sizeof(T) * 8 << "-bit)";
   EXPECT_LE(ei, tol) << "inverse n=" << n << " (" << sizeof(T) * 8 << "-bit)";
   if (worst_ratio != nullptr) *worst_ratio = std::max({*worst_ratio, ef / tol, ei / tol});
+}
+
+// One plan-time cache (memory only) per parameterised suite `Suite`: the
+// cases of a suite share their kernels, so each length compiles once.
+template <class Suite>
+std::shared_ptr<kc::PlanTimeSchedules> suite_plan_time() {
+  static const auto schedules = std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache::memory_only());
+  return schedules;
 }
 
 }  // namespace oocfft::test

@@ -519,11 +519,7 @@ std::string tiled_line_name(const ::testing::TestParamInfo<TiledLine>& info) {
 // fftwl. One plan-time cache serves every case of a suite.
 class CudaTiledLine : public ::testing::TestWithParam<TiledLine> {
  protected:
-  static std::shared_ptr<kc::PlanTimeSchedules>& plan_time() {
-    static std::shared_ptr<kc::PlanTimeSchedules> schedules;
-    if (!schedules) schedules = std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache::memory_only());
-    return schedules;
-  }
+  static std::shared_ptr<kc::PlanTimeSchedules> plan_time() { return suite_plan_time<CudaTiledLine>(); }
 
   template <class T>
   static void check_tiled_line(std::size_t n) {

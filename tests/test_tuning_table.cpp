@@ -306,11 +306,7 @@ class CudaTuningTable : public ::testing::TestWithParam<kc::TuningEntry> {
  protected:
   // One plan-time cache for the whole table: entries of one length share
   // their kernels.
-  static std::shared_ptr<kc::PlanTimeSchedules>& plan_time() {
-    static std::shared_ptr<kc::PlanTimeSchedules> schedules;
-    if (!schedules) schedules = std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache::memory_only());
-    return schedules;
-  }
+  static std::shared_ptr<kc::PlanTimeSchedules> plan_time() { return suite_plan_time<CudaTuningTable>(); }
 };
 
 // Three x lines of the entry's length: the plan runs a compiled tile (or
