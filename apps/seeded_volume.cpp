@@ -2,9 +2,8 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_reduce.h>
 
-#include "core/relative_l2.hpp"
+#include "apps/parallel_l2.hpp"
 
 namespace oocfft::checks {
 
@@ -20,14 +19,9 @@ void fill_seeded(std::complex<T>* v, std::size_t n, std::uint64_t seed) {
 // with the tolerance that is false, so a broken result cannot pass.
 template <class T>
 double round_trip_error(const std::complex<T>* a, std::size_t n, std::uint64_t seed) {
-  return tbb::parallel_reduce(
-             tbb::blocked_range<std::size_t>(0, n, 1 << 16), L2Sums{},
-             [&](const auto& r, L2Sums acc) {
-               for (std::size_t i = r.begin(); i != r.end(); ++i) acc.add(a[i], seeded_value<T>(i, seed));
-               return acc;
-             },
-             [](const L2Sums& x, const L2Sums& y) { return x + y; })
-      .relative();
+  return parallel_l2_sums(n, std::size_t{1} << 16, [&](std::size_t begin, std::size_t end, L2Sums& acc) {
+           for (std::size_t i = begin; i != end; ++i) acc.add(a[i], seeded_value<T>(i, seed));
+         }).relative();
 }
 
 template void fill_seeded<float>(std::complex<float>*, std::size_t, std::uint64_t);

@@ -28,7 +28,6 @@
 //                    [--repeats 3] [--pinned] [--json] [--save DIR]
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_reduce.h>
 
 #include <CLI/CLI.hpp>
 #include <oocfft/asm.hpp>
@@ -51,7 +50,7 @@
 #include <vector>
 
 #include "bench/process_memory.hpp"
-#include "bench/parallel_relative_l2.hpp"
+#include "apps/parallel_l2.hpp"
 #include "core/enum_names.hpp"
 
 namespace {
@@ -60,7 +59,8 @@ using c64 = std::complex<float>;
 using Clock = std::chrono::steady_clock;
 using oocfft::bench::mem_available;
 using oocfft::bench::peak_rss;
-using oocfft::bench::parallel_relative_l2;
+using oocfft::checks::parallel_l2_sums;
+using oocfft::checks::parallel_relative_l2;
 
 constexpr std::uint64_t field_seed = 0x5eed2026;
 constexpr double wavelength = 532e-9;  // metres
@@ -186,21 +186,16 @@ double change_from_input(const c64* a, std::size_t n) {
   constexpr std::size_t chunk = std::size_t{1} << 20;
   // The core's measure, summed per chunk (core/relative_l2.hpp): a NaN in
   // `a` gives infinity, not a comparison that is false.
-  return tbb::parallel_reduce(
-             tbb::blocked_range<std::size_t>(0, (n + chunk - 1) / chunk, 1), oocfft::L2Sums{},
-             [&](const tbb::blocked_range<std::size_t>& r, oocfft::L2Sums acc) {
-               for (std::size_t c = r.begin(); c != r.end(); ++c) {
-                 std::mt19937_64 engine(field_seed + c);
-                 std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-                 for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
-                   const float re = uniform(engine);
-                   acc.add(a[i], c64(re, uniform(engine)));
-                 }
-               }
-               return acc;
-             },
-             [](const oocfft::L2Sums& x, const oocfft::L2Sums& y) { return x + y; })
-      .relative();
+  return parallel_l2_sums((n + chunk - 1) / chunk, 1, [&](std::size_t first, std::size_t last, oocfft::L2Sums& acc) {
+           for (std::size_t c = first; c != last; ++c) {
+             std::mt19937_64 engine(field_seed + c);
+             std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+             for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
+               const float re = uniform(engine);
+               acc.add(a[i], c64(re, uniform(engine)));
+             }
+           }
+         }).relative();
 }
 
 // ---------------------------------------------------------------------------

@@ -41,7 +41,7 @@
 #include "engine/planning/pcie_floor.hpp"
 #include "apps/seeded_volume.hpp"
 #include "bench/process_memory.hpp"
-#include "bench/parallel_relative_l2.hpp"
+#include "apps/parallel_l2.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -76,7 +76,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using oocfft::bench::peak_rss;
-using oocfft::bench::parallel_relative_l2;
+using oocfft::checks::parallel_relative_l2;
 using c64 = std::complex<float>;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }

@@ -229,19 +229,20 @@ RunContext StreamingEngine::run_context(bool inverse, double scale, tbb::task_ar
   return run;
 }
 
-double StreamingEngine::pcie_floor_seconds() const { return pcie_floor_seconds(fitted().plan); }
+double StreamingEngine::pcie_floor_seconds() const {
+  return pcie_floor_seconds(fitted().plan, backend_->link_rates());
+}
 
-double StreamingEngine::pcie_floor_seconds(const PassPlan& plan) const {
+double StreamingEngine::pcie_floor_seconds(const PassPlan& plan, const LinkRates& link) const {
   return engine::pcie_floor_seconds(static_cast<unsigned>(plan.passes.size()),
-                                    shape_.bytes(element_bytes_of(precision_)), plan.resident_bytes,
-                                    backend_->link_rates().bandwidth);
+                                    shape_.bytes(element_bytes_of(precision_)), plan.resident_bytes, link.bandwidth);
 }
 
 std::string StreamingEngine::floor_summary(const PassPlan& plan) const {
   const LinkRates link = backend_->link_rates();
   char floor[160];
   std::snprintf(floor, sizeof floor, "  PCIe floor: %.3f s (%zu passes over %s, %s of it resident between them), ",
-                pcie_floor_seconds(plan), plan.passes.size(),
+                pcie_floor_seconds(plan, link), plan.passes.size(),
                 format_bytes(double(shape_.bytes(element_bytes_of(precision_)))).c_str(),
                 format_bytes(double(plan.resident_bytes)).c_str());
   return floor + ("at " + describe_link(link.bandwidth) + ": " + link.source + "\n");

@@ -88,7 +88,7 @@ class StreamingEngine {
   FittedPlan fitted() const;
   // What the registration policy will do for this plan, for describe().
   std::string registration_summary(const PassPlan& plan) const;
-  double pcie_floor_seconds(const PassPlan& plan) const;
+  double pcie_floor_seconds(const PassPlan& plan, const LinkRates& link) const;
   // describe()'s floor line: seconds, and the rates with their source.
   std::string floor_summary(const PassPlan& plan) const;
 
