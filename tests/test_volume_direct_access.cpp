@@ -98,7 +98,7 @@ TEST(VolumeDirectAccess, AlreadyLockedArrayGoesDirectWithoutLocking) {
     ASSERT_NE(direct, nullptr);
     const Box slab{2, 0, 0, {3, 16, 32}}, yslab{0, 5, 0, {8, 4, 32}}, narrow{1, 3, 4, {5, 6, 7}};
     for (const Box& b : {slab, yslab, narrow}) {
-      const std::vector<DmaCopy> copies = direct->copies(b);
+      const std::vector<DmaCopy> copies = direct->copies(b, Transfer::upload);
       ASSERT_FALSE(copies.empty());
       expect_copies_move_box(copies, v, b);
     }
@@ -116,7 +116,7 @@ TEST(VolumeDirectAccess, OnLocksInChunksAndUnlocksEverything) {
     auto direct = store.open_direct_access(HostRegistration::on, locker);
     ASSERT_NE(direct, nullptr);
     const Box last{590, 0, 0, {10, 256, 512}};
-    const std::vector<DmaCopy> copies = direct->copies(last);  // waits for the last chunk
+    const std::vector<DmaCopy> copies = direct->copies(last, Transfer::upload);  // waits for the last chunk
     ASSERT_FALSE(copies.empty());
     expect_copies_move_box(copies, v, last);
     EXPECT_GE(locker.locks(), 3u);
@@ -125,7 +125,7 @@ TEST(VolumeDirectAccess, OnLocksInChunksAndUnlocksEverything) {
   }
   {
     auto direct = store.open_direct_access(HostRegistration::on, locker);
-    (void)direct->copies(Box{0, 0, 0, {1, 256, 512}});
+    (void)direct->copies(Box{0, 0, 0, {1, 256, 512}}, Transfer::upload);
   }  // destroyed without finish(): still unlocks
   EXPECT_EQ(locker.locked_ranges(), 0u);
 }
@@ -138,10 +138,10 @@ TEST(VolumeDirectAccess, BricksPastARefusedChunkStage) {
   auto direct = store.open_direct_access(HostRegistration::on, locker);
   ASSERT_NE(direct, nullptr);
   const Box early{0, 0, 0, {4, 256, 512}}, late{550, 0, 0, {4, 256, 512}};
-  const std::vector<DmaCopy> first = direct->copies(early);
+  const std::vector<DmaCopy> first = direct->copies(early, Transfer::upload);
   ASSERT_FALSE(first.empty());
   expect_copies_move_box(first, v, early);
-  EXPECT_TRUE(direct->copies(late).empty()) << "locking stopped short: this brick must stage";
+  EXPECT_TRUE(direct->copies(late, Transfer::upload).empty()) << "locking stopped short: this brick must stage";
   (void)direct->finish();
   EXPECT_EQ(locker.locked_ranges(), 0u);
 }

@@ -1,6 +1,10 @@
 #include "volume/host_volume.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <optional>
 
@@ -31,7 +35,8 @@ class HostDirectAccess final : public DirectAccess {
   }
   ~HostDirectAccess() override { (void)finish(); }
 
-  std::vector<DmaCopy> copies(const Box& box) override {
+  // The same memory both ways.
+  std::vector<DmaCopy> copies(const Box& box, Transfer) override {
     const HostChunks& chunks = registration_ ? registration_->chunks() : *chunks_;
     const std::vector<ChunkCopy> pieces = chunk_copies(shape_, element_bytes_, box, chunks);
     if (registration_ && !registration_->wait_ready(last_chunk(pieces))) return {};
@@ -74,6 +79,31 @@ void HostVolume::write(const Box& box, BrickLayout layout, const std::byte* stag
   } else {
     transpose::scatter_lines(data_, shape_, element_bytes_, box, layout, staging);
   }
+}
+
+namespace {
+// Row r of natural `box` in C order: its plane and its row in that plane.
+template <class Copy>
+void for_rows(const Box& box, Copy&& copy) {
+  const std::size_t rows = box.extent.nz * box.extent.ny;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows, 64), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) copy(i, box.z0 + i / box.extent.ny, box.y0 + i % box.extent.ny);
+  });
+}
+}  // namespace
+
+void HostVolume::read_rows(const Box& box, std::byte* staging, std::size_t row_pitch) const {
+  const std::size_t width = box.extent.nx * element_bytes_;
+  for_rows(box, [&](std::size_t i, std::size_t z, std::size_t y) {
+    std::memcpy(staging + i * row_pitch, data_ + ((z * shape_.ny + y) * shape_.nx + box.x0) * element_bytes_, width);
+  });
+}
+
+void HostVolume::write_rows(const Box& box, const std::byte* staging, std::size_t row_pitch) {
+  const std::size_t width = box.extent.nx * element_bytes_;
+  for_rows(box, [&](std::size_t i, std::size_t z, std::size_t y) {
+    std::memcpy(data_ + ((z * shape_.ny + y) * shape_.nx + box.x0) * element_bytes_, staging + i * row_pitch, width);
+  });
 }
 
 std::unique_ptr<DirectAccess> HostVolume::open_direct_access(HostRegistration policy, const PageLocker& locker) {

@@ -21,6 +21,8 @@ class HostVolume final : public VolumeStore {
   std::size_t element_bytes() const override { return element_bytes_; }
   void read(const Box& box, BrickLayout layout, std::byte* staging) const override;
   void write(const Box& box, BrickLayout layout, const std::byte* staging) override;
+  void read_rows(const Box& box, std::byte* staging, std::size_t row_pitch) const override;
+  void write_rows(const Box& box, const std::byte* staging, std::size_t row_pitch) override;
   std::unique_ptr<DirectAccess> open_direct_access(HostRegistration policy, const PageLocker& locker) override;
 
  private:

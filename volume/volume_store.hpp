@@ -24,14 +24,23 @@ namespace oocfft::volume {
 
 // One DMA between page-locked host memory and a packed device brick: `rows`
 // runs of `width` bytes, `host_pitch` apart on the host, adjacent on the
-// device from `device_offset` (bytes from the brick's start).
+// device from `device_offset` (bytes from the brick's start), or
+// `device_pitch` apart where that is set (real rows going into FFTW's
+// padded layout on the device: real_spectrum_store.hpp).
 struct DmaCopy {
   std::byte* host = nullptr;
   std::size_t device_offset = 0;
   std::size_t width = 0;
   std::size_t rows = 1;
   std::size_t host_pitch = 0;
+  std::size_t device_pitch = 0;  // 0: `width`, the rows adjacent
+  std::size_t device_row_pitch() const { return device_pitch == 0 ? width : device_pitch; }
 };
+
+// Which way a DMA goes: a store may read a pass's bricks from one place and
+// write them to another (a real transform's first pass reads real rows and
+// writes the half spectrum).
+enum class Transfer { upload, download };
 
 // A store's direct-DMA session for one run. Its destructor unlocks whatever
 // it page-locked, also after an error or a cancel.
@@ -39,10 +48,10 @@ class DirectAccess {
  public:
   virtual ~DirectAccess() = default;
   // The copies that move the natural-layout `box` straight between host
-  // memory and a packed device brick, or an empty list when this box must
-  // stage (its memory could not be locked). May wait until the box's memory
-  // is locked.
-  virtual std::vector<DmaCopy> copies(const Box& box) = 0;
+  // memory and a packed device brick, the way `transfer` says, or an empty
+  // list when this box must stage (its memory could not be locked). May
+  // wait until the box's memory is locked.
+  virtual std::vector<DmaCopy> copies(const Box& box, Transfer transfer) = 0;
   // Unlocks what the session locked and returns the seconds spent locking
   // and unlocking. Call once no copy uses the memory any more; later calls
   // return 0.
@@ -56,6 +65,14 @@ class VolumeStore {
   virtual std::size_t element_bytes() const = 0;
   virtual void read(const Box& box, BrickLayout layout, std::byte* staging) const = 0;
   virtual void write(const Box& box, BrickLayout layout, const std::byte* staging) = 0;
+  // read() and write() of a natural-layout `box` whose rows lie
+  // `row_pitch` bytes apart in the staging (at least a row's bytes), the
+  // bytes between the rows untouched: the real rows of a real transform in
+  // FFTW's padded layout (real_spectrum_store.hpp). The defaults read in
+  // place and spread the rows, and write through a bounded scratch; a
+  // store over memory copies the rows where they go.
+  virtual void read_rows(const Box& box, std::byte* staging, std::size_t row_pitch) const;
+  virtual void write_rows(const Box& box, const std::byte* staging, std::size_t row_pitch);
   // The part of natural-layout `box` that read() fills with anything but
   // zeros, and the part whose write() is kept (a padded field: the field's
   // rows and columns). A device reads and writes only these parts, filling

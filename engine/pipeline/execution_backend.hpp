@@ -15,6 +15,7 @@
 #include "engine/planning/pcie_floor.hpp"
 #include "kernels/centring.hpp"
 #include "kernels/pointwise_stage.hpp"
+#include "kernels/volume_transform.hpp"
 #include "oocfft/options.hpp"
 #include "oocfft/run_report.hpp"
 #include "oocfft/shape.hpp"
@@ -101,12 +102,15 @@ class ExecutionBackend {
 };
 
 // The backend of `kind` (never automatic) for volumes of `shape` in
-// `precision`; `kernels` (may be null) replaces the CUDA kernels for the
-// benchmark's peer; `kernel_cache` is Options::kernel_cache_directory.
-// Throws Error(unsupported) when this build lacks it.
+// `precision` (for a real transform, `shape` is the half spectrum the
+// passes see and `transform` says the real length of x); `kernels` (may be
+// null) replaces the CUDA kernels for the benchmark's peer; `kernel_cache`
+// is Options::kernel_cache_directory. Throws Error(unsupported) when this
+// build lacks it.
 std::unique_ptr<ExecutionBackend> make_execution_backend(Backend kind, const Shape& shape, Precision precision,
                                                          const BrickKernelFactory* kernels,
-                                                         const std::filesystem::path& kernel_cache);
+                                                         const std::filesystem::path& kernel_cache,
+                                                         const kernels::VolumeTransform& transform = {});
 
 // Page-locks host memory for the CUDA device, or null when this build has
 // no CUDA backend or no device is usable (memory then stays pageable).

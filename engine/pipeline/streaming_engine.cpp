@@ -57,9 +57,12 @@ std::size_t FittedPlan::device_bytes() const {
 namespace {
 // The backend, once the axes are known to be plannable on this host.
 std::unique_ptr<ExecutionBackend> checked_backend(const Shape& shape, Precision precision, const Options& options,
-                                                  Backend backend, const BrickKernelFactory* kernels) {
-  check_axis_tables_fit(shape);
-  return make_execution_backend(backend, shape, precision, kernels, options.kernel_cache_directory);
+                                                  Backend backend, const BrickKernelFactory* kernels,
+                                                  const kernels::VolumeTransform& transform = {}) {
+  check_axis_tables_fit(transform.kind == kernels::TransformKind::real
+                            ? Shape{shape.nz, shape.ny, transform.real_length}
+                            : shape);
+  return make_execution_backend(backend, shape, precision, kernels, options.kernel_cache_directory, transform);
 }
 }  // namespace
 
@@ -75,18 +78,30 @@ StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const 
     : StreamingEngine(shape, precision, options, checked_backend(shape, precision, options, backend, nullptr),
                       std::move(plane_program)) {}
 
+StreamingEngine::StreamingEngine(const Shape& spectrum_shape, Precision precision, const Options& options,
+                                 Backend backend, const kernels::VolumeTransform& transform)
+    : StreamingEngine(spectrum_shape, precision, options,
+                      checked_backend(spectrum_shape, precision, options, backend, nullptr, transform), {},
+                      transform) {}
+
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options,
                                  std::unique_ptr<ExecutionBackend> backend)
     : StreamingEngine(shape, precision, options, (check_axis_tables_fit(shape), std::move(backend)), {}) {}
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options,
-                                 std::unique_ptr<ExecutionBackend> backend, std::vector<Stage> plane_program)
+                                 std::unique_ptr<ExecutionBackend> backend, std::vector<Stage> plane_program,
+                                 const kernels::VolumeTransform& transform)
     : shape_(shape),
       precision_(precision),
       options_(options),
       plane_program_(std::move(plane_program)),
+      transform_(transform),
       budget_given_(options.device_memory_budget != 0),
       backend_(std::move(backend)) {
+  if (transform_.kind == kernels::TransformKind::real && options_.shift)
+    throw Error(ErrorKind::unsupported,
+                "options.shift is not supported for real transforms: apply numpy's fftshift over the first two "
+                "axes of the half spectrum instead");
   const std::size_t budget = budget_given_ ? options.device_memory_budget : backend_->default_device_budget();
   fitted_ = fit(budget);
   if (fitted_.plan.host_in_place && !budget_given_)
@@ -106,6 +121,7 @@ FittedPlan StreamingEngine::fit(std::size_t budget) const {
   in.host_backend = backend_->kind() == Backend::host;
   in.host_available = available_host_memory();
   in.plane_program = plane_program_;
+  in.real_x = transform_.kind == kernels::TransformKind::real;
   // The in-house kernels need no workspace for most lengths; the first plan
   // assumes none and the kernels built for it say what they need.
   in.workspace_ratio = 0;
@@ -162,10 +178,18 @@ void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double s
       report->passes = static_cast<unsigned>(current.plan.passes.size());
       report->streams = current.plan.streams;
       report->resident_bytes = 0;
+      report->host_scratch_bytes = 0;
       report->timeline.clear();
     }
     try {
-      backend_->execute(current, store, run, report);
+      if (transform_.kind == kernels::TransformKind::real && inverse) {
+        // The x stage, the half spectrum back to real rows, comes last.
+        FittedPlan reversed = current;
+        reversed.plan = reversed_passes(current.plan);
+        backend_->execute(reversed, store, run, report);
+      } else {
+        backend_->execute(current, store, run, report);
+      }
       if (attempt > 0) {
         // What ran is what the device holds: later executions start there.
         std::lock_guard<std::mutex> lock(fitted_mutex_);

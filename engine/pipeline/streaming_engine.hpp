@@ -33,6 +33,14 @@ class StreamingEngine {
   // plane along x and y; execute() then needs the multiply's stage.
   StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
                   std::vector<Stage> plane_program);
+  // A real transform (kernels/volume_transform.hpp): `spectrum_shape` is
+  // the half spectrum (nz, ny, nx/2+1) the passes see, `transform` says
+  // the real length of x. execute() then streams a store of that shape
+  // (volume/real_spectrum_store.hpp, or FFTW's padded array as it lies);
+  // an inverse runs the passes in reverse order, so that the x stage
+  // comes last.
+  StreamingEngine(const Shape& spectrum_shape, Precision precision, const Options& options, Backend backend,
+                  const kernels::VolumeTransform& transform);
   // A backend made by the caller: the tests' backend whose device refuses
   // buffers, to drive the re-plan path without a GPU.
   StreamingEngine(const Shape& shape, Precision precision, const Options& options,
@@ -75,7 +83,8 @@ class StreamingEngine {
 
  private:
   StreamingEngine(const Shape& shape, Precision precision, const Options& options,
-                  std::unique_ptr<ExecutionBackend> backend, std::vector<Stage> plane_program);
+                  std::unique_ptr<ExecutionBackend> backend, std::vector<Stage> plane_program,
+                  const kernels::VolumeTransform& transform = {});
   // The plan for a device budget of `budget` bytes, with the kernels built
   // for it: planned with the kernels' real tables and workspace, and
   // planned again until it fits. Throws Error(out_of_memory) when it cannot.
@@ -96,6 +105,7 @@ class StreamingEngine {
   Precision precision_;
   Options options_;
   std::vector<Stage> plane_program_;
+  kernels::VolumeTransform transform_;
   bool budget_given_;
   std::unique_ptr<ExecutionBackend> backend_;
   // The plan executions start from; an execution that had to re-plan

@@ -23,11 +23,13 @@ bool has(const AxisSet& a, int axis) { return axis == 0 ? a.z : axis == 1 ? a.y 
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
-// Drops axes of length 1: they need no transform.
-AxisSet effective(AxisSet a, const Shape& v) {
+// Drops axes of length 1: they need no transform; except a real
+// transform's x stage (`real_x`), which turns real rows into the half
+// spectrum even when that has one value.
+AxisSet effective(AxisSet a, const Shape& v, bool real_x = false) {
   a.z = a.z && v.nz > 1;
   a.y = a.y && v.ny > 1;
-  a.x = a.x && v.nx > 1;
+  a.x = a.x && (v.nx > 1 || real_x);
   return a;
 }
 
@@ -144,7 +146,7 @@ PassPlan build(Strategy s, const PlannerInput& in, std::size_t limit, unsigned s
   const std::size_t volume = in.volume.elements();
   const std::size_t fill = fill_elements(in, streams);
   for (const PassTemplate& t : templates(s)) {
-    const AxisSet a = effective(t.axes, in.volume);
+    const AxisSet a = effective(t.axes, in.volume, in.real_x);
     if (empty(a)) continue;
     const std::size_t need = minimum_brick(a, in.volume);
     const std::size_t cap = s == Strategy::in_core ? volume : std::min(limit, std::max(need, fill));
@@ -287,6 +289,22 @@ Box PassPlan::volume_part(const Box& box) const {
   rest.z0 = box.z0 + resident;
   rest.extent.nz = box.extent.nz - resident;
   return rest;
+}
+
+CarryRole PassPlan::carry_role(unsigned pass, const Box& box) const {
+  if (resident_planes == 0 || passes.size() != 2) return CarryRole::none;
+  const bool slab_pass = reversed ? pass == 1 : pass == 0;
+  if (slab_pass) {
+    if (!keeps_resident(box)) return CarryRole::none;
+    return reversed ? CarryRole::take_slab : CarryRole::keep_slab;
+  }
+  return reversed ? CarryRole::keep_planes : CarryRole::take_planes;
+}
+
+PassPlan reversed_passes(PassPlan plan) {
+  std::reverse(plan.passes.begin(), plan.passes.end());
+  plan.reversed = !plan.reversed;
+  return plan;
 }
 
 AxisSet PassSpec::staged_axes() const {

@@ -58,6 +58,16 @@ struct PassSpec {
   Box box(const Shape& volume, std::size_t i) const;
 };
 
+// What a brick does with the planes a carry-over plan keeps on the device
+// between its two passes (PassPlan::carry_role).
+enum class CarryRole {
+  none,          // read from the volume, written back to it
+  keep_slab,     // z-slab, forward order: transformed where it stays, not written back
+  take_planes,   // y-slab, forward order: its resident planes copied from the device, the rest read
+  keep_planes,   // y-slab, reversed order: read whole; its resident planes copied to the device, the rest written back
+  take_slab,     // z-slab, reversed order: transformed where it stays, not read
+};
+
 struct PassPlan {
   Strategy strategy = Strategy::in_core;
   std::vector<PassSpec> passes;
@@ -87,12 +97,31 @@ struct PassPlan {
   std::size_t resident_planes = 0;
   std::size_t resident_bytes = 0;
 
+  // Passes in the reverse order (reversed_passes()): y-slabs (z) first,
+  // then z-slabs (xy). The inverse of a real transform runs so, because
+  // its x stage, the half spectrum back to real rows, must come last.
+  bool reversed = false;
+
   // Pass 1 of a carry-over plan: whether z-slab `box` stays on the device.
   bool keeps_resident(const Box& box) const { return box.z0 + box.extent.nz <= resident_planes; }
   // Pass 2: the planes of y-slab `box` that are not resident, which the
   // volume supplies; their extent.nz is 0 when the whole box is resident.
   Box volume_part(const Box& box) const;
+
+  // The carry-over of brick `box` of pass `pass`, whichever the order:
+  //   forward order   z-slab pass: a resident slab stays (no write-back);
+  //                   y-slab pass: its resident planes come from the device;
+  //   reversed order  y-slab pass: its resident planes go to the device
+  //                   (only the rest is written back);
+  //                   z-slab pass: a resident slab comes from the device (no
+  //                   read).
+  // None without carry-over (resident_planes == 0).
+  CarryRole carry_role(unsigned pass, const Box& box) const;
 };
+
+// The same plan with its passes in reverse order and the carry-over
+// mirrored (CarryRole): the same bricks, buffers and device bytes.
+PassPlan reversed_passes(PassPlan plan);
 
 struct PlannerInput {
   Shape volume;
@@ -114,6 +143,9 @@ struct PlannerInput {
   // on every z plane along x and y (a plane program: forward, multiply,
   // inverse, or a part of it), and only those axes.
   std::vector<Stage> plane_program;
+  // A real transform (kernels/volume_transform.hpp): `volume` is the half
+  // spectrum, and the x stage runs even where it has one value.
+  bool real_x = false;
 };
 
 // Throws Error(invalid_argument) for a requested strategy that cannot run

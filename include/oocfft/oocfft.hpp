@@ -7,4 +7,5 @@
 #include "oocfft/host_threads.hpp"
 #include "oocfft/options.hpp"
 #include "oocfft/plan.hpp"
+#include "oocfft/real.hpp"
 #include "oocfft/shape.hpp"

@@ -40,6 +40,7 @@ struct RunReport {
   std::size_t resident_bytes = 0;
   std::size_t staging_bytes = 0;       // pinned (or host) staging held
   std::size_t device_bytes = 0;        // device memory held by the engine
+  std::size_t host_scratch_bytes = 0;  // host memory the run allocated beside the arrays (a real inverse's intermediate)
   std::size_t brick_bytes = 0;         // the largest brick of the plan that ran
   std::size_t device_budget = 0;       // the device budget that plan was fitted to
   // Plans given up before one ran: the device could not hold their buffers

@@ -81,9 +81,11 @@ class InHouseBrickKernels final : public DeviceBrickKernels<T> {
  public:
   // `plan_time` (may be null) holds the plan-time schedules of the plan's
   // passes before this one; `kernel_cache` is where new ones are cached.
+  // `transform`: a real transform's x stage on the passes along x.
   InHouseBrickKernels(Shape max_shape, AxisSet axes, std::shared_ptr<kc::PlanTimeSchedules> plan_time,
-                      const std::filesystem::path& kernel_cache)
-      : plan_(max_shape, axes, kc::TileKernels::compiled_where_available, std::move(plan_time), kernel_cache) {}
+                      const std::filesystem::path& kernel_cache, const kernels::VolumeTransform& transform)
+      : plan_(max_shape, axes, kc::TileKernels::compiled_where_available, std::move(plan_time), kernel_cache,
+              transform) {}
   std::size_t workspace_bytes() const override { return plan_.workspace_bytes(); }
   std::size_t table_bytes() const override { return plan_.table_bytes(); }
   void execute(kernels::Complex<T>* data, Shape shape, void* workspace, bool inverse, T scale,
@@ -100,9 +102,14 @@ class InHouseBrickKernels final : public DeviceBrickKernels<T> {
 template <class T>
 class CudaBackend final : public ExecutionBackend {
  public:
-  CudaBackend(const BrickKernelFactory* factory, std::filesystem::path kernel_cache)
-      : device_(current_device()), locker_(device_), kernel_cache_(std::move(kernel_cache)) {
-    if (factory != nullptr) factory_ = *factory;
+  CudaBackend(const BrickKernelFactory* factory, std::filesystem::path kernel_cache,
+              const kernels::VolumeTransform& transform)
+      : device_(current_device()), locker_(device_), kernel_cache_(std::move(kernel_cache)), transform_(transform) {
+    if (factory != nullptr) {
+      if (transform.kind != kernels::TransformKind::complex)
+        throw Error(ErrorKind::unsupported, "the benchmark's kernel peer runs complex transforms only");
+      factory_ = *factory;
+    }
   }
 
   Backend kind() const override { return Backend::cuda; }
@@ -220,24 +227,30 @@ class CudaBackend final : public ExecutionBackend {
     } else {
       if (factory_.twice) return factory_.twice(pass.staged_brick(), pass.staged_axes());
     }
-    auto kernels =
-        std::make_unique<InHouseBrickKernels<T>>(pass.staged_brick(), pass.staged_axes(), plan_time, kernel_cache_);
-    if (!plan_time) plan_time = kernels->plan_time();
-    return kernels;
+    // The x stage of a real transform rides on the natural passes along x.
+    const bool real_x = transform_.kind == kernels::TransformKind::real && pass.layout == BrickLayout::natural &&
+                        pass.axes.x;
+    auto built = std::make_unique<InHouseBrickKernels<T>>(pass.staged_brick(), pass.staged_axes(), plan_time,
+                                                          kernel_cache_,
+                                                          real_x ? transform_ : kernels::VolumeTransform{});
+    if (!plan_time) plan_time = built->plan_time();
+    return built;
   }
 
   int device_ = 0;
   BrickKernelFactory factory_;
   CudaPageLocker locker_;
   std::filesystem::path kernel_cache_;
+  kernels::VolumeTransform transform_;
 };
 
 }  // namespace
 
 std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const BrickKernelFactory* kernels,
-                                                    const std::filesystem::path& kernel_cache) {
-  if (precision == Precision::single) return std::make_unique<CudaBackend<float>>(kernels, kernel_cache);
-  return std::make_unique<CudaBackend<double>>(kernels, kernel_cache);
+                                                    const std::filesystem::path& kernel_cache,
+                                                    const kernels::VolumeTransform& transform) {
+  if (precision == Precision::single) return std::make_unique<CudaBackend<float>>(kernels, kernel_cache, transform);
+  return std::make_unique<CudaBackend<double>>(kernels, kernel_cache, transform);
 }
 
 std::unique_ptr<volume::PageLocker> make_cuda_page_locker() {

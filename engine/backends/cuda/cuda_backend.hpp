@@ -38,7 +38,8 @@ namespace oocfft::engine {
 // `kernels` (may be null) replaces the library's kernels (the benchmark's
 // cuFFT peer).
 std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const BrickKernelFactory* kernels,
-                                                    const std::filesystem::path& kernel_cache);
+                                                    const std::filesystem::path& kernel_cache,
+                                                    const kernels::VolumeTransform& transform);
 
 // cudaHostRegister (portable) on the current device, behind PageLocker.
 std::unique_ptr<volume::PageLocker> make_cuda_page_locker();

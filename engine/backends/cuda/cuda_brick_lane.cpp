@@ -55,15 +55,17 @@ void copy_box_direct(const std::vector<volume::DmaCopy>& copies, std::byte* devi
     std::byte* h = c.host;
     std::byte* d = device + c.device_offset;
     cudaError_t status;
-    if (c.rows == 1) {
+    if (c.rows == 1 && c.device_pitch == 0) {
       status = to_device ? cudaMemcpyAsync(d, h, c.width, cudaMemcpyHostToDevice, stream)
                          : cudaMemcpyAsync(h, d, c.width, cudaMemcpyDeviceToHost, stream);
     } else {
       status = to_device
-                   ? cudaMemcpy2DAsync(d, c.width, h, c.host_pitch, c.width, c.rows, cudaMemcpyHostToDevice, stream)
-                   : cudaMemcpy2DAsync(h, c.host_pitch, d, c.width, c.width, c.rows, cudaMemcpyDeviceToHost, stream);
+                   ? cudaMemcpy2DAsync(d, c.device_row_pitch(), h, c.host_pitch, c.width, c.rows,
+                                       cudaMemcpyHostToDevice, stream)
+                   : cudaMemcpy2DAsync(h, c.host_pitch, d, c.device_row_pitch(), c.width, c.rows,
+                                       cudaMemcpyDeviceToHost, stream);
     }
-    kc::check_cuda(status, c.rows == 1 ? "cudaMemcpyAsync (page-locked host memory)"
+    kc::check_cuda(status, c.rows == 1 && c.device_pitch == 0 ? "cudaMemcpyAsync (page-locked host memory)"
                                        : "cudaMemcpy2DAsync (page-locked host memory)");
   }
 }
@@ -93,19 +95,22 @@ std::size_t CudaBrickLane<T>::process(const BrickJob& job, BrickTiming& t) {
   const cudaStream_t s = stream_.get();
   const Shape volume = c_.store->shape();
   const bool carry = c_.resident != nullptr;
-  // Pass 1 of a carry-over plan transforms a resident slab where it stays
-  // on the device; pass 2 copies the resident planes of its y-slab device
-  // to device and reads only the rest from the volume.
-  const bool keep = carry && job.pass == 0 && c_.plan->keeps_resident(job.box);
-  std::byte* dev = keep ? c_.resident + job.box.z0 * volume.ny * volume.nx * e_ : static_cast<std::byte*>(data_.get());
-  Box from_volume = job.box;
+  // A carry-over plan's resident slabs are transformed where they stay on
+  // the device; the y-slab pass copies its resident planes device to
+  // device and reads only the rest from the volume, or, in the reversed
+  // order, copies them back and writes only the rest (PassPlan::carry_role).
+  const CarryRole role = carry ? c_.plan->carry_role(job.pass, job.box) : CarryRole::none;
+  const bool in_region = role == CarryRole::keep_slab || role == CarryRole::take_slab;
+  std::byte* dev = in_region ? c_.resident + job.box.z0 * volume.ny * volume.nx * e_
+                             : static_cast<std::byte*>(data_.get());
+  Box from_volume = role == CarryRole::take_slab ? Box{job.box.z0, job.box.y0, job.box.x0, {0, 0, 0}} : job.box;
   std::size_t offset = 0;  // of from_volume in the device brick
   h2d_started_ = false;
-  if (carry && job.pass == 1) {
+  if (role == CarryRole::take_planes) {
     mark_h2d_start();
     from_volume = c_.plan->volume_part(job.box);
     const std::size_t planes = job.box.extent.nz - from_volume.extent.nz;
-    copy_resident_planes(volume, job.box, planes, dev, s);
+    copy_resident_planes(volume, job.box, planes, dev, s, true);
     offset = planes * job.box.extent.ny * job.box.extent.nx * e_;
   }
   bool direct = false;
@@ -125,10 +130,13 @@ std::size_t CudaBrickLane<T>::process(const BrickJob& job, BrickTiming& t) {
   mark_h2d_start();  // a brick wholly resident: an empty span
   h2d_end_.record(s);
   auto* values = reinterpret_cast<kernels::Complex<T>*>(dev);
+  // The kernels were built for the plan's passes in their planned order; a
+  // reversed run (a real inverse) takes them from the other end.
+  const std::size_t kernel_index = c_.plan->reversed ? c_.plan->passes.size() - 1 - job.pass : job.pass;
   run_stages(
       spec.stages, c_.inverse, job.last_pass, c_.scale,
       [&](bool inverse, double scale) {
-        c_.kernels->passes[job.pass]->execute(values, staged_shape(job.box, spec.layout),
+        c_.kernels->passes[kernel_index]->execute(values, staged_shape(job.box, spec.layout),
                                               workspace_.get(), inverse, static_cast<T>(scale), s);
       },
       [&] { c_.multiply->multiply_on_device(values, job.box.extent, {job.box.z0, job.box.y0, job.box.x0}, s); },
@@ -138,9 +146,22 @@ std::size_t CudaBrickLane<T>::process(const BrickJob& job, BrickTiming& t) {
                          output ? kernels::CentringSide::output : kernels::CentringSide::input, s);
       });
   kernel_end_.record(s);
-  if (keep) {
+  if (role == CarryRole::keep_slab) {
     // The next pass reads the slab from other streams: it must be done.
     kernel_end_.synchronize();
+  } else if (role == CarryRole::keep_planes) {
+    // The resident planes to their place for the next pass, the rest down.
+    const Box rest = c_.plan->volume_part(job.box);
+    const std::size_t planes = job.box.extent.nz - rest.extent.nz;
+    copy_resident_planes(volume, job.box, planes, dev, s, false);
+    if (rest.extent.nz > 0) {
+      moved += download(rest, spec.layout, dev + planes * job.box.extent.ny * job.box.extent.nx * e_, t, direct);
+    } else {
+      d2h_end_.record(s);
+      d2h_end_.synchronize();
+    }
+    t.d2h_start = clock_.at(kernel_end_);
+    t.d2h_end = clock_.at(d2h_end_);
   } else {
     const Box write_part = parts ? c_.store->write_part(job.box) : job.box;
     if (same_box(write_part, job.box)) {
@@ -166,7 +187,7 @@ std::size_t CudaBrickLane<T>::upload(const Box& box, BrickLayout layout, std::by
                                      BrickTiming& t, bool& direct, const Box* brick) {
   const cudaStream_t s = stream_.get();
   std::vector<volume::DmaCopy> copies;
-  if (c_.direct != nullptr && layout == BrickLayout::natural) copies = c_.direct->copies(box);
+  if (c_.direct != nullptr && layout == BrickLayout::natural) copies = c_.direct->copies(box, volume::Transfer::upload);
   if (!copies.empty()) {
     direct = true;
     mark_h2d_start();
@@ -190,7 +211,7 @@ std::size_t CudaBrickLane<T>::download(const Box& box, BrickLayout layout, std::
                                        bool& direct, const Box* brick) {
   const cudaStream_t s = stream_.get();
   std::vector<volume::DmaCopy> copies;
-  if (c_.direct != nullptr && layout == BrickLayout::natural) copies = c_.direct->copies(box);
+  if (c_.direct != nullptr && layout == BrickLayout::natural) copies = c_.direct->copies(box, volume::Transfer::download);
   if (!copies.empty()) {
     direct = true;
     copy_box_direct(copies, dev, false, s);
@@ -272,12 +293,21 @@ void CudaBrickLane<T>::copy_part_piece(const Box& brick, const Box& piece, std::
 
 template <class T>
 void CudaBrickLane<T>::copy_resident_planes(const Shape& volume, const Box& box, std::size_t planes,
-                                            std::byte* dev, cudaStream_t s) const {
+                                            std::byte* dev, cudaStream_t s, bool to_brick) const {
   if (planes == 0) return;
   cudaMemcpy3DParms p{};
-  p.srcPtr = make_cudaPitchedPtr(c_.resident, volume.nx * e_, volume.nx * e_, volume.ny);
-  p.srcPos = make_cudaPos(box.x0 * e_, box.y0, box.z0);
-  p.dstPtr = make_cudaPitchedPtr(dev, box.extent.nx * e_, box.extent.nx * e_, box.extent.ny);
+  const cudaPitchedPtr region = make_cudaPitchedPtr(c_.resident, volume.nx * e_, volume.nx * e_, volume.ny);
+  const cudaPos at = make_cudaPos(box.x0 * e_, box.y0, box.z0);
+  const cudaPitchedPtr brick = make_cudaPitchedPtr(dev, box.extent.nx * e_, box.extent.nx * e_, box.extent.ny);
+  if (to_brick) {
+    p.srcPtr = region;
+    p.srcPos = at;
+    p.dstPtr = brick;
+  } else {
+    p.srcPtr = brick;
+    p.dstPtr = region;
+    p.dstPos = at;
+  }
   p.extent = make_cudaExtent(box.extent.nx * e_, box.extent.ny, planes);
   p.kind = cudaMemcpyDeviceToDevice;
   kc::check_cuda(cudaMemcpy3DAsync(&p, s), "cudaMemcpy3DAsync (resident planes, device to device)");

@@ -199,10 +199,11 @@ class CudaBrickLane final : public BrickLane {
   // staging `slot`.
   void copy_part_piece(const Box& brick, const Box& piece, std::byte* dev, std::byte* slot, bool to_device) const;
 
-  // The first `planes` z planes of y-slab `box`, resident since pass 1,
-  // into the packed device brick: one 3D device-to-device copy.
+  // The first `planes` z planes of y-slab `box` between the resident
+  // region and the packed device brick (into the brick, or out of it in
+  // the reversed order): one 3D device-to-device copy.
   void copy_resident_planes(const Shape& volume, const Box& box, std::size_t planes, std::byte* dev,
-                            cudaStream_t s) const;
+                            cudaStream_t s, bool to_brick) const;
 
   static constexpr std::size_t e_ = sizeof(kernels::Complex<T>);
   LaneContext<T> c_;

@@ -3,8 +3,10 @@
 namespace oocfft::engine {
 
 template <class T>
-AxisPlans<T>::AxisPlans(const Shape& shape) {
+AxisPlans<T>::AxisPlans(const Shape& shape, const kernels::VolumeTransform& transform) {
   constexpr auto composites = kernels::host_composite_radices;
+  if (transform.kind == kernels::TransformKind::real)
+    real_x = std::make_shared<const kernels::RealLinePlan<T>>(transform.real_length);
   x = kernels::make_line_plan<T>(shape.nx, composites);
   y = shape.ny == shape.nx ? x : kernels::make_line_plan<T>(shape.ny, composites);
   z = shape.nz == shape.nx ? x : shape.nz == shape.ny ? y : kernels::make_line_plan<T>(shape.nz, composites);
@@ -16,6 +18,11 @@ std::string AxisPlans<T>::describe() const {
   const char* names[] = {"z", "y", "x"};
   const kernels::LinePlan<T>* plans[] = {z.get(), y.get(), x.get()};
   for (int a = 0; a < 3; ++a) {
+    if (a == 2 && real_x) {
+      s += "  axis x: real n=" + std::to_string(real_x->length()) + " -> " + std::to_string(real_x->half_length()) +
+           " complex: " + real_x->summary() + "\n";
+      continue;
+    }
     s += std::string("  axis ") + names[a] + ": n=" + std::to_string(plans[a]->length()) + " " +
          plans[a]->summary() + " [" + plans[a]->factorization.reason + "]\n";
   }

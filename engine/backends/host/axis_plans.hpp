@@ -5,6 +5,8 @@
 #include <string>
 
 #include "kernels/line_plan.hpp"
+#include "kernels/real_lines.hpp"
+#include "kernels/volume_transform.hpp"
 #include "oocfft/shape.hpp"
 
 namespace oocfft::engine {
@@ -12,8 +14,13 @@ namespace oocfft::engine {
 template <class T>
 struct AxisPlans {
   std::shared_ptr<const kernels::LinePlan<T>> z, y, x;
+  // A real transform's x stage (kernels/volume_transform.hpp): real rows
+  // of this length to the half spectrum, whose length `x` then has.
+  // Null for the complex transform.
+  std::shared_ptr<const kernels::RealLinePlan<T>> real_x;
 
-  explicit AxisPlans(const Shape& shape);
+  // `shape`: the volume the passes see (a real transform's half spectrum).
+  explicit AxisPlans(const Shape& shape, const kernels::VolumeTransform& transform = {});
   // One line per axis: length, algorithm, radices and the cost model's reason.
   std::string describe() const;
 };

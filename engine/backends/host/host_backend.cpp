@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -19,17 +20,23 @@
 namespace oocfft::engine {
 namespace {
 
-// The planes of y-slab `box` that a carry-over plan kept resident (the
-// first `planes` of it), from the resident region (whole z planes of the
-// volume from plane 0) into the packed brick.
-void copy_resident_planes(const std::byte* resident, const Shape& volume, const Box& box, std::size_t planes,
-                          std::size_t element_bytes, std::byte* brick) {
+// The planes of y-slab `box` that a carry-over plan keeps resident (the
+// first `planes` of it), between the resident region (whole z planes of
+// the volume from plane 0) and the packed brick: into the brick (forward
+// order), or out of it (reversed order).
+void copy_resident_planes(std::byte* resident, const Shape& volume, const Box& box, std::size_t planes,
+                          std::size_t element_bytes, std::byte* brick, bool to_brick) {
   const Shape& b = box.extent;
   const std::size_t row = b.nx * element_bytes;
   tbb::parallel_for(std::size_t{0}, planes, [&](std::size_t z) {
-    for (std::size_t y = 0; y < b.ny; ++y)
-      std::memcpy(brick + (z * b.ny + y) * row,
-                  resident + (((box.z0 + z) * volume.ny + box.y0 + y) * volume.nx + box.x0) * element_bytes, row);
+    for (std::size_t y = 0; y < b.ny; ++y) {
+      std::byte* in_brick = brick + (z * b.ny + y) * row;
+      std::byte* in_region = resident + (((box.z0 + z) * volume.ny + box.y0 + y) * volume.nx + box.x0) * element_bytes;
+      if (to_brick)
+        std::memcpy(in_brick, in_region, row);
+      else
+        std::memcpy(in_region, in_brick, row);
+    }
   });
 }
 
@@ -48,21 +55,23 @@ class HostBrickLane final : public BrickLane {
     const PassSpec& spec = *job.spec;
     const Shape volume = store_.shape();
     constexpr std::size_t e = sizeof(kernels::Complex<T>);
-    const bool carry = resident_ != nullptr;
-    // Pass 1 of a carry-over plan transforms a resident slab where it
-    // stays; pass 2 takes the resident planes of its y-slab from there.
-    const bool keep = carry && job.pass == 0 && plan_.keeps_resident(job.box);
-    std::byte* brick = keep ? resident_ + job.box.z0 * volume.ny * volume.nx * e : buffer_;
+    // A carry-over plan's resident slabs are transformed where they stay;
+    // the y-slab pass takes its resident planes from there, or, in the
+    // reversed order, leaves them there (PassPlan::carry_role).
+    const CarryRole role = resident_ != nullptr ? plan_.carry_role(job.pass, job.box) : CarryRole::none;
+    const bool in_region = role == CarryRole::keep_slab || role == CarryRole::take_slab;
+    std::byte* brick = in_region ? resident_ + job.box.z0 * volume.ny * volume.nx * e : buffer_;
+    const Box rest = plan_.volume_part(job.box);
+    const std::size_t resident_planes = job.box.extent.nz - rest.extent.nz;
     std::size_t moved = 0;
     arena_.execute([&] {
       t.gather_start = seconds_since(start_);
-      if (carry && job.pass == 1) {
-        const Box rest = plan_.volume_part(job.box);
-        const std::size_t planes = job.box.extent.nz - rest.extent.nz;
-        copy_resident_planes(resident_, volume, job.box, planes, e, brick);
-        if (rest.extent.nz > 0) store_.read(rest, spec.layout, brick + planes * job.box.extent.ny * job.box.extent.nx * e);
+      if (role == CarryRole::take_planes) {
+        copy_resident_planes(resident_, volume, job.box, resident_planes, e, brick, true);
+        if (rest.extent.nz > 0)
+          store_.read(rest, spec.layout, brick + resident_planes * job.box.extent.ny * job.box.extent.nx * e);
         moved += rest.elements() * e;
-      } else {
+      } else if (role != CarryRole::take_slab) {
         store_.read(job.box, spec.layout, brick);
         moved += job.box.elements() * e;
       }
@@ -83,7 +92,14 @@ class HostBrickLane final : public BrickLane {
                                   output ? kernels::CentringSide::output : kernels::CentringSide::input);
           });
       t.kernel_end = seconds_since(start_);
-      if (!keep) {
+      if (role == CarryRole::keep_planes) {
+        t.scatter_start = t.kernel_end;
+        copy_resident_planes(resident_, volume, job.box, resident_planes, e, brick, false);
+        if (rest.extent.nz > 0)
+          store_.write(rest, spec.layout, brick + resident_planes * job.box.extent.ny * job.box.extent.nx * e);
+        t.scatter_end = seconds_since(start_);
+        moved += rest.elements() * e;
+      } else if (role != CarryRole::keep_slab) {
         t.scatter_start = t.kernel_end;
         store_.write(job.box, spec.layout, brick);
         t.scatter_end = seconds_since(start_);
@@ -123,7 +139,8 @@ class HostKernelSet final : public PassKernelSet {
 template <class T>
 class HostBackend final : public ExecutionBackend {
  public:
-  explicit HostBackend(const Shape& shape) : plans_(shape), volume_{shape.nz, shape.ny, shape.nx} {}
+  HostBackend(const Shape& shape, const kernels::VolumeTransform& transform)
+      : plans_(shape, transform), volume_{shape.nz, shape.ny, shape.nx} {}
 
   Backend kind() const override { return Backend::host; }
   // No device: without a budget everything is in core (in place).
@@ -140,10 +157,14 @@ class HostBackend final : public ExecutionBackend {
   bool transform_in_place(std::byte* data, const RunContext& run) const override {
     const Options& o = *run.options;
     std::vector<oocfft::AxisSet> axes;
-    if (volume_.nx > 1) axes.push_back({false, false, true});
+    // A real transform's x stage always runs (even on a half spectrum of
+    // one value), first forward and last inverse.
+    const bool real_x = plans_.real_x != nullptr;
+    if (volume_.nx > 1 || real_x) axes.push_back({false, false, true});
     if (volume_.ny > 1) axes.push_back({false, true, false});
     if (volume_.nz > 1) axes.push_back({true, false, false});
     if (axes.empty()) axes.push_back(oocfft::AxisSet::all());  // 1x1x1: the scale alone
+    if (real_x && run.inverse) std::reverse(axes.begin(), axes.end());
     auto* values = reinterpret_cast<kernels::Complex<T>*>(data);
     const std::size_t bytes = volume_.elements() * sizeof(kernels::Complex<T>);
     // Centred: the phases in a sweep of their own before the first axis
@@ -226,9 +247,10 @@ class HostBackend final : public ExecutionBackend {
 
 }  // namespace
 
-std::unique_ptr<ExecutionBackend> make_host_backend(const Shape& shape, Precision precision) {
-  if (precision == Precision::single) return std::make_unique<HostBackend<float>>(shape);
-  return std::make_unique<HostBackend<double>>(shape);
+std::unique_ptr<ExecutionBackend> make_host_backend(const Shape& shape, Precision precision,
+                                                   const kernels::VolumeTransform& transform) {
+  if (precision == Precision::single) return std::make_unique<HostBackend<float>>(shape, transform);
+  return std::make_unique<HostBackend<double>>(shape, transform);
 }
 
 }  // namespace oocfft::engine

@@ -11,6 +11,7 @@
 
 namespace oocfft::engine {
 
-std::unique_ptr<ExecutionBackend> make_host_backend(const Shape& shape, Precision precision);
+std::unique_ptr<ExecutionBackend> make_host_backend(const Shape& shape, Precision precision,
+                                                   const kernels::VolumeTransform& transform = {});
 
 }  // namespace oocfft::engine
