@@ -24,16 +24,6 @@ namespace {
 // scatter.
 constexpr std::size_t task_scratch_bytes = std::size_t{256} << 10;
 
-const char* kind_name(TrigKind kind) {
-  switch (kind) {
-    case TrigKind::dct2: return "dct2";
-    case TrigKind::dct3: return "dct3";
-    case TrigKind::dst2: return "dst2";
-    case TrigKind::dst3: return "dst3";
-  }
-  return "?";
-}
-
 bool is_type_2(TrigKind kind) { return kind == TrigKind::dct2 || kind == TrigKind::dst2; }
 bool is_sine(TrigKind kind) { return kind == TrigKind::dst2 || kind == TrigKind::dst3; }
 
@@ -182,6 +172,16 @@ std::size_t lines_per_task(std::size_t n, std::size_t lines) {
 
 }  // namespace
 
+const char* to_string(TrigKind kind) noexcept {
+  switch (kind) {
+    case TrigKind::dct2: return "dct2";
+    case TrigKind::dct3: return "dct3";
+    case TrigKind::dst2: return "dst2";
+    case TrigKind::dst3: return "dst3";
+  }
+  return "?";
+}
+
 template <class T>
 TrigLinePlan<T>::TrigLinePlan(std::size_t n, TrigKind kind, TrigNorm norm) : n_(n), kind_(kind), norm_(norm) {
   if (n == 0) throw Error(ErrorKind::invalid_argument, "TrigLinePlan: the length must be at least 1");
@@ -196,7 +196,7 @@ TrigLinePlan<T>::TrigLinePlan(std::size_t n, TrigKind kind, TrigNorm norm) : n_(
 
 template <class T>
 std::string TrigLinePlan<T>::summary() const {
-  return std::string(kind_name(kind_)) + " " + std::to_string(n_) + " (norm " +
+  return std::string(to_string(kind_)) + " " + std::to_string(n_) + " (norm " +
          (norm_ == TrigNorm::ortho ? "ortho" : "backward") + "): complex " + std::to_string(n_) + " (" +
          complex_->summary() + "), two lines per complex line + quarter-wave twiddle";
 }

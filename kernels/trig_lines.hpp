@@ -21,6 +21,9 @@
 
 namespace oocfft::kernels {
 
+// "dct2", "dct3", "dst2", "dst3", for plan reports.
+const char* to_string(TrigKind kind) noexcept;
+
 template <class T>
 class TrigLinePlan {
  public:

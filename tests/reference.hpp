@@ -7,8 +7,10 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/relative_l2.hpp"
@@ -141,6 +143,20 @@ double tolerance(double c, std::size_t n) {
   const double lg = std::max(1.0, std::log2(static_cast<double>(n)));
   return c * std::numeric_limits<T>::epsilon() * std::sqrt(lg);
 }
+
+// The largest err / (eps sqrt(log2 N)) a suite saw and where, printed once
+// when it goes out of scope: how close the cases came to their tolerance.
+struct WorstRatio {
+  double value = 0;
+  std::string where;
+  void add(double err, double unit_tolerance, const std::string& what) {
+    if (err / unit_tolerance > value) {
+      value = err / unit_tolerance;
+      where = what;
+    }
+  }
+  ~WorstRatio() { std::printf("  worst error / (eps sqrt(log2 N)): %.3f (%s)\n", value, where.c_str()); }
+};
 
 // Fills with NaN so that an element the transform fails to write shows.
 template <class T>
