@@ -77,8 +77,8 @@ void merge_half_spectrum(Complex<T>* z, std::size_t m, const Complex<T>* w) {
 }
 
 template <class T>
-void run_half_length_rows(const RealLinePlan<T>& plan, T* data, std::size_t rows, std::size_t row_pitch,
-                          bool inverse, T scale) {
+void run_half_length_rows(const RealLinePlan<T>& plan, T* data, std::size_t rows, std::size_t row_pitch, bool inverse,
+                          T scale) {
   const std::size_t m = plan.length() / 2;
   const std::size_t pitch = row_pitch / 2;  // in complex values
   const Complex<T>* w = plan.split_twiddles().data();
@@ -148,9 +148,8 @@ void run_paired_rows(const RealLinePlan<T>& plan, T* data, std::size_t rows, std
       // The nested executor must not run another of this loop's tasks on
       // this thread while it waits: that task would take the same scratch.
       const LineBatch batch{n, static_cast<std::ptrdiff_t>(pairs), pairs, 1, 1, 0};
-      tbb::this_task_arena::isolate([&] {
-        execute_lines_host(plan.complex_plan(), z.data(), batch, inverse, inverse ? scale : T(1));
-      });
+      tbb::this_task_arena::isolate(
+          [&] { execute_lines_host(plan.complex_plan(), z.data(), batch, inverse, inverse ? scale : T(1)); });
       if (!inverse) {
         const T half = scale / 2;
         for (std::size_t p = 0; p < pairs; ++p) {
@@ -200,15 +199,14 @@ template <class T>
 std::string RealLinePlan<T>::summary() const {
   const std::string head = "real " + std::to_string(n_) + ": ";
   if (half_length_path()) {
-    return head + "half-length complex " + std::to_string(n_ / 2) + " (" + complex_->summary() +
-           ") + split twiddle";
+    return head + "half-length complex " + std::to_string(n_ / 2) + " (" + complex_->summary() + ") + split twiddle";
   }
   return head + "two rows per complex line of " + std::to_string(n_) + " (" + complex_->summary() + ")";
 }
 
 template <class T>
-void execute_real_rows_host(const RealLinePlan<T>& plan, T* data, std::size_t rows, std::size_t row_pitch,
-                            bool inverse, T scale) {
+void execute_real_rows_host(const RealLinePlan<T>& plan, T* data, std::size_t rows, std::size_t row_pitch, bool inverse,
+                            T scale) {
   if (row_pitch % 2 != 0 || row_pitch < 2 * plan.half_length()) {
     throw Error(ErrorKind::invalid_argument, "execute_real_rows_host: row pitch " + std::to_string(row_pitch) +
                                                  " for real length " + std::to_string(plan.length()) +
@@ -225,8 +223,7 @@ void execute_real_rows_host(const RealLinePlan<T>& plan, T* data, std::size_t ro
 
 template class RealLinePlan<float>;
 template class RealLinePlan<double>;
-template void execute_real_rows_host<float>(const RealLinePlan<float>&, float*, std::size_t, std::size_t, bool,
-                                            float);
+template void execute_real_rows_host<float>(const RealLinePlan<float>&, float*, std::size_t, std::size_t, bool, float);
 template void execute_real_rows_host<double>(const RealLinePlan<double>&, double*, std::size_t, std::size_t, bool,
                                              double);
 

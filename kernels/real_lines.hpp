@@ -59,14 +59,14 @@ class RealLinePlan {
 // Reals of a row past n may be overwritten; nothing past 2 * (n/2 + 1) is.
 // Throws Error(invalid_argument) for a row_pitch that is odd or too small.
 template <class T>
-void execute_real_rows_host(const RealLinePlan<T>& plan, T* data, std::size_t rows, std::size_t row_pitch,
-                            bool inverse, T scale);
+void execute_real_rows_host(const RealLinePlan<T>& plan, T* data, std::size_t rows, std::size_t row_pitch, bool inverse,
+                            T scale);
 
 extern template class RealLinePlan<float>;
 extern template class RealLinePlan<double>;
-extern template void execute_real_rows_host<float>(const RealLinePlan<float>&, float*, std::size_t, std::size_t,
-                                                   bool, float);
-extern template void execute_real_rows_host<double>(const RealLinePlan<double>&, double*, std::size_t,
-                                                    std::size_t, bool, double);
+extern template void execute_real_rows_host<float>(const RealLinePlan<float>&, float*, std::size_t, std::size_t, bool,
+                                                   float);
+extern template void execute_real_rows_host<double>(const RealLinePlan<double>&, double*, std::size_t, std::size_t,
+                                                    bool, double);
 
 }  // namespace oocfft::kernels

@@ -44,8 +44,8 @@ struct TrigScratch {
 // Copies `count` lines into values [point][width]; the loop order follows
 // the smaller stride so that reads stay sequential.
 template <class T>
-void gather(const T* data, const LineBatch& batch, const std::ptrdiff_t* offsets, std::size_t count,
-            std::size_t width, T* values) {
+void gather(const T* data, const LineBatch& batch, const std::ptrdiff_t* offsets, std::size_t count, std::size_t width,
+            T* values) {
   const std::size_t n = batch.length;
   if (std::abs(batch.lane_distance) <= std::abs(batch.point_stride)) {
     for (std::size_t i = 0; i < n; ++i) {
@@ -55,7 +55,8 @@ void gather(const T* data, const LineBatch& batch, const std::ptrdiff_t* offsets
   } else {
     for (std::size_t l = 0; l < count; ++l) {
       const T* p = data + offsets[l];
-      for (std::size_t i = 0; i < n; ++i) values[i * width + l] = p[static_cast<std::ptrdiff_t>(i) * batch.point_stride];
+      for (std::size_t i = 0; i < n; ++i)
+        values[i * width + l] = p[static_cast<std::ptrdiff_t>(i) * batch.point_stride];
     }
   }
   for (std::size_t l = count; l < width; ++l)
@@ -74,7 +75,8 @@ void scatter(T* data, const LineBatch& batch, const std::ptrdiff_t* offsets, std
   } else {
     for (std::size_t l = 0; l < count; ++l) {
       T* p = data + offsets[l];
-      for (std::size_t i = 0; i < n; ++i) p[static_cast<std::ptrdiff_t>(i) * batch.point_stride] = values[i * width + l];
+      for (std::size_t i = 0; i < n; ++i)
+        p[static_cast<std::ptrdiff_t>(i) * batch.point_stride] = values[i * width + l];
     }
   }
 }
@@ -90,7 +92,8 @@ void pack_type_2(const T* values, std::size_t n, std::size_t pairs, bool sine, C
   for (std::size_t i = 0; i < n; ++i) {
     const T sign = sine && i % 2 == 1 ? T(-1) : T(1);
     Complex<T>* row = z + makhoul_slot(i, n) * pairs;
-    for (std::size_t p = 0; p < pairs; ++p) row[p] = {sign * values[i * width + 2 * p], sign * values[i * width + 2 * p + 1]};
+    for (std::size_t p = 0; p < pairs; ++p)
+      row[p] = {sign * values[i * width + 2 * p], sign * values[i * width + 2 * p + 1]};
   }
 }
 
@@ -174,10 +177,14 @@ std::size_t lines_per_task(std::size_t n, std::size_t lines) {
 
 const char* to_string(TrigKind kind) noexcept {
   switch (kind) {
-    case TrigKind::dct2: return "dct2";
-    case TrigKind::dct3: return "dct3";
-    case TrigKind::dst2: return "dst2";
-    case TrigKind::dst3: return "dst3";
+    case TrigKind::dct2:
+      return "dct2";
+    case TrigKind::dct3:
+      return "dct3";
+    case TrigKind::dst2:
+      return "dst2";
+    case TrigKind::dst3:
+      return "dst3";
   }
   return "?";
 }
@@ -205,9 +212,8 @@ template <class T>
 void execute_trig_lines_host(const TrigLinePlan<T>& plan, T* data, const LineBatch& batch, T scale) {
   const std::size_t n = plan.length();
   if (batch.length != n) {
-    throw Error(ErrorKind::invalid_argument, "execute_trig_lines_host: batch length " +
-                                                 std::to_string(batch.length) + " differs from the plan's " +
-                                                 std::to_string(n));
+    throw Error(ErrorKind::invalid_argument, "execute_trig_lines_host: batch length " + std::to_string(batch.length) +
+                                                 " differs from the plan's " + std::to_string(n));
   }
   const std::size_t lines = batch.lines();
   if (lines == 0) return;
@@ -257,9 +263,8 @@ void execute_trig_lines_host(const TrigLinePlan<T>& plan, T* data, const LineBat
       // The nested executor must not run another of this loop's tasks on
       // this thread while it waits: that task would take the same scratch.
       const LineBatch complex_lines{n, static_cast<std::ptrdiff_t>(pairs), pairs, 1, 1, 0};
-      tbb::this_task_arena::isolate([&] {
-        execute_lines_host(plan.complex_plan(), s.pairs.data(), complex_lines, !type_2, T(1));
-      });
+      tbb::this_task_arena::isolate(
+          [&] { execute_lines_host(plan.complex_plan(), s.pairs.data(), complex_lines, !type_2, T(1)); });
       if (type_2) {
         unpack_type_2(s.pairs.data(), n, pairs, sine, w, factor_2.data(), s.values.data());
       } else {

@@ -60,7 +60,6 @@ void execute_trig_lines_host(const TrigLinePlan<T>& plan, T* data, const LineBat
 extern template class TrigLinePlan<float>;
 extern template class TrigLinePlan<double>;
 extern template void execute_trig_lines_host<float>(const TrigLinePlan<float>&, float*, const LineBatch&, float);
-extern template void execute_trig_lines_host<double>(const TrigLinePlan<double>&, double*, const LineBatch&,
-                                                     double);
+extern template void execute_trig_lines_host<double>(const TrigLinePlan<double>&, double*, const LineBatch&, double);
 
 }  // namespace oocfft::kernels

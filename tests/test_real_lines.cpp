@@ -86,7 +86,9 @@ struct PaddedRows {
   std::size_t n, rows, pitch;
   std::vector<T> data;
   PaddedRows(std::size_t n_, std::size_t rows_)
-      : n(n_), rows(rows_), pitch(2 * (n_ / 2 + 1) + 2),
+      : n(n_),
+        rows(rows_),
+        pitch(2 * (n_ / 2 + 1) + 2),
         data(rows_ * pitch + guard, std::numeric_limits<T>::quiet_NaN()) {}
   T* row(std::size_t r) { return data.data() + r * pitch; }
   void set_reals(std::size_t r, const std::vector<long double>& x) {
@@ -291,8 +293,7 @@ TEST(RealLines, SummarySaysWhichPath) {
   EXPECT_EQ(odd.half_length(), 500u);
   EXPECT_NE(even.summary().find("real 1000: half-length complex 500 ("), std::string::npos) << even.summary();
   EXPECT_NE(even.summary().find(") + split twiddle"), std::string::npos) << even.summary();
-  EXPECT_NE(odd.summary().find("real 999: two rows per complex line of 999 ("), std::string::npos)
-      << odd.summary();
+  EXPECT_NE(odd.summary().find("real 999: two rows per complex line of 999 ("), std::string::npos) << odd.summary();
   EXPECT_EQ(one.half_length(), 1u);
 }
 

@@ -98,8 +98,8 @@ void write_line(std::vector<T>& data, const LineBatch& b, std::size_t q, const s
 // and that nothing outside the lines changed.
 template <class T>
 void check_batch(TrigKind kind, TrigNorm norm, const LineBatch& batch, std::size_t size,
-                 const std::vector<std::vector<long double>>& inputs,
-                 const std::vector<std::vector<long double>>& refs, long double scale, WorstRatio& worst) {
+                 const std::vector<std::vector<long double>>& inputs, const std::vector<std::vector<long double>>& refs,
+                 long double scale, WorstRatio& worst) {
   const std::size_t n = batch.length;
   std::vector<T> data(size, std::numeric_limits<T>::quiet_NaN());
   for (std::size_t q = 0; q < batch.lines(); ++q) write_line(data, batch, q, inputs[q]);
@@ -194,11 +194,13 @@ void check_round_trip(std::size_t n, TrigKind first, TrigKind second, TrigNorm n
         in += x[q][i] * x[q][i];
         out += static_cast<long double>(data[q * n + i]) * data[q * n + i];
       }
-      EXPECT_LE(std::abs(std::sqrt(out / in) - 1), tolerance<T>(c_for(n), n)) << kernels::to_string(first) << " n=" << n;
+      EXPECT_LE(std::abs(std::sqrt(out / in) - 1), tolerance<T>(c_for(n), n))
+          << kernels::to_string(first) << " n=" << n;
     }
   }
   execute_trig_lines_host(TrigLinePlan<T>(n, second, norm), data.data(), batch, scale);
-  const std::string name = std::string(kernels::to_string(first)) + " then " + case_name(n, second, norm, 8 * sizeof(T));
+  const std::string name =
+      std::string(kernels::to_string(first)) + " then " + case_name(n, second, norm, 8 * sizeof(T));
   for (std::size_t q = 0; q < lines; ++q) {
     const double err = relative_l2(read_line(data, batch, q), x[q]);
     EXPECT_LE(err, 2 * tolerance<T>(c_for(n), n)) << name;
@@ -237,7 +239,8 @@ TEST(TrigLines, OrthoMatricesAreOrthogonal) {
         for (std::size_t b = 0; b < n; ++b) {
           double dot = 0;
           for (std::size_t k = 0; k < n; ++k) dot += m2[a * n + k] * m2[b * n + k];
-          EXPECT_NEAR(dot, a == b ? 1.0 : 0.0, tol) << kernels::to_string(type2) << " n=" << n << " columns " << a << "," << b;
+          EXPECT_NEAR(dot, a == b ? 1.0 : 0.0, tol)
+              << kernels::to_string(type2) << " n=" << n << " columns " << a << "," << b;
           EXPECT_NEAR(m3[a * n + b], m2[b * n + a], tol) << kernels::to_string(type3) << " n=" << n;
         }
       }
@@ -255,9 +258,8 @@ TEST(TrigLines, ManyLinesInParallel) {
     std::vector<double> data(groups * n * nx);
     for (std::size_t q = 0; q < batch.lines(); ++q) write_line(data, batch, q, x[q]);
     tbb::task_arena arena(2);
-    arena.execute([&] {
-      execute_trig_lines_host(TrigLinePlan<double>(n, kind, TrigNorm::ortho), data.data(), batch, 2.0);
-    });
+    arena.execute(
+        [&] { execute_trig_lines_host(TrigLinePlan<double>(n, kind, TrigNorm::ortho), data.data(), batch, 2.0); });
     double worst = 0;
     for (std::size_t q = 0; q < batch.lines(); ++q)
       worst = std::max(worst, relative_l2(read_line(data, batch, q), reference(x[q], kind, TrigNorm::ortho), 2.0L));
