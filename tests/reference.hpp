@@ -7,8 +7,10 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/relative_l2.hpp"
@@ -36,6 +38,16 @@ std::vector<std::complex<T>> to_precision(const std::vector<LongComplex>& x) {
   std::vector<std::complex<T>> y(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) y[i] = {static_cast<T>(x[i].real()), static_cast<T>(x[i].imag())};
   return y;
+}
+
+// Real values uniform in [-0.5, 0.5), drawn as floats (exact in both
+// precisions).
+inline std::vector<long double> random_real_signal(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(-0.5f, 0.5f);
+  std::vector<long double> x(n);
+  for (auto& v : x) v = u(rng);
+  return x;
 }
 
 // X_k = sum_j x_j exp(sign 2 pi i jk/n), the angle reduced exactly (jk mod n).
@@ -69,12 +81,82 @@ inline std::vector<LongComplex> fftwl_dft(const std::vector<LongComplex>& x, con
   return y;
 }
 
+// scipy.fft's DCT/DST of types 2 and 3 with norm="backward", as direct
+// sums in long double (scipy.fft.dct and dst, "Notes"); the angles
+// pi m / (2N) are reduced exactly (m mod 4N) before the table lookup.
+//   DCT-II  y[k] = 2 sum_n x[n] cos(pi k (2n+1) / 2N)
+//   DCT-III y[k] = x[0] + 2 sum_{n>=1} x[n] cos(pi n (2k+1) / 2N)
+//   DST-II  y[k] = 2 sum_n x[n] sin(pi (k+1)(2n+1) / 2N)
+//   DST-III y[k] = (-1)^k x[N-1] + 2 sum_{n<N-1} x[n] sin(pi (n+1)(2k+1) / 2N)
+enum class TrigReference { dct2, dct3, dst2, dst3 };
+
+inline std::vector<long double> naive_trig(const std::vector<long double>& x, TrigReference kind) {
+  const std::size_t n = x.size(), period = 4 * n;
+  const long double pi = 3.141592653589793238462643383279502884L;
+  std::vector<long double> cosine(period), sine(period);
+  for (std::size_t t = 0; t < period; ++t) {
+    const long double a = 2 * pi * static_cast<long double>(t) / static_cast<long double>(period);
+    cosine[t] = std::cos(a);
+    sine[t] = std::sin(a);
+  }
+  std::vector<long double> y(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    long double s = 0;
+    switch (kind) {
+      case TrigReference::dct2:
+        for (std::size_t j = 0; j < n; ++j) s += 2 * x[j] * cosine[(k * (2 * j + 1)) % period];
+        break;
+      case TrigReference::dct3:
+        s = x[0];
+        for (std::size_t j = 1; j < n; ++j) s += 2 * x[j] * cosine[(j * (2 * k + 1)) % period];
+        break;
+      case TrigReference::dst2:
+        for (std::size_t j = 0; j < n; ++j) s += 2 * x[j] * sine[((k + 1) * (2 * j + 1)) % period];
+        break;
+      case TrigReference::dst3:
+        s = (k % 2 == 0 ? 1 : -1) * x[n - 1];
+        for (std::size_t j = 0; j + 1 < n; ++j) s += 2 * x[j] * sine[((j + 1) * (2 * k + 1)) % period];
+        break;
+    }
+    y[k] = s;
+  }
+  return y;
+}
+
+// The same transforms by FFTW's long-double r2r kinds, whose definitions
+// match scipy's unnormalised ones (REDFT10 = DCT-II, REDFT01 = DCT-III,
+// RODFT10 = DST-II, RODFT01 = DST-III), for lengths where the direct sums
+// are slow.
+inline std::vector<long double> fftwl_trig(const std::vector<long double>& x, TrigReference kind) {
+  const fftwl_r2r_kind kinds[] = {FFTW_REDFT10, FFTW_REDFT01, FFTW_RODFT10, FFTW_RODFT01};
+  std::vector<long double> in = x, y(x.size());
+  fftwl_plan p = fftwl_plan_r2r_1d(static_cast<int>(x.size()), in.data(), y.data(),
+                                   kinds[static_cast<int>(kind)], FFTW_ESTIMATE);
+  fftwl_execute(p);
+  fftwl_destroy_plan(p);
+  return y;
+}
+
 // C * eps * sqrt(log2 N), with log2 N taken as at least 1.
 template <class T>
 double tolerance(double c, std::size_t n) {
   const double lg = std::max(1.0, std::log2(static_cast<double>(n)));
   return c * std::numeric_limits<T>::epsilon() * std::sqrt(lg);
 }
+
+// The largest err / (eps sqrt(log2 N)) a suite saw and where, printed once
+// when it goes out of scope: how close the cases came to their tolerance.
+struct WorstRatio {
+  double value = 0;
+  std::string where;
+  void add(double err, double unit_tolerance, const std::string& what) {
+    if (err / unit_tolerance > value) {
+      value = err / unit_tolerance;
+      where = what;
+    }
+  }
+  ~WorstRatio() { std::printf("  worst error / (eps sqrt(log2 N)): %.3f (%s)\n", value, where.c_str()); }
+};
 
 // Fills with NaN so that an element the transform fails to write shows.
 template <class T>
