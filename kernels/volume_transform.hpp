@@ -21,6 +21,17 @@ enum class TransformKind { complex, real, trig };
 // scipy.fft's dct/dst types 2 and 3 (type 3 is type 2's inverse up to scale).
 enum class TrigKind { dct2, dct3, dst2, dst3 };
 
+// The type that undoes `kind` up to scale: 2 <-> 3.
+constexpr TrigKind inverse_kind(TrigKind kind) {
+  switch (kind) {
+    case TrigKind::dct2: return TrigKind::dct3;
+    case TrigKind::dct3: return TrigKind::dct2;
+    case TrigKind::dst2: return TrigKind::dst3;
+    case TrigKind::dst3: return TrigKind::dst2;
+  }
+  return kind;
+}
+
 // scipy's norm for the trigonometric transforms: `none` is norm="backward"
 // (no factor; "forward" is `none` with a uniform scale the caller applies),
 // `ortho` is norm="ortho" (orthogonalize=True: the first output of type 2,

@@ -9,10 +9,16 @@
 namespace oocfft::transpose {
 namespace {
 
-// Fixed-size element so the copy is one or two moves, not a memcpy call.
+// Fixed-size element so the copy is one or two moves, not a memcpy call:
+// complex<float> and complex<double>, and the real values of the
+// trigonometric transforms (float 4 bytes, double 8).
 template <std::size_t Bytes>
 struct Element {
   std::uint64_t word[Bytes / 8];
+};
+template <>
+struct Element<4> {
+  std::uint32_t word;
 };
 
 // Line l of the chunk, point p: staging[l * length + p]; the volume element
@@ -48,13 +54,16 @@ void dispatch(std::byte* volume, std::byte* staging, const Shape& v, std::size_t
               BrickLayout layout) {
   if (layout == BrickLayout::natural) throw std::invalid_argument("line transpose of a natural-layout brick");
   switch (element_bytes) {
+    case 4:
+      return move_lines<Element<4>, ToStaging>(reinterpret_cast<Element<4>*>(volume),
+                                               reinterpret_cast<Element<4>*>(staging), v, box, layout);
     case 8:
       return move_lines<Element<8>, ToStaging>(reinterpret_cast<Element<8>*>(volume),
                                                reinterpret_cast<Element<8>*>(staging), v, box, layout);
     case 16:
       return move_lines<Element<16>, ToStaging>(reinterpret_cast<Element<16>*>(volume),
                                                 reinterpret_cast<Element<16>*>(staging), v, box, layout);
-    default: throw std::invalid_argument("line transpose: element size must be 8 or 16 bytes");
+    default: throw std::invalid_argument("line transpose: element size must be 4, 8 or 16 bytes");
   }
 }
 

@@ -49,6 +49,11 @@ void centre(PassPlan& plan) {
 
 }  // namespace
 
+std::size_t StreamingEngine::element_bytes() const {
+  const std::size_t complex = element_bytes_of(precision_);
+  return transform_.kind == kernels::TransformKind::trig ? complex / 2 : complex;
+}
+
 std::size_t FittedPlan::device_bytes() const {
   if (kernels == nullptr) return 0;
   return plan.streams * (plan.brick_bytes + kernels->workspace_bytes()) + kernels->table_bytes() + plan.resident_bytes;
@@ -102,6 +107,9 @@ StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const 
     throw Error(ErrorKind::unsupported,
                 "options.shift is not supported for real transforms: apply numpy's fftshift over the first two "
                 "axes of the half spectrum instead");
+  if (transform_.kind == kernels::TransformKind::trig && options_.shift)
+    throw Error(ErrorKind::unsupported, "options.shift has no meaning for the DCT and DST (they have no negative "
+                                        "frequencies to centre)");
   const std::size_t budget = budget_given_ ? options.device_memory_budget : backend_->default_device_budget();
   fitted_ = fit(budget);
   if (fitted_.plan.host_in_place && !budget_given_)
@@ -113,7 +121,7 @@ StreamingEngine::~StreamingEngine() = default;
 FittedPlan StreamingEngine::fit(std::size_t budget) const {
   PlannerInput in;
   in.volume = {shape_.nz, shape_.ny, shape_.nx};
-  in.element_bytes = element_bytes_of(precision_);
+  in.element_bytes = element_bytes();
   in.device_budget = budget;
   in.staging_budget = options_.host_staging_budget;
   in.streams = options_.streams;
@@ -259,7 +267,7 @@ double StreamingEngine::pcie_floor_seconds() const {
 
 double StreamingEngine::pcie_floor_seconds(const PassPlan& plan, const LinkRates& link) const {
   return engine::pcie_floor_seconds(static_cast<unsigned>(plan.passes.size()),
-                                    shape_.bytes(element_bytes_of(precision_)), plan.resident_bytes, link.bandwidth);
+                                    shape_.bytes(element_bytes()), plan.resident_bytes, link.bandwidth);
 }
 
 std::string StreamingEngine::floor_summary(const PassPlan& plan) const {
@@ -267,7 +275,7 @@ std::string StreamingEngine::floor_summary(const PassPlan& plan) const {
   char floor[160];
   std::snprintf(floor, sizeof floor, "  PCIe floor: %.3f s (%zu passes over %s, %s of it resident between them), ",
                 pcie_floor_seconds(plan, link), plan.passes.size(),
-                format_bytes(double(shape_.bytes(element_bytes_of(precision_)))).c_str(),
+                format_bytes(double(shape_.bytes(element_bytes()))).c_str(),
                 format_bytes(double(plan.resident_bytes)).c_str());
   return floor + ("at " + describe_link(link.bandwidth) + ": " + link.source + "\n");
 }

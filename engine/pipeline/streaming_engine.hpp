@@ -33,12 +33,14 @@ class StreamingEngine {
   // plane along x and y; execute() then needs the multiply's stage.
   StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
                   std::vector<Stage> plane_program);
-  // A real transform (kernels/volume_transform.hpp): `spectrum_shape` is
+  // A real or trigonometric transform (kernels/volume_transform.hpp). Real:
+  // `spectrum_shape` is
   // the half spectrum (nz, ny, nx/2+1) the passes see, `transform` says
   // the real length of x. execute() then streams a store of that shape
   // (volume/real_spectrum_store.hpp, or FFTW's padded array as it lies);
   // an inverse runs the passes in reverse order, so that the x stage
-  // comes last.
+  // comes last. Trigonometric: `spectrum_shape` is the real volume, whose
+  // elements are real values.
   StreamingEngine(const Shape& spectrum_shape, Precision precision, const Options& options, Backend backend,
                   const kernels::VolumeTransform& transform);
   // A backend made by the caller: the tests' backend whose device refuses
@@ -98,6 +100,9 @@ class StreamingEngine {
   // What the registration policy will do for this plan, for describe().
   std::string registration_summary(const PassPlan& plan) const;
   double pcie_floor_seconds(const PassPlan& plan, const LinkRates& link) const;
+  // Bytes of one element of the volume the passes see: complex, or real
+  // for the trigonometric transforms.
+  std::size_t element_bytes() const;
   // describe()'s floor line: seconds, and the rates with their source.
   std::string floor_summary(const PassPlan& plan) const;
 

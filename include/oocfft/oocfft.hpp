@@ -8,4 +8,5 @@
 #include "oocfft/options.hpp"
 #include "oocfft/plan.hpp"
 #include "oocfft/real.hpp"
+#include "oocfft/trig.hpp"
 #include "oocfft/shape.hpp"

@@ -77,6 +77,7 @@ CudaBrickLane<T>::CudaBrickLane(const LaneContext<T>& context, unsigned index, s
                                 std::size_t workspace_bytes)
     : c_(context),
       index_(index),
+      e_(context.plan->element_bytes),
       stream_(on_device([] { return kc::Stream(); })),
       h2d_start_(on_device([] { return kc::Event(); })),
       h2d_end_(on_device([] { return kc::Event(); })),
@@ -247,7 +248,7 @@ StagingRing& CudaBrickLane<T>::staging_ring() {
 }
 
 template <class T>
-std::vector<Box> CudaBrickLane<T>::staged_pieces(const Box& box, BrickLayout layout, const StagingRing& ring) {
+std::vector<Box> CudaBrickLane<T>::staged_pieces(const Box& box, BrickLayout layout, const StagingRing& ring) const {
   if (layout == BrickLayout::natural) return device_contiguous_pieces(box, ring.slot_bytes() / e_);
   if (box.elements() * e_ > ring.slot_bytes())
     throw Error(ErrorKind::invalid_argument, "internal: a line-layout brick larger than its staging slot");

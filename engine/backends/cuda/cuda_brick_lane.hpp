@@ -186,7 +186,7 @@ class CudaBrickLane final : public BrickLane {
   // The staged pieces of `box`: device-contiguous pieces of at most a slot
   // for a natural brick; a brick in a line layout moves whole (the plan
   // gave it staging of its size, one slot).
-  static std::vector<Box> staged_pieces(const Box& box, BrickLayout layout, const StagingRing& ring);
+  std::vector<Box> staged_pieces(const Box& box, BrickLayout layout, const StagingRing& ring) const;
 
   // Staged piece `piece` of `box` between its slot and its place in the
   // device brick at `dev`: one contiguous range, or with `brick` (`box` is
@@ -205,9 +205,11 @@ class CudaBrickLane final : public BrickLane {
   void copy_resident_planes(const Shape& volume, const Box& box, std::size_t planes, std::byte* dev,
                             cudaStream_t s, bool to_brick) const;
 
-  static constexpr std::size_t e_ = sizeof(kernels::Complex<T>);
   LaneContext<T> c_;
   unsigned index_;
+  // Bytes of one element of the volume: complex, or real for the
+  // trigonometric transforms (the plan's element_bytes).
+  const std::size_t e_;
   kc::Stream stream_;
   kc::Event h2d_start_, h2d_end_, kernel_end_, d2h_end_;
   kc::DeviceBuffer data_;

@@ -7,6 +7,13 @@ AxisPlans<T>::AxisPlans(const Shape& shape, const kernels::VolumeTransform& tran
   constexpr auto composites = kernels::host_composite_radices;
   if (transform.kind == kernels::TransformKind::real)
     real_x = std::make_shared<const kernels::RealLinePlan<T>>(transform.real_length);
+  if (transform.kind == kernels::TransformKind::trig) {
+    const kernels::TrigKind back = kernels::inverse_kind(transform.trig);
+    for (const std::size_t n : {shape.nz, shape.ny, shape.nx}) {
+      trig_forward.push_back(std::make_shared<const kernels::TrigLinePlan<T>>(n, transform.trig, transform.trig_norm));
+      trig_inverse.push_back(std::make_shared<const kernels::TrigLinePlan<T>>(n, back, transform.trig_norm));
+    }
+  }
   x = kernels::make_line_plan<T>(shape.nx, composites);
   y = shape.ny == shape.nx ? x : kernels::make_line_plan<T>(shape.ny, composites);
   z = shape.nz == shape.nx ? x : shape.nz == shape.ny ? y : kernels::make_line_plan<T>(shape.nz, composites);
@@ -18,6 +25,11 @@ std::string AxisPlans<T>::describe() const {
   const char* names[] = {"z", "y", "x"};
   const kernels::LinePlan<T>* plans[] = {z.get(), y.get(), x.get()};
   for (int a = 0; a < 3; ++a) {
+    if (!trig_forward.empty()) {
+      s += std::string("  axis ") + names[a] + ": " + trig_forward[a]->summary() + "; inverse " +
+           trig_inverse[a]->summary() + "\n";
+      continue;
+    }
     if (a == 2 && real_x) {
       s += "  axis x: real n=" + std::to_string(real_x->length()) + " -> " + std::to_string(real_x->half_length()) +
            " complex: " + real_x->summary() + "\n";

@@ -3,9 +3,11 @@
 // volume, shared when two axes have the same length.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kernels/line_plan.hpp"
 #include "kernels/real_lines.hpp"
+#include "kernels/trig_lines.hpp"
 #include "kernels/volume_transform.hpp"
 #include "oocfft/shape.hpp"
 
@@ -18,6 +20,15 @@ struct AxisPlans {
   // of this length to the half spectrum, whose length `x` then has.
   // Null for the complex transform.
   std::shared_ptr<const kernels::RealLinePlan<T>> real_x;
+  // The trigonometric transforms: every axis a real-to-real line, the
+  // forward kind (scipy's dctn/dstn type) and its inverse, z, y, x. Empty
+  // otherwise.
+  std::vector<std::shared_ptr<const kernels::TrigLinePlan<T>>> trig_forward, trig_inverse;
+
+  // The trigonometric plan of the volume axis (z 0, y 1, x 2) for a run's direction.
+  const kernels::TrigLinePlan<T>& trig(int axis, bool inverse) const {
+    return inverse ? *trig_inverse[axis] : *trig_forward[axis];
+  }
 
   // `shape`: the volume the passes see (a real transform's half spectrum).
   explicit AxisPlans(const Shape& shape, const kernels::VolumeTransform& transform = {});

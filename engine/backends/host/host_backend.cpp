@@ -54,7 +54,7 @@ class HostBrickLane final : public BrickLane {
   std::size_t process(const BrickJob& job, BrickTiming& t) override {
     const PassSpec& spec = *job.spec;
     const Shape volume = store_.shape();
-    constexpr std::size_t e = sizeof(kernels::Complex<T>);
+    const std::size_t e = plan_.element_bytes;  // complex, or real for the trigonometric transforms
     // A carry-over plan's resident slabs are transformed where they stay;
     // the y-slab pass takes its resident planes from there, or, in the
     // reversed order, leaves them there (PassPlan::carry_role).
@@ -166,7 +166,8 @@ class HostBackend final : public ExecutionBackend {
     if (axes.empty()) axes.push_back(oocfft::AxisSet::all());  // 1x1x1: the scale alone
     if (real_x && run.inverse) std::reverse(axes.begin(), axes.end());
     auto* values = reinterpret_cast<kernels::Complex<T>*>(data);
-    const std::size_t bytes = volume_.elements() * sizeof(kernels::Complex<T>);
+    const std::size_t bytes =
+        volume_.elements() * (plans_.trig_forward.empty() ? sizeof(kernels::Complex<T>) : sizeof(T));
     // Centred: the phases in a sweep of their own before the first axis
     // and after the last (there are no bricks to fold them into here).
     auto centre = [&](kernels::CentringSide side) {

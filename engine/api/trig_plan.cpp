@@ -1,0 +1,174 @@
+#include "oocfft/trig.hpp"
+
+#include <tbb/task_arena.h>
+
+#include <cstdint>
+#include <new>
+#include <type_traits>
+
+#include "engine/api/host_threads.hpp"
+#include "engine/api/pinned_memory.hpp"
+#include "engine/pipeline/streaming_engine.hpp"
+#include "engine/planning/options_check.hpp"
+#include "volume/host_volume.hpp"
+
+namespace oocfft {
+
+const char* to_string(TrigTransform t) noexcept {
+  switch (t) {
+    case TrigTransform::dct2: return "dct2";
+    case TrigTransform::dct3: return "dct3";
+    case TrigTransform::dst2: return "dst2";
+    case TrigTransform::dst3: return "dst3";
+  }
+  return "?";
+}
+
+namespace {
+
+kernels::TrigKind kind_of(TrigTransform t) {
+  switch (t) {
+    case TrigTransform::dct2: return kernels::TrigKind::dct2;
+    case TrigTransform::dct3: return kernels::TrigKind::dct3;
+    case TrigTransform::dst2: return kernels::TrigKind::dst2;
+    case TrigTransform::dst3: return kernels::TrigKind::dst3;
+  }
+  return kernels::TrigKind::dct2;
+}
+
+bool type_two(kernels::TrigKind k) { return k == kernels::TrigKind::dct2 || k == kernels::TrigKind::dst2; }
+
+void validate(const Shape& shape) {
+  if (shape.nz == 0 || shape.ny == 0 || shape.nx == 0)
+    throw Error(ErrorKind::invalid_argument, "shape " + shape.to_string() + " has an axis of length 0");
+  (void)shape.bytes(sizeof(double));
+}
+
+}  // namespace
+
+class TrigPlan::Impl {
+ public:
+  Impl(Shape shape_in, Precision precision_in, TrigTransform transform_in, const Options& options_in)
+      : shape((validate(shape_in), engine::check_options(options_in), shape_in)),
+        precision(precision_in),
+        transform(transform_in),
+        options(options_in),
+        arena(engine::make_arena(options_in)),
+        streaming(shape, precision, options, engine::resolve_backend(options_in.backend),
+                  kernels::VolumeTransform{kernels::TransformKind::trig, 0, kind_of(transform_in),
+                                           options_in.norm == Norm::ortho ? kernels::TrigNorm::ortho
+                                                                          : kernels::TrigNorm::none}) {}
+
+  // scipy's factors: the inverse of an unnormalised transform divides by
+  // 2n along every axis (norm backward), or the forward does (norm
+  // forward); ortho is orthogonal both ways. An axis of one point is not
+  // transformed (the engine skips it): type 2 of one point doubles it, type
+  // 3 leaves it, so its factor joins the scale.
+  double scale(bool inverse) const {
+    if (options.norm == Norm::ortho) return 1.0;
+    const kernels::TrigKind run_kind = inverse ? kernels::inverse_kind(kind_of(transform)) : kind_of(transform);
+    double s = 1.0;
+    for (const std::size_t n : {shape.nz, shape.ny, shape.nx}) {
+      if (n == 1 && type_two(run_kind)) s *= 2.0;
+      const bool divides = (options.norm == Norm::backward) == inverse;
+      if (divides) s /= 2.0 * double(n);
+    }
+    return s;
+  }
+
+  template <class T>
+  void execute(T* data, Direction direction, RunReport* report) const {
+    if (data == nullptr) throw Error(ErrorKind::invalid_argument, "TrigPlan::execute: data is a null pointer");
+    if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) != 0)
+      throw Error(ErrorKind::invalid_argument, "TrigPlan::execute: data is not aligned");
+    engine::check_direction(direction);
+    const Precision given = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
+    if (given != precision)
+      throw Error(ErrorKind::invalid_argument, std::string("TrigPlan::execute: the plan is ") + to_string(precision) +
+                                                   " precision but the array holds " +
+                                                   (std::is_same_v<T, float> ? "float" : "double"));
+    const bool inverse = direction == Direction::inverse;
+    auto* bytes = reinterpret_cast<std::byte*>(data);
+    if (streaming.host_in_place()) {
+      streaming.execute_in_place(bytes, inverse, scale(inverse), *arena, report);
+      return;
+    }
+    volume::HostVolume store(bytes, shape, sizeof(T));
+    streaming.execute(store, inverse, scale(inverse), *arena, report);
+  }
+
+  std::string describe() const {
+    const std::size_t value = precision == Precision::single ? sizeof(float) : sizeof(double);
+    std::string s = std::string("oocfft trig plan: ") + to_string(transform) + " over all axes of " +
+                    shape.to_string() + ", real " + to_string(precision) + ", backend " +
+                    to_string(streaming.backend()) + ", norm " + to_string(options.norm) + "\n";
+    s += "  volume: " + format_bytes(double(shape.bytes(value))) +
+         "; each axis a real-to-real line through a complex FFT of its length (Makhoul), two lines a complex line\n";
+    return s + streaming.describe();
+  }
+
+  Shape shape;
+  Precision precision;
+  TrigTransform transform;
+  Options options;
+  std::shared_ptr<tbb::task_arena> arena;
+  engine::StreamingEngine streaming;
+};
+
+namespace {
+template <class F>
+auto out_of_memory_as_error(const std::string& what, F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::out_of_memory, what + ": the host memory could not be had (std::bad_alloc)");
+  }
+}
+
+TrigTransform transform_of(bool cosine, int type) {
+  if (type != 2 && type != 3)
+    throw Error(ErrorKind::invalid_argument, std::string(cosine ? "dctn" : "dstn") + ": type " +
+                                                 std::to_string(type) + " is not supported; types 2 and 3 are");
+  if (cosine) return type == 2 ? TrigTransform::dct2 : TrigTransform::dct3;
+  return type == 2 ? TrigTransform::dst2 : TrigTransform::dst3;
+}
+
+template <class T>
+void one_shot(T* data, Shape shape, bool cosine, int type, Direction direction, const Options& options) {
+  constexpr Precision p = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
+  TrigPlan(shape, p, transform_of(cosine, type), options).execute(data, direction);
+}
+}  // namespace
+
+TrigPlan::TrigPlan(Shape shape, Precision precision, TrigTransform transform, const Options& options)
+    : impl_(out_of_memory_as_error("planning the " + std::string(to_string(transform)) + " of " + shape.to_string(),
+                                   [&] { return std::make_unique<Impl>(shape, precision, transform, options); })) {}
+TrigPlan::~TrigPlan() = default;
+TrigPlan::TrigPlan(TrigPlan&&) noexcept = default;
+TrigPlan& TrigPlan::operator=(TrigPlan&&) noexcept = default;
+
+void TrigPlan::execute(float* data, Direction direction, RunReport* report) const {
+  out_of_memory_as_error("TrigPlan::execute", [&] { impl_->execute(data, direction, report); });
+}
+void TrigPlan::execute(double* data, Direction direction, RunReport* report) const {
+  out_of_memory_as_error("TrigPlan::execute", [&] { impl_->execute(data, direction, report); });
+}
+PinnedMemory TrigPlan::pin(void* data, std::size_t bytes) const {
+  return engine::pin_for_device(data, bytes, impl_->streaming.backend());
+}
+Shape TrigPlan::shape() const { return impl_->shape; }
+Precision TrigPlan::precision() const { return impl_->precision; }
+TrigTransform TrigPlan::transform() const { return impl_->transform; }
+Backend TrigPlan::backend() const { return impl_->streaming.backend(); }
+std::string TrigPlan::describe() const { return impl_->describe(); }
+
+void dctn(float* d, Shape s, int type, const Options& o) { one_shot(d, s, true, type, Direction::forward, o); }
+void dctn(double* d, Shape s, int type, const Options& o) { one_shot(d, s, true, type, Direction::forward, o); }
+void idctn(float* d, Shape s, int type, const Options& o) { one_shot(d, s, true, type, Direction::inverse, o); }
+void idctn(double* d, Shape s, int type, const Options& o) { one_shot(d, s, true, type, Direction::inverse, o); }
+void dstn(float* d, Shape s, int type, const Options& o) { one_shot(d, s, false, type, Direction::forward, o); }
+void dstn(double* d, Shape s, int type, const Options& o) { one_shot(d, s, false, type, Direction::forward, o); }
+void idstn(float* d, Shape s, int type, const Options& o) { one_shot(d, s, false, type, Direction::inverse, o); }
+void idstn(double* d, Shape s, int type, const Options& o) { one_shot(d, s, false, type, Direction::inverse, o); }
+
+}  // namespace oocfft

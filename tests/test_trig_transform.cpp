@@ -1,0 +1,154 @@
+// The DCT and DST of types 2 and 3 through the whole engine
+// (include/oocfft/trig.hpp), as scipy.fft's dctn/idctn/dstn/idstn, every
+// strategy through small budgets on the host backend, against FFTW's
+// long-double r2r transforms (whose unnormalised kinds are scipy's).
+#include <gtest/gtest.h>
+
+#include <oocfft/oocfft.hpp>
+
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <vector>
+
+#include "tests/engine_test_support.hpp"
+#include "tests/reference.hpp"
+
+namespace oocfft::test {
+namespace {
+
+const fftwl_r2r_kind fftw_kind[] = {FFTW_REDFT10, FFTW_REDFT01, FFTW_RODFT10, FFTW_RODFT01};
+
+// scipy's unnormalised dctn/dstn of a 3D array.
+std::vector<long double> reference_trig(const std::vector<long double>& x, const Shape& s, TrigTransform t) {
+  std::vector<long double> in = x, y(x.size());
+  const fftwl_r2r_kind k = fftw_kind[static_cast<int>(t)];
+  fftwl_plan p = fftwl_plan_r2r_3d(int(s.nz), int(s.ny), int(s.nx), in.data(), y.data(), k, k, k, FFTW_ESTIMATE);
+  fftwl_execute(p);
+  fftwl_destroy_plan(p);
+  return y;
+}
+
+template <class T>
+std::vector<LongComplex> widened(const std::vector<T>& x) {
+  return std::vector<LongComplex>(x.begin(), x.end());
+}
+
+struct TrigCase {
+  Shape shape;
+  Strategy strategy;
+  unsigned streams;
+  std::size_t multiple;
+};
+
+std::vector<TrigCase> trig_cases() {
+  const Shape shapes[] = {{4, 6, 8}, {3, 5, 9}, {7, 1, 13}, {1, 6, 10}, {2, 3, 1}};
+  std::vector<TrigCase> cases;
+  for (const Shape& s : shapes) {
+    cases.push_back({s, Strategy::in_core, 4, 1});
+    cases.push_back({s, Strategy::two_pass, 3, 1});
+    cases.push_back({s, Strategy::two_pass, 2, 4});
+    cases.push_back({s, Strategy::three_pass, 4, 1});
+    cases.push_back({s, Strategy::line_transpose, 2, 1});
+  }
+  return cases;
+}
+
+Options options_for(const TrigCase& c, Precision p) {
+  // Budgets in elements of the real volume: half a complex element.
+  EngineCase e{.shape = c.shape, .strategy = c.strategy, .streams = c.streams, .multiple = c.multiple};
+  Options o = e.options(p);
+  if (o.device_memory_budget != 0) o.device_memory_budget /= 2;
+  return o;
+}
+
+template <class T>
+void check(const TrigCase& c, TrigTransform t) {
+  const Shape& s = c.shape;
+  const std::vector<long double> x = random_real_signal(s.elements(), 5 + s.nx + static_cast<int>(t));
+  const std::vector<long double> want = reference_trig(x, s, t);
+  const TrigPlan plan(s, sizeof(T) == 4 ? Precision::single : Precision::double_precision, t,
+                      options_for(c, sizeof(T) == 4 ? Precision::single : Precision::double_precision));
+  const std::string what = std::string(to_string(t)) + " " + s.to_string() + " " + to_string(c.strategy) + " x" +
+                           std::to_string(c.multiple);
+  std::vector<T> data(x.begin(), x.end());
+  plan.execute(data.data(), Direction::forward);
+  EXPECT_LE(relative_l2(widened(data), widened(want)), tolerance<T>(6.0, s.elements())) << what << "\n"
+                                                                                           << plan.describe();
+  plan.execute(data.data(), Direction::inverse);
+  EXPECT_LE(relative_l2(widened(data), widened(x)), tolerance<T>(8.0, s.elements())) << what << " round trip";
+}
+
+TEST(TrigTransform, EveryKindAndStrategyMatchesScipy) {
+  for (const TrigCase& c : trig_cases())
+    for (const TrigTransform t : {TrigTransform::dct2, TrigTransform::dct3, TrigTransform::dst2, TrigTransform::dst3}) {
+      check<float>(c, t);
+      check<double>(c, t);
+    }
+}
+
+// norm="ortho": type 2's output weighted so the matrix is orthogonal
+// (scipy.fft.dct, "Notes"): the first DCT output, the last DST output, by
+// sqrt(1/(4N)), the others by sqrt(1/(2N)); the energy is kept and the
+// inverse needs no scale.
+TEST(TrigTransform, OrthoIsOrthogonalAndMatchesScipysWeights) {
+  const Shape s{3, 4, 5};
+  for (const TrigTransform t : {TrigTransform::dct2, TrigTransform::dst2}) {
+    const std::vector<long double> x = random_real_signal(s.elements(), 17);
+    std::vector<long double> want = reference_trig(x, s, t);
+    auto weight = [&](std::size_t k, std::size_t n) {
+      const bool first = t == TrigTransform::dct2 ? k == 0 : k == n - 1;
+      return std::sqrt(1.0L / ((first ? 4.0L : 2.0L) * n));
+    };
+    for (std::size_t z = 0; z < s.nz; ++z)
+      for (std::size_t y = 0; y < s.ny; ++y)
+        for (std::size_t k = 0; k < s.nx; ++k)
+          want[(z * s.ny + y) * s.nx + k] *= weight(z, s.nz) * weight(y, s.ny) * weight(k, s.nx);
+    Options o;
+    o.backend = Backend::host;
+    o.norm = Norm::ortho;
+    std::vector<double> data(x.begin(), x.end());
+    dctn(data.data(), s, 2, o);  // replaced below for the DST
+    if (t == TrigTransform::dst2) {
+      data.assign(x.begin(), x.end());
+      dstn(data.data(), s, 2, o);
+    }
+    EXPECT_LE(relative_l2(widened(data), widened(want)), tolerance<double>(6.0, s.elements())) << to_string(t);
+    t == TrigTransform::dct2 ? idctn(data.data(), s, 2, o) : idstn(data.data(), s, 2, o);
+    EXPECT_LE(relative_l2(widened(data), widened(x)), tolerance<double>(8.0, s.elements())) << to_string(t);
+  }
+}
+
+// norm="forward" puts scipy's 1/prod(2n) on the forward transform.
+TEST(TrigTransform, ForwardNormScalesTheForwardTransform) {
+  const Shape s{2, 3, 4};
+  const std::vector<long double> x = random_real_signal(s.elements(), 23);
+  const std::vector<long double> want = reference_trig(x, s, TrigTransform::dct2);
+  Options o;
+  o.backend = Backend::host;
+  o.norm = Norm::forward;
+  std::vector<double> data(x.begin(), x.end());
+  dctn(data.data(), s, 2, o);
+  EXPECT_LE(relative_l2(widened(data), widened(want), 1.0L / (8.0L * s.elements())),
+            tolerance<double>(6.0, s.elements()));
+  idctn(data.data(), s, 2, o);
+  EXPECT_LE(relative_l2(widened(data), widened(x)), tolerance<double>(8.0, s.elements()));
+}
+
+TEST(TrigTransform, UnsupportedTypesAndShiftAreRefused) {
+  std::vector<float> data(8, 1.0f);
+  Options o;
+  o.backend = Backend::host;
+  EXPECT_THROW(dctn(data.data(), {2, 2, 2}, 1, o), Error);
+  EXPECT_THROW(dstn(data.data(), {2, 2, 2}, 4, o), Error);
+  o.shift = true;
+  try {
+    dctn(data.data(), {2, 2, 2}, 2, o);
+    ADD_FAILURE() << "shift was taken for a DCT";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::unsupported);
+  }
+}
+
+}  // namespace
+}  // namespace oocfft::test
