@@ -507,6 +507,35 @@ TEST(CudaBrickReal, RefusesAMismatchedHalfSpectrum) {
   EXPECT_NO_THROW(kc::DeviceBrickPlan<float>(Shape{2, 2, 9}, AxisSet::all(), transform));
 }
 
+// describe() names each stage: the real rows with their half-length or
+// paired complex lines, the trigonometric kind and norm on every axis.
+TEST(CudaBrickReal, DescribeNamesTheStages) {
+  SKIP_WITHOUT_CUDA();
+  VolumeTransform real;
+  real.kind = TransformKind::real;
+  real.real_length = 1000;
+  const kc::DeviceBrickPlan<float> even(Shape{4, 6, 501}, AxisSet::all(), real);
+  const std::string e = even.describe();
+  EXPECT_NE(e.find("device axis x: real 1000 -> 501 (half-length complex 500"), std::string::npos) << e;
+  EXPECT_NE(e.find("device axis y:"), std::string::npos) << e;
+  EXPECT_EQ(even.tile_kernels_used().size(), 3u);
+  real.real_length = 1001;
+  const kc::DeviceBrickPlan<float> odd(Shape{4, 6, 501}, AxisSet::all(), real);
+  EXPECT_NE(odd.describe().find("real 1001 -> 501 (two rows per complex line of 1001"), std::string::npos)
+      << odd.describe();
+  VolumeTransform trig;
+  trig.kind = TransformKind::trig;
+  trig.trig = TrigKind::dst3;
+  trig.trig_norm = TrigNorm::ortho;
+  const kc::DeviceBrickPlan<double> t(Shape{5, 6, 7}, AxisSet::all(), trig);
+  const std::string d = t.describe();
+  EXPECT_NE(d.find("device axis x: dst3 7 norm ortho"), std::string::npos) << d;
+  EXPECT_NE(d.find("device axis z: dst3 5 norm ortho"), std::string::npos) << d;
+  EXPECT_THROW(t.execute(nullptr, Shape{5, 6, 7}, nullptr, false, 1.0, nullptr), Error);
+  EXPECT_THROW(even.execute_real(nullptr, Shape{4, 6, 501}, nullptr, 1.0f, nullptr), Error);
+  std::printf("%s%s%s", e.c_str(), odd.describe().c_str(), d.c_str());
+}
+
 // dctn/dstn of a real brick against fftwl's separable 3D r2r (the ortho
 // weights: type 2 on the outputs, type 3 on the inputs, per axis).
 template <class T>
