@@ -54,9 +54,17 @@ std::vector<LongComplex> widened(const std::vector<T>& x) {
 }
 
 // The options of one engine case for the half spectrum of `real`.
+// On a device, room for the kernels' tables beside the bricks.
+constexpr std::size_t device_table_margin = std::size_t{64} << 20;
+
 Options real_case_options(const Shape& real, Strategy strategy, unsigned streams, std::size_t multiple,
-                          Precision precision) {
-  EngineCase c{.shape = half_spectrum_shape(real), .strategy = strategy, .streams = streams, .multiple = multiple};
+                          Precision precision, Backend backend = Backend::host) {
+  EngineCase c{.shape = half_spectrum_shape(real),
+               .strategy = strategy,
+               .streams = streams,
+               .multiple = multiple,
+               .backend = backend,
+               .device_margin = backend == Backend::cuda ? device_table_margin : 0};
   return c.options(precision);
 }
 
@@ -65,6 +73,7 @@ struct RealCase {
   Strategy strategy;
   unsigned streams;
   std::size_t multiple;
+  Backend backend = Backend::host;
 };
 
 std::string name(const RealCase& c) {
@@ -93,7 +102,8 @@ void check_forward_and_inverse(const RealCase& c) {
   const Shape h = half_spectrum_shape(s);
   const std::vector<long double> x = random_real(s.elements(), 42 + s.nx);
   const std::vector<LongComplex> want = reference_rfftn(x, s);
-  const RealPlan plan(s, precision_of<T>(), real_case_options(s, c.strategy, c.streams, c.multiple, precision_of<T>()));
+  const RealPlan plan(s, precision_of<T>(),
+                      real_case_options(s, c.strategy, c.streams, c.multiple, precision_of<T>(), c.backend));
   const double tol = tolerance<T>(4.0, s.elements());
 
   // Out of place forward: the input untouched, every output written.
@@ -136,6 +146,41 @@ TEST(RealTransform, EveryStrategyMatchesNumpysRfftnAndBack) {
   for (const RealCase& c : real_cases()) {
     check_forward_and_inverse<float>(c);
     check_forward_and_inverse<double>(c);
+  }
+}
+
+// The same cases on the CUDA backend: the device's x stage, the padded
+// rows' DMA and the reversed carry-over of the inverse.
+TEST(CudaRealTransform, EveryStrategyMatchesNumpysRfftnAndBack) {
+  if (!cuda_available()) GTEST_SKIP() << "no usable CUDA device";
+  for (RealCase c : real_cases()) {
+    c.backend = Backend::cuda;
+    check_forward_and_inverse<float>(c);
+    check_forward_and_inverse<double>(c);
+  }
+}
+
+// Page-locked arrays: the real rows go up by DMA at the padded pitch.
+TEST(CudaRealTransform, PageLockedArraysTakeTheDirectPath) {
+  if (!cuda_available()) GTEST_SKIP() << "no usable CUDA device";
+  const Shape s{6, 10, 33};
+  const Shape h = half_spectrum_shape(s);
+  const std::vector<long double> x = random_real(s.elements(), 99);
+  const std::vector<LongComplex> want = reference_rfftn(x, s);
+  for (const Strategy strategy : {Strategy::in_core, Strategy::two_pass}) {
+    const RealPlan plan(s, Precision::single,
+                        real_case_options(s, strategy, 2, 2, Precision::single, Backend::cuda));
+    HostArray<float> real(s.elements());
+    HostArray<std::complex<float>> spectrum(h.elements());
+    for (std::size_t i = 0; i < s.elements(); ++i) real.data()[i] = float(x[i]);
+    for (std::size_t i = 0; i < h.elements(); ++i) spectrum.data()[i] = {NAN, NAN};
+    plan.forward(real.data(), spectrum.data());
+    EXPECT_LE(relative_l2(spectrum.data(), want.data(), h.elements()), tolerance<float>(4.0, s.elements()))
+        << to_string(strategy) << "\n" << plan.describe();
+    std::vector<float> back(s.elements(), NAN);
+    plan.inverse(spectrum.data(), back.data());
+    EXPECT_LE(relative_l2(widened(back), widened(as<float>(x))), tolerance<float>(6.0, s.elements()))
+        << to_string(strategy);
   }
 }
 

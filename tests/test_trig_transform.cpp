@@ -39,6 +39,7 @@ struct TrigCase {
   Strategy strategy;
   unsigned streams;
   std::size_t multiple;
+  Backend backend = Backend::host;
 };
 
 std::vector<TrigCase> trig_cases() {
@@ -56,9 +57,12 @@ std::vector<TrigCase> trig_cases() {
 
 Options options_for(const TrigCase& c, Precision p) {
   // Budgets in elements of the real volume: half a complex element.
-  EngineCase e{.shape = c.shape, .strategy = c.strategy, .streams = c.streams, .multiple = c.multiple};
+  EngineCase e{.shape = c.shape, .strategy = c.strategy, .streams = c.streams, .multiple = c.multiple,
+               .backend = c.backend};
   Options o = e.options(p);
   if (o.device_memory_budget != 0) o.device_memory_budget /= 2;
+  // On a device, room for the kernels' tables and workspace beside the bricks.
+  if (o.device_memory_budget != 0 && c.backend == Backend::cuda) o.device_memory_budget += std::size_t{64} << 20;
   return o;
 }
 
@@ -85,6 +89,17 @@ TEST(TrigTransform, EveryKindAndStrategyMatchesScipy) {
       check<float>(c, t);
       check<double>(c, t);
     }
+}
+
+TEST(CudaTrigTransform, EveryKindAndStrategyMatchesScipy) {
+  if (!cuda_available()) GTEST_SKIP() << "no usable CUDA device";
+  for (TrigCase c : trig_cases()) {
+    c.backend = Backend::cuda;
+    for (const TrigTransform t : {TrigTransform::dct2, TrigTransform::dct3, TrigTransform::dst2, TrigTransform::dst3}) {
+      check<float>(c, t);
+      check<double>(c, t);
+    }
+  }
 }
 
 // norm="ortho": type 2's output weighted so the matrix is orthogonal

@@ -81,22 +81,43 @@ class InHouseBrickKernels final : public DeviceBrickKernels<T> {
  public:
   // `plan_time` (may be null) holds the plan-time schedules of the plan's
   // passes before this one; `kernel_cache` is where new ones are cached.
-  // `transform`: a real transform's x stage on the passes along x.
+  // `transform`: a real transform's x stage on the passes along x; a
+  // trigonometric transform's lines on every pass, whose inverse runs the
+  // inverse type (a second plan).
   InHouseBrickKernels(Shape max_shape, AxisSet axes, std::shared_ptr<kc::PlanTimeSchedules> plan_time,
                       const std::filesystem::path& kernel_cache, const kernels::VolumeTransform& transform)
-      : plan_(max_shape, axes, kc::TileKernels::compiled_where_available, std::move(plan_time), kernel_cache,
-              transform) {}
-  std::size_t workspace_bytes() const override { return plan_.workspace_bytes(); }
-  std::size_t table_bytes() const override { return plan_.table_bytes(); }
+      : plan_(max_shape, axes, transform, kc::TileKernels::compiled_where_available, plan_time, kernel_cache) {
+    if (transform.kind == kernels::TransformKind::trig) {
+      kernels::VolumeTransform back = transform;
+      back.trig = kernels::inverse_kind(transform.trig);
+      inverse_plan_.emplace(max_shape, axes, back, kc::TileKernels::compiled_where_available, plan_.shared_plan_time(),
+                            kernel_cache);
+    }
+  }
+  std::size_t workspace_bytes() const override {
+    return std::max(plan_.workspace_bytes(), inverse_plan_ ? inverse_plan_->workspace_bytes() : 0);
+  }
+  std::size_t table_bytes() const override {
+    return plan_.table_bytes() + (inverse_plan_ ? inverse_plan_->table_bytes() : 0);
+  }
+  // A trigonometric brick holds real values where the pipeline hands it
+  // complex ones: the same bytes, read as reals.
   void execute(kernels::Complex<T>* data, Shape shape, void* workspace, bool inverse, T scale,
                cudaStream_t stream) const override {
+    if (inverse_plan_) {
+      (inverse ? *inverse_plan_ : plan_).execute_real(reinterpret_cast<T*>(data), shape, workspace, scale, stream);
+      return;
+    }
     plan_.execute(data, shape, workspace, inverse, scale, stream);
   }
-  std::string describe() const override { return plan_.describe(); }
+  std::string describe() const override {
+    return inverse_plan_ ? plan_.describe() + "    inverse:\n" + inverse_plan_->describe() : plan_.describe();
+  }
   std::shared_ptr<kc::PlanTimeSchedules> plan_time() const { return plan_.shared_plan_time(); }
 
  private:
   kc::DeviceBrickPlan<T> plan_;
+  std::optional<kc::DeviceBrickPlan<T>> inverse_plan_;  // trigonometric transforms only
 };
 
 template <class T>
@@ -227,12 +248,14 @@ class CudaBackend final : public ExecutionBackend {
     } else {
       if (factory_.twice) return factory_.twice(pass.staged_brick(), pass.staged_axes());
     }
-    // The x stage of a real transform rides on the natural passes along x.
+    // The x stage of a real transform rides on the natural passes along x;
+    // a trigonometric transform's lines on every pass.
     const bool real_x = transform_.kind == kernels::TransformKind::real && pass.layout == BrickLayout::natural &&
                         pass.axes.x;
+    const bool trig = transform_.kind == kernels::TransformKind::trig;
     auto built = std::make_unique<InHouseBrickKernels<T>>(pass.staged_brick(), pass.staged_axes(), plan_time,
                                                           kernel_cache_,
-                                                          real_x ? transform_ : kernels::VolumeTransform{});
+                                                          real_x || trig ? transform_ : kernels::VolumeTransform{});
     if (!plan_time) plan_time = built->plan_time();
     return built;
   }
