@@ -8,6 +8,13 @@
 // Lengths along the transformed axes are fixed by the plan; the other
 // extents may vary from call to call (the last brick of a pass is smaller),
 // up to the extents the plan was built for, which size the workspace.
+//
+// The transform (volume_transform.hpp) is complex by default. real: the
+// brick is the half spectrum (nz, ny, nx/2+1) complex, its x rows real in
+// FFTW's padded layout where they are real (DeviceRealRows: forward first,
+// inverse last); y and z are complex lines of the half spectrum. trig: the
+// brick holds real values and execute_real() runs DCT/DST lines
+// (DeviceTrigLines) along each axis.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -19,6 +26,7 @@
 #include "kernels/complex.hpp"
 #include "kernels/cuda/device_line_plan.hpp"
 #include "kernels/cuda/tile_kernel_choice.hpp"
+#include "kernels/volume_transform.hpp"
 
 namespace oocfft::kernels::cuda {
 
@@ -48,6 +56,15 @@ class DeviceBrickPlan {
   DeviceBrickPlan(Shape max_shape, AxisSet axes, TileKernels kernels = TileKernels::compiled_where_available,
                   std::shared_ptr<PlanTimeSchedules> plan_time = nullptr,
                   const std::filesystem::path& cache_directory = {});
+  // The same for a real or trigonometric `transform`. real: `max_shape` is
+  // the half-spectrum brick, max_shape.nx == transform.real_length / 2 + 1
+  // (else Error(invalid_argument)). trig: `max_shape` is the real brick;
+  // every axis in `axes` is transformed, length 1 included (a DCT-II of
+  // length 1 doubles its value).
+  DeviceBrickPlan(Shape max_shape, AxisSet axes, const VolumeTransform& transform,
+                  TileKernels kernels = TileKernels::compiled_where_available,
+                  std::shared_ptr<PlanTimeSchedules> plan_time = nullptr,
+                  const std::filesystem::path& cache_directory = {});
   ~DeviceBrickPlan();
   DeviceBrickPlan(DeviceBrickPlan&&) noexcept;
   DeviceBrickPlan& operator=(DeviceBrickPlan&&) noexcept;
@@ -59,9 +76,17 @@ class DeviceBrickPlan {
 
   // Transforms `data` (device pointer, shape `shape`, C order) in place and
   // multiplies by `scale`. `workspace` holds workspace_bytes() device bytes.
-  // Asynchronous on `stream`; every launch is checked.
+  // Asynchronous on `stream`; every launch is checked. Complex and real
+  // transforms (real: `shape` is the half-spectrum brick; forward, x real
+  // rows then y then z; inverse, z, y, then the real rows; the scale goes
+  // with the last stage).
   void execute(Complex<T>* data, Shape shape, void* workspace, bool inverse, T scale,
                cudaStream_t stream) const;
+  // Trigonometric transforms: `data` holds the real brick `shape`; the
+  // DCT/DST lines run along x, y, z (those in the plan's axes), the scale
+  // with the last.
+  void execute_real(T* data, Shape shape, void* workspace, T scale, cudaStream_t stream) const;
+  const VolumeTransform& transform() const;
 
   // One line per axis: kernel used (shared-memory, strided, four-step,
   // Bluestein), its geometry, and its tile kernel: compiled ahead of time,

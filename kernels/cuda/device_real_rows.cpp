@@ -1,0 +1,135 @@
+#include "kernels/cuda/device_real_rows.hpp"
+
+#include <string>
+
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/plan_time_schedules.hpp"
+#include "kernels/cuda/real_rows_kernels.hpp"
+#include "kernels/roots_of_unity.hpp"
+#include "oocfft/error.hpp"
+
+namespace oocfft::kernels::cuda {
+
+namespace {
+
+// The packed lines of an odd length start the workspace; the inner plan's
+// own workspace follows at this alignment.
+constexpr std::size_t workspace_alignment = 256;
+std::size_t aligned(std::size_t bytes) {
+  return (bytes + workspace_alignment - 1) / workspace_alignment * workspace_alignment;
+}
+
+}  // namespace
+
+template <class T>
+DeviceRealRows<T>::DeviceRealRows(std::size_t n, const DeviceLimits& limits, TileKernels kernels) : n_(n) {
+  if (n == 0) throw Error(ErrorKind::invalid_argument, "DeviceRealRows: length 0");
+  const bool even = n % 2 == 0;
+  const std::size_t inner = even ? n / 2 : n;
+  if (inner > 1) line_.emplace(inner, limits, kernels);
+  if (even) {
+    // w_n^k, k = 0..n/2, exact in long double, cast down.
+    const std::size_t count = n / 2 + 1;
+    std::vector<Complex<T>> w(count);
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::complex<long double> r = unit_root(k, n);
+      w[k] = {static_cast<T>(r.real()), static_cast<T>(r.imag())};
+    }
+    twiddles_ = DeviceBuffer(count * sizeof(Complex<T>), "real-row twiddles");
+    check_cuda(cudaMemcpy(twiddles_.get(), w.data(), twiddles_.bytes(), cudaMemcpyHostToDevice),
+               "cudaMemcpy (real-row twiddles)");
+  }
+}
+
+template <class T>
+void DeviceRealRows<T>::check_rows(std::size_t row_pitch) const {
+  if (row_pitch % 2 != 0 || row_pitch < min_row_pitch())
+    throw Error(ErrorKind::invalid_argument, "DeviceRealRows: row pitch " + std::to_string(row_pitch) +
+                                                 " for length " + std::to_string(n_) + " (needs an even pitch of at least " +
+                                                 std::to_string(min_row_pitch()) + " reals)");
+}
+
+template <class T>
+LineBatch DeviceRealRows<T>::complex_lines(std::size_t rows, std::size_t row_pitch) const {
+  if (n_ % 2 == 0) return {n_ / 2, 1, rows, static_cast<std::ptrdiff_t>(row_pitch / 2), 1, 0};
+  // Odd: the packed pairs of rows, contiguous lines of n in the workspace.
+  return {n_, 1, (rows + 1) / 2, static_cast<std::ptrdiff_t>(n_), 1, 0};
+}
+
+template <class T>
+std::size_t DeviceRealRows<T>::workspace_bytes(std::size_t rows, std::size_t row_pitch) const {
+  const LineBatch lines = complex_lines(rows, row_pitch);
+  const std::size_t inner = line_ ? line_->workspace_bytes(lines) : 0;
+  if (n_ % 2 == 0) return inner;
+  return aligned(lines.lines() * n_ * sizeof(Complex<T>)) + inner;
+}
+
+template <class T>
+std::size_t DeviceRealRows<T>::table_bytes() const {
+  return twiddles_.bytes() + (line_ ? line_->table_bytes() : 0);
+}
+
+template <class T>
+void DeviceRealRows<T>::execute(T* data, std::size_t rows, std::size_t row_pitch, void* workspace, bool inverse,
+                                T scale, cudaStream_t stream) const {
+  check_rows(row_pitch);
+  if (rows == 0) return;
+  if (data == nullptr) throw Error(ErrorKind::invalid_argument, "DeviceRealRows: null data pointer");
+  const LineBatch lines = complex_lines(rows, row_pitch);
+  const auto count = static_cast<std::int64_t>(rows);
+  if (n_ % 2 == 0) {
+    auto* z = reinterpret_cast<Complex<T>*>(data);
+    const auto pitch = static_cast<std::int64_t>(row_pitch / 2);
+    const auto m = static_cast<std::int64_t>(n_ / 2);
+    const auto* w = twiddles_.as<const Complex<T>>();
+    if (!inverse) {
+      if (line_) line_->execute(z, lines, workspace, false, T(1), stream);
+      launch_real_split(z, count, pitch, m, w, scale, stream);
+    } else {
+      launch_real_merge(z, count, pitch, m, w, scale, stream);
+      if (line_) line_->execute(z, lines, workspace, true, T(1), stream);
+    }
+    return;
+  }
+  if (workspace == nullptr) throw Error(ErrorKind::invalid_argument, "DeviceRealRows: odd length needs a workspace");
+  auto* packed = static_cast<Complex<T>*>(workspace);
+  void* inner = static_cast<char*>(workspace) + aligned(lines.lines() * n_ * sizeof(Complex<T>));
+  const auto n = static_cast<std::int64_t>(n_);
+  const auto pitch = static_cast<std::int64_t>(row_pitch);
+  if (!inverse) {
+    launch_real_pack_pairs(data, count, pitch, n, packed, stream);
+    if (line_) line_->execute(packed, lines, inner, false, T(1), stream);
+    launch_real_unpack_spectra(packed, n, reinterpret_cast<Complex<T>*>(data), count, pitch / 2, scale, stream);
+  } else {
+    launch_real_pack_spectra(reinterpret_cast<const Complex<T>*>(data), count, pitch / 2, n, packed, stream);
+    if (line_) line_->execute(packed, lines, inner, true, T(1), stream);
+    launch_real_unpack_pairs(packed, n, data, count, pitch, scale, stream);
+  }
+}
+
+template <class T>
+std::string DeviceRealRows<T>::describe() const {
+  std::string d = "real " + std::to_string(n_) + " -> " + std::to_string(spectrum_length());
+  const std::string inner = line_ ? line_->describe() : std::string("identity");
+  if (n_ % 2 == 0)
+    d += " (half-length complex " + std::to_string(n_ / 2) + ": " + inner + "; split in place)";
+  else
+    d += " (two rows per complex line of " + std::to_string(n_) + ": " + inner + ")";
+  return d;
+}
+
+template <class T>
+std::vector<ScheduleKey> DeviceRealRows<T>::plan_time_keys(std::size_t rows, std::size_t row_pitch) const {
+  if (!line_ || rows == 0) return {};
+  return line_->plan_time_keys(complex_lines(rows, row_pitch));
+}
+
+template <class T>
+void DeviceRealRows<T>::use_plan_time(std::shared_ptr<const PlanTimeSchedules> plan_time) {
+  if (line_) line_->use_plan_time(std::move(plan_time));
+}
+
+template class DeviceRealRows<float>;
+template class DeviceRealRows<double>;
+
+}  // namespace oocfft::kernels::cuda

@@ -1,0 +1,76 @@
+#pragma once
+// DeviceRealRows<T>: numpy's rfft / irfft of length n along rows of real
+// values on the device, in FFTW's padded in-place layout: row r starts at
+// data + r * row_pitch (units of T; row_pitch even and at least
+// 2 * (n/2 + 1)); forward, the row's n reals become its n/2 + 1 complex
+// values (interleaved) over the same row; inverse, the reverse, with no
+// implicit 1/n (`scale` carries the normalisation, applied once).
+//   even n  one complex FFT of length n/2 on the row itself (the reals as
+//           n/2 complex values) and a split kernel in place (real_rows.cu,
+//           Numerical Recipes section 12.3), or the merge and the inverse
+//           half-length FFT;
+//   odd n   two rows per complex line of length n, packed into the
+//           workspace (z = a + i b) and unpacked by Z[k] +- conj Z[n-k].
+// The twiddles w_n^k come from roots_of_unity (long double on the host),
+// uploaded once; the complex FFT is a DeviceLinePlan.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/device_limits.hpp"
+#include "kernels/cuda/device_line_plan.hpp"
+#include "kernels/cuda/schedule_key.hpp"
+#include "kernels/cuda/tile_kernel_choice.hpp"
+#include "kernels/line_batch.hpp"
+
+namespace oocfft::kernels::cuda {
+
+class PlanTimeSchedules;
+
+template <class T>
+class DeviceRealRows {
+ public:
+  DeviceRealRows(std::size_t n, const DeviceLimits& limits, TileKernels kernels);
+
+  std::size_t length() const { return n_; }
+  // Complex values of a row's half spectrum: n/2 + 1.
+  std::size_t spectrum_length() const { return n_ / 2 + 1; }
+  // The least row pitch (reals) of the padded layout: 2 * (n/2 + 1).
+  std::size_t min_row_pitch() const { return 2 * spectrum_length(); }
+  std::size_t workspace_bytes(std::size_t rows, std::size_t row_pitch) const;
+  std::size_t table_bytes() const;
+  // Rows r < rows at data + r * row_pitch, in place. forward: n reals ->
+  // n/2 + 1 complex values, times scale. inverse: n/2 + 1 complex values
+  // (Im X[0] and, for even n, Im X[n/2] ignored, as numpy's irfft does) ->
+  // n reals, sign +, times scale (no implicit 1/n). Asynchronous on
+  // `stream`; every launch checked. `workspace` holds
+  // workspace_bytes(rows, row_pitch) device bytes (null if that is 0).
+  void execute(T* data, std::size_t rows, std::size_t row_pitch, void* workspace, bool inverse, T scale,
+               cudaStream_t stream) const;
+  std::string describe() const;
+
+  // The complex lines the inner FFT runs on for this batch of rows.
+  LineBatch complex_lines(std::size_t rows, std::size_t row_pitch) const;
+  // The plan-time schedules the inner FFT wants for this batch (see
+  // DeviceLinePlan::plan_time_keys), and the schedules to take them from.
+  std::vector<ScheduleKey> plan_time_keys(std::size_t rows, std::size_t row_pitch) const;
+  void use_plan_time(std::shared_ptr<const PlanTimeSchedules> plan_time);
+  // The inner FFT (null where its length is 1).
+  const DeviceLinePlan<T>* line_plan() const { return line_ ? &*line_ : nullptr; }
+
+ private:
+  void check_rows(std::size_t row_pitch) const;
+  std::size_t n_;
+  std::optional<DeviceLinePlan<T>> line_;  // length n/2 (even n) or n (odd n); none where that is 1
+  DeviceBuffer twiddles_;                  // even n: w_n^k, k = 0..n/2
+};
+
+extern template class DeviceRealRows<float>;
+extern template class DeviceRealRows<double>;
+
+}  // namespace oocfft::kernels::cuda
