@@ -453,8 +453,10 @@ void plan_time_costs(const std::vector<std::size_t>& lengths, const std::filesys
 // Batched 1D R2C / C2R (DeviceRealRows) and 3D R2C (DeviceBrickPlan's real
 // mode) against cuFFT on the same device buffer, both in FFTW's padded
 // in-place layout (rows of 2 (n/2+1) reals). Repeated in-place calls see
-// their own output again, as the complex cases do; for n <= 4096 the values
-// stay finite over the warm-up and the timed calls.
+// their own output again, as the complex cases do: for rows of n <= 4096
+// the values stay finite over the warm-up and the timed calls; the 3D
+// volumes overflow to inf after a few calls, as the complex 3D cases do
+// (the timed kernels have no data-dependent paths).
 
 template <class T>
 constexpr const char* real_type_name() {
