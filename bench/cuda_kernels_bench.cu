@@ -18,6 +18,7 @@
 //
 //   oocfft_cuda_bench [--quick] [--pow2] [--general-tiles | --ahead-of-time-only]
 //                     [--lengths N,... [--z-lines]] [--smooth | --long | --longer] [--plan-time-costs]
+//                     [--real [--real-range LO,HI]] [--real-3d]
 // --quick: a subset, fewer repetitions; --pow2: only powers of two up to
 // 4096, 256^3, 512^3; --general-tiles: the device plans use the general tile
 // kernel everywhere (TileKernels::general_only), for a before/after
@@ -35,6 +36,14 @@
 // (warm: the cubins are loaded), with the seconds of each. The plan-time
 // schedules of the whole run are then cached in that temporary directory,
 // not in the user's cache.
+// --real: batched 1D R2C and C2R of real rows (1 GiB of reals a case) in
+// FFTW's padded in-place layout, DeviceRealRows against cufftPlanMany on the
+// same layout, every 7-smooth length 2..4096 (or --lengths, or those in
+// --real-range), float and double (--types), both errors against fftwl on
+// four sampled rows and their ratio, and a summary per type and direction
+// (targets: time ratio >= 0.9, error ratio <= 1.5); --real-3d: rfftn of
+// float volumes in device memory (DeviceBrickPlan's real mode, all axes,
+// against cufftPlan3d R2C in place), errors against cuFFT D2Z.
 #include <cuda_runtime.h>
 #include <cufft.h>
 #include <CLI/CLI.hpp>
@@ -60,9 +69,12 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_brick_plan.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/device_limits.hpp"
+#include "kernels/cuda/device_real_rows.hpp"
 #include "kernels/cuda/plan_time_schedules.hpp"
 #include "kernels/cuda/schedule_registry.hpp"
 #include "kernels/cuda/stream.hpp"
+#include "kernels/volume_transform.hpp"
 
 namespace {
 
@@ -436,6 +448,263 @@ void plan_time_costs(const std::vector<std::size_t>& lengths, const std::filesys
   }
 }
 
+
+// ------------------------------------------------------------------ real data
+// Batched 1D R2C / C2R (DeviceRealRows) and 3D R2C (DeviceBrickPlan's real
+// mode) against cuFFT on the same device buffer, both in FFTW's padded
+// in-place layout (rows of 2 (n/2+1) reals). Repeated in-place calls see
+// their own output again, as the complex cases do: for rows of n <= 4096
+// the values stay finite over the warm-up and the timed calls; the 3D
+// volumes overflow to inf after a few calls, as the complex 3D cases do
+// (the timed kernels have no data-dependent paths).
+
+template <class T>
+constexpr const char* real_type_name() {
+  return std::is_same_v<T, float> ? "f32" : "f64";
+}
+
+// A half spectrum a real row can have: Im X[0] and, for even n, Im X[n/2]
+// zero (numpy and FFTW ignore them; cuFFT's C2R does not promise to).
+template <class T>
+__global__ void hermitian_ends(T* d, std::int64_t rows, std::int64_t pitch, std::int64_t n) {
+  for (std::int64_t r = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; r < rows;
+       r += std::int64_t{gridDim.x} * blockDim.x) {
+    d[r * pitch + 1] = T(0);
+    if (n % 2 == 0) d[r * pitch + n + 1] = T(0);
+  }
+}
+
+struct RealRowFigures {
+  double time_ratio = 0;   // cuFFT time / ours
+  double error_ratio = 0;  // our error / cuFFT's
+};
+
+// Relative L2 of sampled rows of `y` against fftwl's r2c (forward) or c2r
+// (inverse, unnormalised) of the same rows of `x` (device, padded layout).
+template <class T>
+double sampled_real_error(const T* x_dev, const T* y_dev, std::size_t n, std::size_t pitch,
+                          const std::vector<std::size_t>& rows, bool inverse) {
+  const std::size_t half = n / 2 + 1;
+  std::vector<T> x(pitch), y(pitch);
+  std::vector<long double> reals(n);
+  std::vector<std::complex<long double>> spectrum(half);
+  L2Sums sums;
+  for (std::size_t r : rows) {
+    kc::check_cuda(cudaMemcpy(x.data(), x_dev + r * pitch, pitch * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    kc::check_cuda(cudaMemcpy(y.data(), y_dev + r * pitch, pitch * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    if (!inverse) {
+      for (std::size_t j = 0; j < n; ++j) reals[j] = x[j];
+      fftwl_plan p = fftwl_plan_dft_r2c_1d(static_cast<int>(n), reals.data(),
+                                           reinterpret_cast<fftwl_complex*>(spectrum.data()), FFTW_ESTIMATE);
+      fftwl_execute(p);
+      fftwl_destroy_plan(p);
+      for (std::size_t k = 0; k < half; ++k) sums.add(std::complex<T>(y[2 * k], y[2 * k + 1]), spectrum[k]);
+    } else {
+      for (std::size_t k = 0; k < half; ++k) spectrum[k] = {x[2 * k], x[2 * k + 1]};
+      fftwl_plan p = fftwl_plan_dft_c2r_1d(static_cast<int>(n), reinterpret_cast<fftwl_complex*>(spectrum.data()),
+                                           reals.data(), FFTW_ESTIMATE);
+      fftwl_execute(p);
+      fftwl_destroy_plan(p);
+      for (std::size_t j = 0; j < n; ++j) sums.add(y[j], reals[j]);
+    }
+  }
+  return sums.relative();
+}
+
+// One batched case: 1 GiB of reals in rows of n (padded), R2C or C2R, ours
+// (DeviceRealRows, its plan-time schedules from `plan_time`) against
+// cufftPlanMany on the same layout.
+template <class T>
+RealRowFigures real_rows_case(std::size_t n, bool inverse, double copy_gbs, const Options& opt,
+                              const std::shared_ptr<kc::PlanTimeSchedules>& plan_time) {
+  const std::size_t half = n / 2 + 1, pitch = 2 * half;
+  const std::size_t rows = (std::size_t{1} << 30) / sizeof(T) / n;
+  const std::size_t elements = rows * pitch;
+  const std::size_t bytes = elements * sizeof(T);
+  const kc::Stream stream;
+  const kc::DeviceBuffer input(bytes, "bench input"), data(bytes, "bench data");
+  fill_random<T><<<grid_of(std::int64_t(elements / 2)), 256, 0, stream.get()>>>(input.as<Complex<T>>(),
+                                                                                std::int64_t(elements / 2), 777u + n);
+  kc::check_launch("fill_random");
+  if (inverse) {
+    hermitian_ends<T><<<grid_of(std::int64_t(rows)), 256, 0, stream.get()>>>(input.as<T>(), std::int64_t(rows),
+                                                                            std::int64_t(pitch), std::int64_t(n));
+    kc::check_launch("hermitian_ends");
+  }
+
+  kc::DeviceRealRows<T> ours(n, kc::DeviceLimits::current(), opt.tile_kernels);
+  if (opt.tile_kernels == kc::TileKernels::compiled_where_available) {
+    const std::vector<kc::ScheduleKey> keys = ours.plan_time_keys(rows, pitch);
+    if (std::any_of(keys.begin(), keys.end(), [](const kc::ScheduleKey& k) { return !kc::outside_plan_time_family(k); })) {
+      for (const kc::ScheduleKey& key : keys) plan_time->prepare(key);
+      ours.use_plan_time(plan_time);
+    }
+  }
+  char tile = '-';
+  if (const auto* line = ours.line_plan()) {
+    switch (line->tile_kernel(ours.complex_lines(rows, pitch))) {
+      case kc::TileKernel::ahead_of_time: tile = 'S'; break;
+      case kc::TileKernel::plan_time: tile = 'P'; break;
+      case kc::TileKernel::general: tile = 'G'; break;
+    }
+  }
+  const kc::DeviceBuffer work(ours.workspace_bytes(rows, pitch), "bench workspace");
+
+  cufftHandle handle;
+  {
+    int len[1] = {static_cast<int>(n)}, real_embed[1] = {static_cast<int>(pitch)}, half_embed[1] = {static_cast<int>(half)};
+    const cufftType type = std::is_same_v<T, float> ? (inverse ? CUFFT_C2R : CUFFT_R2C) : (inverse ? CUFFT_Z2D : CUFFT_D2Z);
+    if (inverse)
+      check_cufft(cufftPlanMany(&handle, 1, len, half_embed, 1, static_cast<int>(half), real_embed, 1,
+                                static_cast<int>(pitch), type, static_cast<int>(rows)),
+                  "cufftPlanMany (C2R, padded in place)");
+    else
+      check_cufft(cufftPlanMany(&handle, 1, len, real_embed, 1, static_cast<int>(pitch), half_embed, 1,
+                                static_cast<int>(half), type, static_cast<int>(rows)),
+                  "cufftPlanMany (R2C, padded in place)");
+  }
+  check_cufft(cufftSetStream(handle, stream.get()), "cufftSetStream");
+  auto run_ours = [&] { ours.execute(data.as<T>(), rows, pitch, work.get(), inverse, T(1), stream.get()); };
+  auto run_cufft = [&] {
+    if constexpr (std::is_same_v<T, float>) {
+      if (inverse)
+        check_cufft(cufftExecC2R(handle, data.as<cufftComplex>(), data.as<cufftReal>()), "cufftExecC2R");
+      else
+        check_cufft(cufftExecR2C(handle, data.as<cufftReal>(), data.as<cufftComplex>()), "cufftExecR2C");
+    } else {
+      if (inverse)
+        check_cufft(cufftExecZ2D(handle, data.as<cufftDoubleComplex>(), data.as<cufftDoubleReal>()), "cufftExecZ2D");
+      else
+        check_cufft(cufftExecD2Z(handle, data.as<cufftDoubleReal>(), data.as<cufftDoubleComplex>()), "cufftExecD2Z");
+    }
+  };
+  auto restore = [&] {
+    kc::check_cuda(cudaMemcpyAsync(data.get(), input.get(), bytes, cudaMemcpyDeviceToDevice, stream.get()),
+                   "cudaMemcpyAsync");
+  };
+  const std::vector<std::size_t> sample = {0, rows / 3, 2 * rows / 3, rows - 1};
+  restore();
+  run_ours();
+  stream.synchronize();
+  const double err_ours = sampled_real_error<T>(input.as<T>(), data.as<T>(), n, pitch, sample, inverse);
+  restore();
+  run_cufft();
+  stream.synchronize();
+  const double err_cufft = sampled_real_error<T>(input.as<T>(), data.as<T>(), n, pitch, sample, inverse);
+
+  restore();
+  const double t_ours = time_ms(run_ours, stream.get(), opt.reps);
+  restore();
+  const double t_cufft = time_ms(run_cufft, stream.get(), opt.reps);
+  cufftDestroy(handle);
+  const double gbs = 2.0 * bytes / (t_ours * 1e6);
+  const std::string name = std::string(inverse ? "c2r" : "r2c") + " n=" + std::to_string(n);
+  std::printf("%-22s %-5s %-5c %9.4f %9.4f %6.2f %8.0f %5.2f  %9.2e %9.2e %6.2f\n", name.c_str(), real_type_name<T>(),
+              tile, t_ours, t_cufft, t_cufft / t_ours, gbs, gbs / copy_gbs, err_ours, err_cufft, err_ours / err_cufft);
+  std::fflush(stdout);
+  return {t_cufft / t_ours, err_ours / err_cufft};
+}
+
+// One line per type and direction: the time ratios (target: at least
+// `time_target`) and the error ratios (target: at most `error_target`).
+void summarise_real(const std::string& what, const std::vector<std::pair<RealRowFigures, std::size_t>>& figures,
+                    double time_target, double error_target) {
+  if (figures.empty()) return;
+  std::vector<std::pair<double, std::size_t>> times;
+  std::vector<double> errors;
+  std::string worse;
+  for (const auto& [f, n] : figures) {
+    times.emplace_back(f.time_ratio, n);
+    errors.push_back(f.error_ratio);
+    if (!(f.error_ratio <= error_target)) worse += " " + std::to_string(n) + "(" + std::to_string(f.error_ratio).substr(0, 4) + ")";
+  }
+  summarise(what.c_str(), times, time_target);
+  std::sort(errors.begin(), errors.end());
+  std::printf("summary %s error ratio (ours / cuFFT): median %.2f, max %.2f; above %.2f:%s\n", what.c_str(),
+              errors[errors.size() / 2], errors.back(), error_target, worse.empty() ? " none" : worse.c_str());
+}
+
+template <class T>
+void real_rows_sweep(const std::vector<std::size_t>& lengths, double copy_gbs, const Options& opt) {
+  const std::shared_ptr<kc::PlanTimeSchedules> plan_time =
+      opt.plan_time ? opt.plan_time : std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache(kc::default_kernel_cache_directory()));
+  std::vector<std::pair<RealRowFigures, std::size_t>> forward, inverse;
+  for (std::size_t n : lengths) {
+    forward.emplace_back(real_rows_case<T>(n, false, copy_gbs, opt, plan_time), n);
+    inverse.emplace_back(real_rows_case<T>(n, true, copy_gbs, opt, plan_time), n);
+  }
+  summarise_real(std::string("r2c ") + real_type_name<T>(), forward, 0.9, 1.5);
+  summarise_real(std::string("c2r ") + real_type_name<T>(), inverse, 0.9, 1.5);
+}
+
+// rfftn of a real volume in device memory (padded layout, in place): ours
+// (DeviceBrickPlan, real mode, all axes) against cufftPlan3d R2C in place;
+// both errors against cuFFT D2Z on the widened input.
+void real_volume_3d(Shape real_shape, double copy_gbs, const Options& opt) {
+  using T = float;
+  const std::size_t half = real_shape.nx / 2 + 1;
+  const Shape brick{real_shape.nz, real_shape.ny, half};
+  const std::int64_t complex_count = static_cast<std::int64_t>(brick.elements());
+  const std::size_t bytes = static_cast<std::size_t>(complex_count) * sizeof(Complex<T>);
+  const kc::Stream stream;
+  const kc::DeviceBuffer input(bytes, "bench input"), data(bytes, "bench data");
+  fill_random<T><<<grid_of(complex_count), 256, 0, stream.get()>>>(input.as<Complex<T>>(), complex_count, 4242u);
+  kc::check_launch("fill_random");
+  oocfft::kernels::VolumeTransform transform;
+  transform.kind = oocfft::kernels::TransformKind::real;
+  transform.real_length = real_shape.nx;
+  const kc::DeviceBrickPlan<T> ours(brick, AxisSet::all(), transform, opt.tile_kernels, opt.plan_time);
+  const kc::DeviceBuffer work(ours.workspace_bytes(), "bench workspace");
+  cufftHandle handle;
+  check_cufft(cufftPlan3d(&handle, static_cast<int>(real_shape.nz), static_cast<int>(real_shape.ny),
+                          static_cast<int>(real_shape.nx), CUFFT_R2C),
+              "cufftPlan3d (R2C)");
+  check_cufft(cufftSetStream(handle, stream.get()), "cufftSetStream");
+  auto run_ours = [&] { ours.execute(data.as<Complex<T>>(), brick, work.get(), false, T(1), stream.get()); };
+  auto run_cufft = [&] {
+    check_cufft(cufftExecR2C(handle, data.as<cufftReal>(), data.as<cufftComplex>()), "cufftExecR2C");
+  };
+  auto restore = [&] {
+    kc::check_cuda(cudaMemcpyAsync(data.get(), input.get(), bytes, cudaMemcpyDeviceToDevice, stream.get()),
+                   "cudaMemcpyAsync");
+  };
+  double err_ours = NAN, err_cufft = NAN;
+  {
+    const kc::DeviceBuffer ref(static_cast<std::size_t>(complex_count) * sizeof(Complex<double>), "bench reference");
+    widen<T><<<grid_of(complex_count), 256, 0, stream.get()>>>(input.as<Complex<T>>(), ref.as<Complex<double>>(),
+                                                             complex_count);
+    kc::check_launch("widen");
+    cufftHandle z;
+    check_cufft(cufftPlan3d(&z, static_cast<int>(real_shape.nz), static_cast<int>(real_shape.ny),
+                            static_cast<int>(real_shape.nx), CUFFT_D2Z),
+                "cufftPlan3d (D2Z)");
+    check_cufft(cufftSetStream(z, stream.get()), "cufftSetStream");
+    check_cufft(cufftExecD2Z(z, ref.as<cufftDoubleReal>(), ref.as<cufftDoubleComplex>()), "cufftExecD2Z");
+    stream.synchronize();
+    cufftDestroy(z);
+    restore();
+    run_ours();
+    stream.synchronize();
+    err_ours = device_error<T>(data.as<Complex<T>>(), ref.as<Complex<double>>(), complex_count);
+    restore();
+    run_cufft();
+    stream.synchronize();
+    err_cufft = device_error<T>(data.as<Complex<T>>(), ref.as<Complex<double>>(), complex_count);
+  }
+  restore();
+  const double t_ours = time_ms(run_ours, stream.get(), opt.reps);
+  restore();
+  const double t_cufft = time_ms(run_cufft, stream.get(), opt.reps);
+  cufftDestroy(handle);
+  const double gbs = 2.0 * bytes / (t_ours * 1e6);
+  const std::string name = "r2c 3d " + std::to_string(real_shape.nz) + "x" + std::to_string(real_shape.ny) + "x" +
+                           std::to_string(real_shape.nx);
+  std::printf("%-22s %-5s %-5s %9.4f %9.4f %6.2f %8.0f %5.2f  %9.2e %9.2e %6.2f\n", name.c_str(), "f32",
+              ours.tile_kernels_used().c_str(), t_ours, t_cufft, t_cufft / t_ours, gbs, gbs / copy_gbs, err_ours,
+              err_cufft, err_ours / err_cufft);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -471,6 +740,19 @@ int main(int argc, char** argv) {
   bool plan_time_timings = false;
   app.add_flag("--plan-time-costs", plan_time_timings,
                "first, cold and warm plan-time compile costs of each --lengths length (x and z lines)");
+  bool real_rows = false;
+  app.add_flag("--real", real_rows,
+               "batched 1D R2C and C2R in the padded in-place layout (DeviceRealRows vs cufftPlanMany), every "
+               "7-smooth length 2..4096 or --lengths, then a summary per type and direction");
+  std::vector<std::size_t> real_range;
+  app.add_option("--real-range", real_range, "with --real: only the lengths LO..HI (LO,HI)")
+      ->delimiter(',')
+      ->expected(2)
+      ->needs("--real");
+  bool real_3d = false;
+  app.add_flag("--real-3d", real_3d,
+               "3D R2C of float volumes in device memory (DeviceBrickPlan real mode vs cufftPlan3d R2C): 1024^3, "
+               "300x320x343, 360^3");
   CLI11_PARSE(app, argc, argv);
   if (opt.quick) opt.reps = 5;
   if (general_tiles) opt.tile_kernels = kc::TileKernels::general_only;
@@ -502,6 +784,23 @@ int main(int argc, char** argv) {
       if (opt.single()) plan_time_costs<float>(only_lengths, cache_dir.path);
       if (opt.twice()) plan_time_costs<double>(only_lengths, cache_dir.path);
       opt.plan_time = std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache(cache_dir.path));
+    }
+    if (real_rows || real_3d) {
+      std::printf("real cases: padded in-place layout on both sides; ratio = cuFFT time / ours (target 0.9); GB/s "
+                  "one read + one write of the padded buffer; last column: our error / cuFFT's (target <= 1.5)\n");
+      if (real_rows) {
+        std::vector<std::size_t> sweep = only_lengths.empty() ? smooth_lengths(2, 4096) : only_lengths;
+        if (real_range.size() == 2)
+          sweep.erase(std::remove_if(sweep.begin(), sweep.end(),
+                                     [&](std::size_t n) { return n < real_range[0] || n > real_range[1]; }),
+                      sweep.end());
+        if (opt.single()) real_rows_sweep<float>(sweep, copy_gbs, opt);
+        if (opt.twice()) real_rows_sweep<double>(sweep, copy_gbs, opt);
+      }
+      if (real_3d)
+        for (const Shape& s : {Shape{1024, 1024, 1024}, Shape{300, 320, 343}, Shape{360, 360, 360}})
+          real_volume_3d(s, copy_gbs, opt);
+      return 0;
     }
     std::vector<std::size_t> lengths;
     if (!only_lengths.empty()) {
