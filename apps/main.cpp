@@ -1,6 +1,7 @@
 // oocfft: the command line. `oocfft demo` is the main job on a generated
 // volume; `oocfft info` explains a plan; `oocfft fft` transforms an HDF5
-// dataset, `oocfft rfft` / `irfft` a real one to its half spectrum and back; `oocfft asm` propagates one by the angular spectrum method.
+// dataset, `oocfft rfft` / `irfft` a real one to its half spectrum and
+// back; `oocfft asm` propagates one by the angular spectrum method.
 //
 // Exit status: 0 success, 1 a failure at run time (bad file, out of memory,
 // a demo check that failed), 2 a bad command line (with usage text), 130

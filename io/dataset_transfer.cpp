@@ -404,10 +404,11 @@ void DatasetTransfer::Impl::check_open_for_streaming() const {
 volume::VolumeStore& DatasetTransfer::Impl::make_store(std::size_t brick_bytes, Side reads, Side writes) {
   check_open_for_streaming();
   store.reset();
+  if ((reads == Side::output || writes == Side::output) && real_output())
+    throw Error(ErrorKind::invalid_argument,
+                "internal: the real output " + output_where() + " is written through real_store()");
   if (reads == Side::input || writes == Side::input) reopen_input(brick_bytes);
   if (reads == Side::output || writes == Side::output) reopen_output(brick_bytes);
-  if ((reads == Side::output || writes == Side::output) && real_output())
-    throw Error(ErrorKind::invalid_argument, "internal: the real output " + output_where() + " is read by real_store()");
   auto view = [&](Side side) { return side == Side::input ? input_view() : output_view(); };
   const Shape s = reads == Side::input ? input.info.shape : volume_of(output_dims());
   store = std::make_unique<Hdf5Volume>(view(reads), view(writes), oocfft::Shape{s.nz, s.ny, s.nx});

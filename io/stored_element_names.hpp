@@ -1,7 +1,8 @@
 #pragma once
 // The names of StoredElement and IntermediateSpectrum
 // (include/oocfft/hdf5.hpp) in the one table of enum names
-// (core/enum_names.hpp), kept with the I/O layer that owns the enums. Free of HDF5's headers, so the command's reports can include it.
+// (core/enum_names.hpp), kept with the I/O layer that owns the enums.
+// Free of HDF5's headers, so the command's reports can include it.
 #include "core/enum_names.hpp"
 #include "oocfft/hdf5.hpp"
 

@@ -85,14 +85,17 @@ struct RealJob {
 std::size_t inverse_real_length(const DatasetInfo& info, const std::vector<std::size_t>& dims, std::size_t real_nx) {
   const std::string where = info.path.to_string();
   const std::size_t stored = dims.back();
-  const std::string fitting = "nx = " + std::to_string(2 * stored - 2) + " or " + std::to_string(2 * stored - 1);
+  // The two real lengths whose half spectrum has `stored` values (only 1 for 1).
+  const std::string fitting = stored == 1 ? "nx = 1"
+                                          : "nx = " + std::to_string(2 * stored - 2) + " or " +
+                                                std::to_string(2 * stored - 1);
   std::size_t nx = real_nx;
   if (nx == 0) {
     const std::optional<std::vector<std::size_t>> recorded = io::read_sizes_attribute(info.path, real_shape_attribute);
     if (!recorded)
-      throw Error(ErrorKind::invalid_argument,
-                  where + ": no attribute " + real_shape_attribute + " says the real length of the last axis; give it (" +
-                      fitting + " fit its " + std::to_string(stored) + " values)");
+      throw Error(ErrorKind::invalid_argument, where + ": no attribute " + real_shape_attribute +
+                                                   " says the real length of the last axis; give it (" + fitting +
+                                                   " fit its " + std::to_string(stored) + " values)");
     const std::vector<std::size_t>& r = *recorded;
     if (r.size() != dims.size() || !std::equal(dims.begin(), dims.end() - 1, r.begin()) || r.back() / 2 + 1 != stored)
       throw Error(ErrorKind::invalid_argument, where + ": attribute " + real_shape_attribute + " = " + dims_text(r) +
