@@ -5,8 +5,9 @@
 // attribute; each in memory, streamed, and (inverse) streamed with the half
 // spectrum between the passes in host memory or in a scratch dataset of
 // the output's file. The refusals leave the input file byte-identical; a
-// cancel leaves no output and no scratch dataset; the real store's row
-// reads touch only the rows (poisoned padding).
+// cancel leaves no output and no scratch dataset; the real store's rows
+// go between the file and FFTW's padded pitch without touching the padding
+// (poisoned staging, both ways).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -296,6 +297,34 @@ TEST(RealDatasetTransform, RealStoreReadsRowsIntoThePaddedPitchOnly) {
       for (std::size_t b = 11 * 8; b < pitch; ++b)
         EXPECT_EQ(staging[row * pitch + b], std::byte{0xFF}) << "padding written, row " << row;
     }
+}
+
+// The other way, a real inverse's last pass: rows written from the padded
+// pitch, with NaN poison in the padding, reach the real output exactly and
+// no padding byte reaches the file.
+TEST(RealDatasetTransform, RealStoreWritesRowsFromThePaddedPitchOnly) {
+  REQUIRE_FIXTURES();
+  const fs::path dir = scratch_directory();
+  io::OutputRecord record;
+  record.dims = {7, 4, 11};
+  record.element = StoredElement::real;
+  io::DatasetTransfer transfer(real_fixture("/spectrum/f64_odd"), {(dir / "out.h5").string(), "/x"}, false, record);
+  EXPECT_EQ(transfer.output_element_bytes(), 8u);
+  volume::VolumeStore& store = transfer.real_store(4096);
+  EXPECT_EQ(store.shape(), (Shape{7, 4, 11}));
+  const std::size_t pitch = 12 * 8;
+  for (const Box& box : {Box{0, 0, 0, {4, 4, 11}}, Box{4, 0, 0, {3, 4, 11}}}) {
+    std::vector<std::byte> staging = poisoned(box.extent.nz * box.extent.ny * pitch);
+    for (std::size_t row = 0; row < box.extent.nz * box.extent.ny; ++row)
+      for (std::size_t x = 0; x < 11; ++x) {
+        const double v = double((box.z0 * 4 + row) * 11 + x);
+        std::memcpy(staging.data() + row * pitch + x * 8, &v, 8);
+      }
+    store.write_rows(box, staging.data(), pitch);
+  }
+  std::vector<double> back(7 * 4 * 11, -1.0);
+  store.read({0, 0, 0, {7, 4, 11}}, BrickLayout::natural, reinterpret_cast<std::byte*>(back.data()));
+  for (std::size_t i = 0; i < back.size(); ++i) EXPECT_EQ(back[i], double(i)) << "value " << i;
 }
 
 }  // namespace
