@@ -260,6 +260,9 @@ TEST(RealDatasetTransform, CancelRemovesTheOutputAndTheScratchDataset) {
   const DatasetPath in{file.string(), "/spectrum/f64_even"};
   EXPECT_NE(describe_real_dataset_transform(in, Direction::inverse, o, fo, 10).find("temporary dataset"),
             std::string::npos);
+  const std::string in_memory = describe_real_dataset_transform(in, Direction::inverse, o, {}, 10);
+  EXPECT_NE(in_memory.find("in memory"), std::string::npos) << in_memory;
+  EXPECT_NE(in_memory.find("(4, 6, 6) complex128 -> real (4, 6, 10) float64"), std::string::npos) << in_memory;
   expect_error([&] { transform_real_dataset(in, {file.string(), "/back"}, Direction::inverse, o, fo, 10); },
                ErrorKind::cancelled, {});
   EXPECT_GE(bricks.load(), 3) << "the run had started";
