@@ -187,6 +187,46 @@ void configure(CLI::App& app, CliOptions& cli) {
   add_host_memory(*fft, cli.host_memory);
   add_plan_options(*fft, cli.options);
 
+  // rfft and irfft: one set of options, the direction set by the name.
+  RealFftArgs& r = cli.real_fft;
+  for (const Direction direction : {Direction::forward, Direction::inverse}) {
+    const bool forward = direction == Direction::forward;
+    CLI::App* real = app.add_subcommand(
+        forward ? "rfft" : "irfft", forward ? "real FFT of a float32/float64 HDF5 dataset: its half spectrum"
+                                            : "inverse real FFT of a half spectrum: the real dataset");
+    real->footer(
+        forward
+            ? "numpy's rfftn over every axis: a real (..., nx) float32/float64 dataset becomes its half spectrum\n"
+              "(..., nx/2+1), h5py's complex {r, i} of the same precision, with the attributes oocfft_real_shape\n"
+              "(the real dims), transform, direction and norm. `oocfft fft` of a real dataset writes the full\n"
+              "spectrum (numpy's fftn) instead. Volumes larger than --host-memory stream through the bricks.\n"
+              "OUTPUT is written under a temporary name first; the input is never modified. Ctrl-C stops after\n"
+              "the bricks in flight and leaves the input as it was (exit 130)."
+            : "numpy's irfftn over every axis: a half spectrum (..., nx/2+1) becomes the real (..., nx) dataset\n"
+              "(float32 from complex64, float64 from complex128). nx is --nx, else the input's oocfft_real_shape\n"
+              "attribute (written by rfft); nx/2+1 must be the stored last axis. A streamed inverse keeps the\n"
+              "half spectrum between its passes in host memory when it fits half of --host-memory, else in a\n"
+              "temporary dataset in OUTPUT's file, removed at the end. OUTPUT is written under a temporary name\n"
+              "first; the input is never modified. Ctrl-C stops after the bricks in flight (exit 130).");
+    real->callback([&cli, &r, direction] {
+      cli.command = Command::real_fft;
+      r.direction = direction;
+      check_dataset_path("INPUT", r.input);
+      check_dataset_path("OUTPUT", r.output);
+    });
+    real->add_option("INPUT", r.input,
+                     forward ? "the real dataset, FILE:/GROUP/DATASET" : "the half spectrum, FILE:/GROUP/DATASET")
+        ->required();
+    real->add_option("OUTPUT", r.output, "the new dataset, FILE:/GROUP/DATASET (same file or another)")->required();
+    if (!forward)
+      add_count(*real, "--nx", r.nx, 1, std::numeric_limits<std::uint32_t>::max(),
+                "the real length of the last axis (numpy's s[-1]); default: the input's oocfft_real_shape")
+          ->default_str("from the input");
+    real->add_option("--json", r.json, "write the run's report to this file as JSON")->type_name("REPORT.json");
+    add_host_memory(*real, cli.host_memory);
+    add_plan_options(*real, cli.options);
+  }
+
   AsmArgs& a = cli.asm_args;
   CLI::App* asm_command = app.add_subcommand("asm", "angular-spectrum propagation of an HDF5 field or stack");
   asm_command->footer(

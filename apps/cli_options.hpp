@@ -13,7 +13,7 @@
 
 namespace oocfft::apps {
 
-enum class Command { demo, info, fft, asm_propagation };
+enum class Command { demo, info, fft, real_fft, asm_propagation };
 
 struct DemoArgs {
   // The embedded default volume: 256^3 complex64 (128 MiB), generated from the seed.
@@ -37,6 +37,15 @@ struct FftArgs {
   std::string json;  // report file, or empty
 };
 
+// `rfft` and `irfft`: numpy's rfftn / irfftn of a dataset.
+struct RealFftArgs {
+  std::string input;
+  std::string output;
+  Direction direction = Direction::forward;  // irfft: inverse
+  std::size_t nx = 0;  // irfft --nx: the real last axis; 0: the input's oocfft_real_shape
+  std::string json;    // report file, or empty
+};
+
 struct AsmArgs {
   std::string input;
   std::string output;  // empty with --in-place: the input
@@ -55,6 +64,7 @@ struct CliOptions {
   DemoArgs demo;
   InfoArgs info;
   FftArgs fft;
+  RealFftArgs real_fft;
   AsmArgs asm_args;
 };
 

@@ -12,6 +12,8 @@
 namespace oocfft::apps {
 
 namespace {
+std::size_t complex_value_bytes(Precision p) { return p == Precision::single ? 8 : 16; }
+
 std::string dims_text(const std::vector<std::size_t>& dims) {
   std::string out;
   for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? " x " : "") + std::to_string(dims[i]);
@@ -33,44 +35,88 @@ void run_info_dataset(const CliOptions& cli) {
   std::printf("%s", describe_dataset_transform(path, cli.options, file_options).c_str());
 }
 
-void run_fft(const CliOptions& cli, const std::atomic<bool>& interrupted) {
-  const DatasetPath input = DatasetPath::parse(cli.fft.input);
-  const DatasetPath output = cli.fft.output.empty() ? input : DatasetPath::parse(cli.fft.output);
-  // Opened before the transform, so an unwritable report path fails in a
-  // second, not after an hour of work.
-  std::ofstream json;
-  if (!cli.fft.json.empty()) {
-    json.open(cli.fft.json);
-    if (!json) throw Error(ErrorKind::io, "cannot write the JSON report '" + cli.fft.json + "'");
-  }
+namespace {
 
+// Opened before the transform, so an unwritable report path fails in a
+// second, not after an hour of work.
+std::ofstream open_json(const std::string& path) {
+  std::ofstream json;
+  if (!path.empty()) {
+    json.open(path);
+    if (!json) throw Error(ErrorKind::io, "cannot write the JSON report '" + path + "'");
+  }
+  return json;
+}
+
+void finish_json(std::ofstream& json, const std::string& path, const DatasetTransformReport& report) {
+  if (!json.is_open()) return;
+  json << report_json(report);
+  json.close();
+  if (!json) throw Error(ErrorKind::io, "cannot write the JSON report '" + path + "'");
+}
+
+// Runs `transform` with progress on stderr and Ctrl-C as the cancel hook.
+template <class Transform>
+DatasetTransformReport with_progress(const CliOptions& cli, const std::atomic<bool>& interrupted,
+                                     Transform transform) {
   ProgressReporter progress(stderr, progress_style_for(stderr));
   Options options = cli.options;
   options.progress = [&progress](const Progress& p) { progress.update(p); };
   options.cancel = [&interrupted] { return interrupted.load(std::memory_order_relaxed); };
-  DatasetTransformOptions file_options;
-  file_options.in_place = cli.fft.in_place;
-  file_options.host_memory_budget = cli.host_memory;
-
-  DatasetTransformReport report;
   progress.begin();
   try {
-    report = transform_dataset(input, output, cli.fft.direction, options, file_options);
+    DatasetTransformReport report = transform(options);
+    progress.finish();
+    return report;
   } catch (...) {
     progress.finish();
     throw;
   }
-  progress.finish();
+}
+
+}  // namespace
+
+void run_fft(const CliOptions& cli, const std::atomic<bool>& interrupted) {
+  const DatasetPath input = DatasetPath::parse(cli.fft.input);
+  const DatasetPath output = cli.fft.output.empty() ? input : DatasetPath::parse(cli.fft.output);
+  std::ofstream json = open_json(cli.fft.json);
+  DatasetTransformOptions file_options;
+  file_options.in_place = cli.fft.in_place;
+  file_options.host_memory_budget = cli.host_memory;
+  const DatasetTransformReport report = with_progress(cli, interrupted, [&](const Options& options) {
+    return transform_dataset(input, output, cli.fft.direction, options, file_options);
+  });
   std::printf("%s -> %s (%s)\n", input.to_string().c_str(), report.output.to_string().c_str(),
               to_string(cli.fft.direction));
   std::printf("%s\n", run_summary(report.seconds, report.input.complex_bytes(), report.run,
                                   report.in_memory ? "in memory" : "streamed")
                           .c_str());
-  if (json.is_open()) {
-    json << report_json(report);
-    json.close();
-    if (!json) throw Error(ErrorKind::io, "cannot write the JSON report '" + cli.fft.json + "'");
-  }
+  finish_json(json, cli.fft.json, report);
+}
+
+void run_real_fft(const CliOptions& cli, const std::atomic<bool>& interrupted) {
+  const RealFftArgs& r = cli.real_fft;
+  const DatasetPath input = DatasetPath::parse(r.input);
+  const DatasetPath output = DatasetPath::parse(r.output);
+  std::ofstream json = open_json(r.json);
+  DatasetTransformOptions file_options;
+  file_options.host_memory_budget = cli.host_memory;
+  const DatasetTransformReport report = with_progress(cli, interrupted, [&](const Options& options) {
+    return transform_real_dataset(input, output, r.direction, options, file_options, r.nx);
+  });
+  const bool forward = r.direction == Direction::forward;
+  std::printf("%s -> %s (%s, %s -> %s)\n", input.to_string().c_str(), report.output.to_string().c_str(),
+              forward ? "rfftn" : "irfftn", report.input.shape.to_string().c_str(),
+              report.output_shape.to_string().c_str());
+  // The half spectrum is the volume the passes stream.
+  const Shape half = forward ? report.output_shape : report.input.shape;
+  std::string where = report.in_memory ? "in memory" : "streamed";
+  if (report.intermediate == IntermediateSpectrum::output_file)
+    where += ", half spectrum between the passes in a temporary dataset";
+  std::printf("%s\n", run_summary(report.seconds, half.bytes(complex_value_bytes(report.input.precision)), report.run,
+                                  where)
+                          .c_str());
+  finish_json(json, r.json, report);
 }
 
 }  // namespace oocfft::apps

@@ -1,5 +1,6 @@
 #pragma once
-// `oocfft info FILE:/DATASET` and `oocfft fft`: the HDF5 dataset commands.
+// `oocfft info FILE:/DATASET`, `oocfft fft`, `oocfft rfft` and `oocfft
+// irfft`: the HDF5 dataset commands.
 #include <atomic>
 
 #include "apps/cli_options.hpp"
@@ -13,5 +14,8 @@ void run_info_dataset(const CliOptions& cli);
 // summary on stdout; writes the JSON report when asked. `interrupted`
 // becomes Options::cancel: the library then throws Error(cancelled).
 void run_fft(const CliOptions& cli, const std::atomic<bool>& interrupted);
+
+// The same for cli.real_fft: rfft (forward) or irfft (inverse).
+void run_real_fft(const CliOptions& cli, const std::atomic<bool>& interrupted);
 
 }  // namespace oocfft::apps

@@ -1,6 +1,7 @@
 // oocfft: the command line. `oocfft demo` is the main job on a generated
 // volume; `oocfft info` explains a plan; `oocfft fft` transforms an HDF5
-// dataset; `oocfft asm` propagates one by the angular spectrum method.
+// dataset, `oocfft rfft` / `irfft` a real one to its half spectrum and
+// back; `oocfft asm` propagates one by the angular spectrum method.
 //
 // Exit status: 0 success, 1 a failure at run time (bad file, out of memory,
 // a demo check that failed), 2 a bad command line (with usage text), 130
@@ -52,6 +53,11 @@ int run(const apps::CliOptions& cli) {
     case apps::Command::fft: {
       const apps::InterruptGuard guard(interrupted);
       apps::run_fft(cli, interrupted);
+      return 0;
+    }
+    case apps::Command::real_fft: {
+      const apps::InterruptGuard guard(interrupted);
+      apps::run_real_fft(cli, interrupted);
       return 0;
     }
     case apps::Command::asm_propagation: {

@@ -74,7 +74,9 @@ std::string report_json(const DatasetTransformReport& r) {
     << "    \"complex_bytes\": " << in.complex_bytes() << "\n"
     << "  },\n"
     << "  \"output\": {\"path\": " << json_escape(r.output.to_string()) << ", \"file\": " << json_escape(r.output.file)
-    << ", \"dataset\": " << json_escape(r.output.dataset) << "},\n"
+    << ", \"dataset\": " << json_escape(r.output.dataset)
+    << ", \"shape\": " << array({r.output_shape.nz, r.output_shape.ny, r.output_shape.nx}) << "},\n"
+    << "  \"intermediate\": " << json_escape(std::string(enum_name(r.intermediate))) << ",\n"
     << "  \"in_memory\": " << boolean(r.in_memory) << ",\n"
     << "  \"host_memory_budget\": " << r.host_memory_budget << ",\n"
     << "  \"read_seconds\": " << number(r.read_seconds) << ",\n"

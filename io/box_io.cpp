@@ -81,4 +81,68 @@ void write_box(const StoredDataset& dataset, const oocfft::Box& box, const std::
   check(H5Dwrite(dataset.id, type.get(), memory.get(), file_space.get(), H5P_DEFAULT, natural), what);
 }
 
+namespace {
+void check_real(const StoredDataset& dataset, const std::string& what) {
+  if (dataset.type.element != StoredElement::real)
+    throw Error(ErrorKind::invalid_argument, what + ": not a real dataset (" + dataset.type.dtype + ")");
+}
+}  // namespace
+
+void read_real_box(const StoredDataset& dataset, const oocfft::Box& box, std::byte* values) {
+  const std::string what = "reading " + box_text(box) + " of " + dataset.name;
+  check_real(dataset, what);
+  Hid file_space = file_selection(dataset, box, what);
+  Hid memory = memory_space(dataset, box, what);
+  Hid type = memory_type(dataset.type);
+  check(H5Dread(dataset.id, type.get(), memory.get(), file_space.get(), H5P_DEFAULT, values), what);
+}
+
+void write_real_box(const StoredDataset& dataset, const oocfft::Box& box, const std::byte* values) {
+  const std::string what = "writing " + box_text(box) + " of " + dataset.name;
+  check_real(dataset, what);
+  Hid file_space = file_selection(dataset, box, what);
+  Hid memory = memory_space(dataset, box, what);
+  Hid type = memory_type(dataset.type);
+  check(H5Dwrite(dataset.id, type.get(), memory.get(), file_space.get(), H5P_DEFAULT, values), what);
+}
+
+namespace {
+// The memory of a box whose rows lie `row_pitch` bytes apart: a space of
+// the file selection's rank whose last axis is the pitch, the box's
+// values selected in it.
+Hid pitched_memory_space(const StoredDataset& dataset, const oocfft::Box& box, std::size_t row_pitch,
+                         const std::string& what) {
+  const std::size_t value = real_bytes(dataset.type.precision);
+  if (row_pitch % value != 0 || row_pitch < box.extent.nx * value)
+    throw Error(ErrorKind::invalid_argument, what + ": a row pitch of " + std::to_string(row_pitch) +
+                                                 " bytes is not a whole number of values at least a row long");
+  const hsize_t dims3[3] = {box.extent.nz, box.extent.ny, row_pitch / value};
+  const hsize_t count3[3] = {box.extent.nz, box.extent.ny, box.extent.nx};
+  const std::size_t rank = dataset.complex_rank;
+  std::vector<hsize_t> dims(dims3 + 3 - rank, dims3 + 3), count(count3 + 3 - rank, count3 + 3), start(rank, 0);
+  Hid space = checked_id(H5Screate_simple(static_cast<int>(rank), dims.data(), nullptr), HidKind::dataspace, what);
+  check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr), what);
+  return space;
+}
+}  // namespace
+
+void read_real_rows(const StoredDataset& dataset, const oocfft::Box& box, std::byte* values, std::size_t row_pitch) {
+  const std::string what = "reading " + box_text(box) + " of " + dataset.name;
+  check_real(dataset, what);
+  Hid file_space = file_selection(dataset, box, what);
+  Hid memory = pitched_memory_space(dataset, box, row_pitch, what);
+  Hid type = memory_type(dataset.type);
+  check(H5Dread(dataset.id, type.get(), memory.get(), file_space.get(), H5P_DEFAULT, values), what);
+}
+
+void write_real_rows(const StoredDataset& dataset, const oocfft::Box& box, const std::byte* values,
+                     std::size_t row_pitch) {
+  const std::string what = "writing " + box_text(box) + " of " + dataset.name;
+  check_real(dataset, what);
+  Hid file_space = file_selection(dataset, box, what);
+  Hid memory = pitched_memory_space(dataset, box, row_pitch, what);
+  Hid type = memory_type(dataset.type);
+  check(H5Dwrite(dataset.id, type.get(), memory.get(), file_space.get(), H5P_DEFAULT, values), what);
+}
+
 }  // namespace oocfft::io

@@ -27,4 +27,18 @@ void read_box(const StoredDataset& dataset, const oocfft::Box& box, std::byte* n
 // `box.elements()` complex values from `natural` into a complex compound dataset.
 void write_box(const StoredDataset& dataset, const oocfft::Box& box, const std::byte* natural);
 
+// The real values of a real (float32/float64) dataset as they are stored,
+// `box.elements()` of them, not widened to complex: the real side of a real
+// transform (io/real_dataset_volume.hpp). Error(invalid_argument) for a
+// dataset that is not real.
+void read_real_box(const StoredDataset& dataset, const oocfft::Box& box, std::byte* values);
+void write_real_box(const StoredDataset& dataset, const oocfft::Box& box, const std::byte* values);
+// The same with the box's rows `row_pitch` bytes apart in memory (a whole
+// number of values, at least a row), the bytes between them untouched:
+// HDF5 reads into, and writes from, a strided selection of memory, so
+// FFTW's padded rows need no copy (volume/volume_store.hpp, read_rows).
+void read_real_rows(const StoredDataset& dataset, const oocfft::Box& box, std::byte* values, std::size_t row_pitch);
+void write_real_rows(const StoredDataset& dataset, const oocfft::Box& box, const std::byte* values,
+                     std::size_t row_pitch);
+
 }  // namespace oocfft::io

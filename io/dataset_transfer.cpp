@@ -8,7 +8,9 @@
 #include "io/box_io.hpp"
 #include "io/chunk_geometry.hpp"
 #include "io/hdf5_library.hpp"
+#include "io/dataset_attributes.hpp"
 #include "io/hdf5_volume.hpp"
+#include "io/real_dataset_volume.hpp"
 #include "io/stored_type.hpp"
 #include "oocfft/error.hpp"
 
@@ -28,6 +30,7 @@ constexpr std::size_t slab_target_bytes = std::size_t{64} << 20;
 // recognisable as oocfft's.
 constexpr const char* partial_prefix = ".oocfft-partial-";
 constexpr const char* replaced_prefix = ".oocfft-replaced-";
+constexpr const char* scratch_prefix = ".oocfft-scratch-";
 
 std::string sibling(const std::string& dataset, const char* prefix) {
   const std::size_t slash = dataset.rfind('/');
@@ -82,7 +85,13 @@ struct DatasetTransfer::Impl {
   bool partial_linked = false;
   bool committed = false;
   std::vector<std::size_t> requested_dims;  // the record's; empty: the input's
+  StoredElement output_element = StoredElement::complex_compound;
   std::unique_ptr<Hdf5Volume> store;
+  std::unique_ptr<RealDatasetVolume> real_side;  // real_store()
+  Hid scratch_dataset;                           // scratch_store()
+  std::string scratch_name;
+  bool scratch_linked = false;
+  std::unique_ptr<Hdf5Volume> scratch;
 
   hid_t output_file() const { return separate_output_file ? separate_output_file.get() : input_file.get(); }
   std::string output_where() const { return output_path.to_string(); }
@@ -93,10 +102,18 @@ struct DatasetTransfer::Impl {
   StoredDataset input_view() const {
     return {input_dataset.get(), input.type, input.complex_rank, input_path.to_string()};
   }
+  bool real_output() const { return output_element == StoredElement::real; }
+  std::size_t output_element_bytes() const {
+    return real_output() ? real_bytes(input.type.precision) : complex_bytes(input.type.precision);
+  }
   StoredDataset output_view() const {
-    StoredType type{StoredElement::complex_compound, input.type.precision, "", "r", "i"};
+    const bool single = input.type.precision == Precision::single;
+    StoredType type{output_element, input.type.precision,
+                    real_output() ? (single ? "float32" : "float64") : (single ? "complex64" : "complex128"), "r",
+                    "i"};
     return {output_dataset.get(), type, output_dims().size(), output_where()};
   }
+  void remove_scratch();  // the caller holds the HDF5 lock
   std::vector<std::size_t> output_dims() const {
     if (!requested_dims.empty()) return requested_dims;
     return {input.info.dims.begin(), input.info.dims.begin() + static_cast<std::ptrdiff_t>(input.complex_rank)};
@@ -121,6 +138,11 @@ void DatasetTransfer::Impl::open(const OutputRecord& record) {
   if (in_place && !(output_path == input_path))
     throw Error(ErrorKind::invalid_argument, "in-place transform of " + in_where + " to another dataset " + out_where);
   requested_dims = record.dims;
+  output_element = record.element;
+  if (output_element == StoredElement::complex_pairs)
+    throw Error(ErrorKind::invalid_argument, "output " + out_where + ": oocfft writes complex compounds or reals");
+  if (in_place && real_output())
+    throw Error(ErrorKind::invalid_argument, "in-place: the result of " + in_where + " is real, the input is not");
   if (requested_dims.size() > 3)
     throw Error(ErrorKind::invalid_argument, "output " + out_where + ": " + std::to_string(requested_dims.size()) +
                                                  " axes; at most 3");
@@ -190,13 +212,16 @@ void DatasetTransfer::Impl::create_output(const OutputRecord& record) {
   }
 
   const std::vector<std::size_t> dims = output_dims();
-  const std::size_t element_bytes = complex_bytes(input.type.precision);
+  const std::size_t element_bytes = output_element_bytes();
   const std::vector<std::size_t> chunk_dims = output_chunks(dims, element_bytes);
   std::vector<hsize_t> extent(dims.begin(), dims.end()), chunks(chunk_dims.begin(), chunk_dims.end());
 
   Hid space = checked_id(H5Screate_simple(static_cast<int>(extent.size()), extent.data(), nullptr),
                          HidKind::dataspace, what);
-  Hid type = h5py_complex_file_type(input.type.precision);
+  Hid type = real_output() ? checked_id(H5Tcopy(input.type.precision == Precision::single ? H5T_IEEE_F32LE
+                                                                                            : H5T_IEEE_F64LE),
+                                        HidKind::datatype, what)
+                           : h5py_complex_file_type(input.type.precision);
   Hid create = checked_id(H5Pcreate(H5P_DATASET_CREATE), HidKind::property_list, what);
   check(H5Pset_chunk(create.get(), static_cast<int>(chunks.size()), chunks.data()), what);
   // Every element is written before commit(): filling chunks with zeros
@@ -213,6 +238,8 @@ void DatasetTransfer::Impl::create_output(const OutputRecord& record) {
 
   for (const auto& [name, value] : record.attributes)
     write_string_attribute(output_dataset.get(), name.c_str(), value, out_where);
+  for (const auto& [name, values] : record.size_attributes)
+    write_sizes_attribute(output_dataset.get(), name, values, out_where);
   write_string_attribute(output_dataset.get(), "source", input_path.to_string(), out_where);
   write_string_attribute(output_dataset.get(), "original_dtype", input.info.dtype, out_where);
   write_string_attribute(output_dataset.get(), "oocfft_version", OOCFFT_VERSION, out_where);
@@ -228,6 +255,12 @@ void DatasetTransfer::Impl::abandon() noexcept {
     const std::lock_guard lock(hdf5_library_mutex());
     const ErrorStackSilencer silence;
     store.reset();
+    real_side.reset();
+    scratch.reset();
+    scratch_dataset.reset();
+    if (scratch_linked && !output_file_created) {
+      if (H5Ldelete(output_file(), scratch_name.c_str(), H5P_DEFAULT) < 0) (void)hdf5_error_text();
+    }
     output_dataset.reset();
     if (partial_linked && !committed && !output_file_created) {
       if (H5Ldelete(output_file(), partial_name.c_str(), H5P_DEFAULT) < 0) (void)hdf5_error_text();
@@ -275,6 +308,8 @@ Shape DatasetTransfer::output_shape() const { return volume_of(impl_->output_dim
 
 std::size_t DatasetTransfer::element_bytes() const { return complex_bytes(impl_->input.type.precision); }
 
+std::size_t DatasetTransfer::output_element_bytes() const { return impl_->output_element_bytes(); }
+
 namespace {
 
 // Calls `move(box, offset)` for each slab of whole z planes.
@@ -300,14 +335,30 @@ void DatasetTransfer::read_input(std::byte* volume, const SlabHook& before_slab)
   });
 }
 
+void DatasetTransfer::read_input_real(std::byte* values, const SlabHook& before_slab) const {
+  const std::lock_guard lock(hdf5_library_mutex());
+  const ErrorStackSilencer silence;
+  const StoredDataset input = impl_->input_view();
+  for_each_slab(impl_->input.info.shape, real_bytes(input.type.precision),
+                [&](const oocfft::Box& box, std::size_t offset) {
+                  if (before_slab) before_slab();
+                  read_real_box(input, box, values + offset);
+                });
+}
+
 void DatasetTransfer::write_output(const std::byte* volume, const SlabHook& before_slab) {
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
   if (impl_->committed) throw Error(ErrorKind::invalid_argument, impl_->output_where() + ": already committed");
   const StoredDataset output = impl_->output_view();
-  for_each_slab(output_shape(), element_bytes(), [&](const oocfft::Box& box, std::size_t offset) {
+  const bool real = impl_->real_output();
+  for_each_slab(output_shape(), output_element_bytes(), [&](const oocfft::Box& box, std::size_t offset) {
     if (before_slab) before_slab();
-    write_box(output, box, volume + offset);
+    if (real) {
+      write_real_box(output, box, volume + offset);
+    } else {
+      write_box(output, box, volume + offset);
+    }
   });
 }
 
@@ -341,7 +392,7 @@ void DatasetTransfer::Impl::reopen_input(std::size_t brick_bytes) {
 
 void DatasetTransfer::Impl::reopen_output(std::size_t brick_bytes) {
   const std::vector<std::size_t> dims = output_dims();
-  const std::size_t element_bytes = complex_bytes(input.info.precision);
+  const std::size_t element_bytes = output_element_bytes();
   reopen_with_cache(output_dataset, output_file(), partial_name, dims, output_chunks(dims, element_bytes),
                     element_bytes, output_path, brick_bytes);
 }
@@ -353,6 +404,9 @@ void DatasetTransfer::Impl::check_open_for_streaming() const {
 volume::VolumeStore& DatasetTransfer::Impl::make_store(std::size_t brick_bytes, Side reads, Side writes) {
   check_open_for_streaming();
   store.reset();
+  if ((reads == Side::output || writes == Side::output) && real_output())
+    throw Error(ErrorKind::invalid_argument,
+                "internal: the real output " + output_where() + " is written through real_store()");
   if (reads == Side::input || writes == Side::input) reopen_input(brick_bytes);
   if (reads == Side::output || writes == Side::output) reopen_output(brick_bytes);
   auto view = [&](Side side) { return side == Side::input ? input_view() : output_view(); };
@@ -382,6 +436,72 @@ volume::VolumeStore& DatasetTransfer::output_store(std::size_t brick_bytes) {
   return impl_->make_store(brick_bytes, Impl::Side::output, Impl::Side::output);
 }
 
+volume::VolumeStore& DatasetTransfer::real_store(std::size_t brick_bytes) {
+  Impl& m = *impl_;
+  const std::lock_guard lock(hdf5_library_mutex());
+  const ErrorStackSilencer silence;
+  m.check_open_for_streaming();
+  m.real_side.reset();
+  if (m.input.type.element == StoredElement::real) {
+    m.reopen_input(brick_bytes);
+    m.real_side = std::make_unique<RealDatasetVolume>(m.input_view(), m.input.info.shape);
+  } else if (m.real_output()) {
+    m.reopen_output(brick_bytes);
+    m.real_side = std::make_unique<RealDatasetVolume>(m.output_view(), output_shape());
+  } else {
+    throw Error(ErrorKind::invalid_argument, "internal: neither " + m.input_path.to_string() + " nor " +
+                                                 m.output_where() + " is real");
+  }
+  return *m.real_side;
+}
+
+volume::VolumeStore& DatasetTransfer::scratch_store(Shape shape, std::size_t brick_bytes) {
+  Impl& m = *impl_;
+  const std::lock_guard lock(hdf5_library_mutex());
+  const ErrorStackSilencer silence;
+  m.check_open_for_streaming();
+  if (m.scratch) throw Error(ErrorKind::invalid_argument, "internal: a second scratch dataset");
+  const hid_t file = m.output_file();
+  m.scratch_name = sibling(m.output_path.dataset, scratch_prefix);
+  const std::string where = m.output_path.file + ":" + m.scratch_name;
+  const std::string what = "creating the scratch dataset " + where;
+  if (link_exists(file, m.scratch_name))  // left by a run that was killed; oocfft's own name
+    check(H5Ldelete(file, m.scratch_name.c_str(), H5P_DEFAULT), "removing the leftover " + where);
+  const std::vector<std::size_t> dims{shape.nz, shape.ny, shape.nx};
+  const std::size_t element_bytes = complex_bytes(m.input.type.precision);
+  const std::vector<std::size_t> chunk_dims = output_chunks(dims, element_bytes);
+  const std::vector<hsize_t> extent(dims.begin(), dims.end()), chunks(chunk_dims.begin(), chunk_dims.end());
+  Hid space = checked_id(H5Screate_simple(3, extent.data(), nullptr), HidKind::dataspace, what);
+  Hid type = h5py_complex_file_type(m.input.type.precision);
+  Hid create = checked_id(H5Pcreate(H5P_DATASET_CREATE), HidKind::property_list, what);
+  check(H5Pset_chunk(create.get(), 3, chunks.data()), what);
+  check(H5Pset_fill_time(create.get(), H5D_FILL_TIME_NEVER), what);
+  Hid access = checked_id(H5Pcreate(H5P_DATASET_ACCESS), HidKind::property_list, what);
+  const ChunkCache cache = chunk_cache_for(dims, chunk_dims, element_bytes, brick_bytes);
+  check(H5Pset_chunk_cache(access.get(), cache.slots, cache.bytes, cache.w0), what);
+  Hid link_create = checked_id(H5Pcreate(H5P_LINK_CREATE), HidKind::property_list, what);
+  check(H5Pset_create_intermediate_group(link_create.get(), 1), what);
+  m.scratch_dataset = checked_id(H5Dcreate2(file, m.scratch_name.c_str(), type.get(), space.get(), link_create.get(),
+                                            create.get(), access.get()),
+                                 HidKind::dataset, what);
+  m.scratch_linked = true;
+  const StoredDataset view{m.scratch_dataset.get(),
+                           StoredType{StoredElement::complex_compound, m.input.type.precision, "", "r", "i"}, 3,
+                           where};
+  m.scratch = std::make_unique<Hdf5Volume>(view, view, shape);
+  return *m.scratch;
+}
+
+void DatasetTransfer::Impl::remove_scratch() {
+  scratch.reset();
+  scratch_dataset.reset();
+  if (scratch_linked) {
+    scratch_linked = false;
+    check(H5Ldelete(output_file(), scratch_name.c_str(), H5P_DEFAULT),
+          "removing the scratch dataset " + output_path.file + ":" + scratch_name);
+  }
+}
+
 void DatasetTransfer::commit() {
   Impl& m = *impl_;
   const std::lock_guard lock(hdf5_library_mutex());
@@ -390,6 +510,8 @@ void DatasetTransfer::commit() {
   const std::string out_where = m.output_where();
   const hid_t file = m.output_file();
   m.store.reset();
+  m.real_side.reset();
+  m.remove_scratch();
   check(H5Fflush(file, H5F_SCOPE_LOCAL), "flushing " + out_where);
   m.output_dataset.reset();
   if (m.in_place) {

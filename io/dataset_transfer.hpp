@@ -4,9 +4,9 @@
 // everything that can be checked before a byte is written, and creates the
 // output dataset under a temporary name next to the output's name. commit()
 // links the result under its name (replacing the input when in place);
-// without commit() the destructor removes the temporary dataset, so an
-// error or a cancel leaves the input as it was and no half-written dataset
-// under the output name.
+// without commit() the destructor removes the temporary dataset (and a
+// scratch dataset, scratch_store), so an error or a cancel leaves the input
+// as it was and no half-written dataset under the output name.
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -26,7 +26,12 @@ namespace oocfft::io {
 // original_dtype and oocfft_version are always written as well.
 struct OutputRecord {
   std::vector<std::size_t> dims;  // empty: the input's complex dims
+  // h5py's complex compound {r, i}, or real float32/float64 (a real
+  // inverse's result), in the input's precision.
+  StoredElement element = StoredElement::complex_compound;
   std::vector<std::pair<std::string, std::string>> attributes;
+  // Integer lists, written as int64 arrays (io/dataset_attributes.hpp).
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> size_attributes;
 };
 
 // An FFT's record: direction, norm and shift.
@@ -44,8 +49,9 @@ class DatasetTransfer {
   DatasetTransfer& operator=(const DatasetTransfer&) = delete;
 
   const DatasetInfo& input() const;
-  Shape output_shape() const;         // the output's complex volume
+  Shape output_shape() const;         // the output's volume (complex, or real: OutputRecord::element)
   std::size_t element_bytes() const;  // 8 for complex64, 16 for complex128
+  std::size_t output_element_bytes() const;  // element_bytes(), or 4 / 8 for a real output
 
   // Called before each slab of read_input and write_output (about 256 MiB
   // each); may throw to stop (a cancel: nothing is linked until commit()).
@@ -56,7 +62,12 @@ class DatasetTransfer {
   // The whole input as complex values (C order) into `volume`
   // (input().complex_bytes() bytes).
   void read_input(std::byte* volume, const SlabHook& before_slab = {}) const;
-  // The whole result (output_shape()) from `volume` into the output dataset.
+  // The whole real input as stored (float or double, C order) into
+  // `values` (input().shape elements); Error(invalid_argument) for an input
+  // that is not real.
+  void read_input_real(std::byte* values, const SlabHook& before_slab = {}) const;
+  // The whole result (output_shape() values of the output's element) from
+  // `volume` into the output dataset.
   void write_output(const std::byte* volume, const SlabHook& before_slab = {});
 
   // A VolumeStore whose reads come from the input until pass_finished(0),
@@ -74,6 +85,17 @@ class DatasetTransfer {
   // whole (a refocused stack larger than host memory). Owned by this
   // object, replacing a store made before.
   volume::VolumeStore& output_store(std::size_t brick_bytes);
+
+  // The real dataset of a real transform, the input's or the output's
+  // (whichever is real), as real values (io/real_dataset_volume.hpp). Kept
+  // beside the store of input_store or output_store, which read the other
+  // dataset, so that one run holds both. Owned by this object.
+  volume::VolumeStore& real_store(std::size_t brick_bytes);
+  // A temporary complex dataset of `shape` in the output's file, read and
+  // written as a volume: a streamed real inverse's half spectrum between
+  // its passes. Named ".oocfft-scratch-" and the output's name, and removed
+  // by commit() and by the destructor. Owned by this object; one at most.
+  volume::VolumeStore& scratch_store(Shape shape, std::size_t brick_bytes);
 
   // Flushes the output and links it under its name; with in_place, the input
   // dataset is unlinked first. Throws Error(io) on failure.

@@ -54,6 +54,7 @@ struct Fixtures {
   std::string reason;
   fs::path fixtures() const { return dir / "fixtures.h5"; }
   fs::path expected() const { return dir / "expected.h5"; }
+  fs::path real() const { return dir / "real.h5"; }  // the real transforms' cases
 };
 
 inline const Fixtures& fixtures() {

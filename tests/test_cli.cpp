@@ -336,4 +336,125 @@ TEST(CliFft, ShiftMatchesNumpy) {
   std::filesystem::remove_all(dir);
 }
 
+// ---- rfft / irfft ----
+
+// A run of python with h5py and numpy on `code`; its exit status.
+int run_python(const std::filesystem::path& dir, const std::string& name, const std::string& code) {
+  std::ofstream(dir / name) << code;
+  return std::system((quoted(OOCFFT_TEST_H5PY_PYTHON) + " " + quoted((dir / name).string())).c_str());
+}
+
+// rfft and irfft as a user runs them, float32 odd nx in memory and float64
+// even nx streamed (the inverse's half spectrum in a temporary dataset),
+// against numpy's rfftn and back; `fft` of a real dataset still writes
+// numpy's full fftn. Skips without h5py.
+TEST(CliRealFft, RoundTripsMatchNumpy) {
+  const std::string python = OOCFFT_TEST_H5PY_PYTHON;
+  if (python.empty()) GTEST_SKIP() << "no Python interpreter with h5py and numpy was found at configure time";
+  const auto dir = std::filesystem::temp_directory_path() / ("oocfft_cli_rfft_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string in = (dir / "volume.h5").string(), out = (dir / "spectrum.h5").string();
+  ASSERT_EQ(run_python(dir, "make.py",
+                       "import h5py, numpy as np\n"
+                       "r = np.random.default_rng(3)\n"
+                       "f = h5py.File('" + in + "', 'w')\n"
+                       "f['a'] = r.standard_normal((5, 6, 9)).astype(np.float32)\n"
+                       "f['b'] = r.standard_normal((8, 10, 12))\n"),
+            0);
+  const std::vector<std::string> host{"--backend", "host"};
+  auto run = [&](std::vector<std::string> args) {
+    args.insert(args.end(), host.begin(), host.end());
+    return run_cli(args);
+  };
+  Outcome o = run({"rfft", in + ":/a", out + ":/A"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "rfftn")) << o.out;
+  EXPECT_TRUE(contains(o.out, "in memory")) << o.out;
+  o = run({"irfft", out + ":/A", out + ":/a_back"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  o = run({"rfft", in + ":/b", out + ":/B", "--host-memory", "8KiB", "--json", (dir / "r.json").string()});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "streamed")) << o.out;
+  EXPECT_TRUE(contains(slurp(dir / "r.json"), "\"shape\": [8, 10, 7]")) << slurp(dir / "r.json");
+  o = run({"irfft", out + ":/B", out + ":/b_back", "--host-memory", "8KiB", "--nx", "12", "--norm", "ortho"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "temporary dataset")) << o.out;
+  o = run({"fft", in + ":/a", out + ":/full"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(run_python(dir, "check.py",
+                       "import h5py, numpy as np, sys\n"
+                       "x = h5py.File('" + in + "', 'r')\n"
+                       "f = h5py.File('" + out + "', 'r')\n"
+                       "a, b = x['a'][...], x['b'][...]\n"
+                       "A, B = f['A'], f['B']\n"
+                       "assert A.dtype == np.complex64 and A.shape == (5, 6, 5), (A.dtype, A.shape)\n"
+                       "assert B.dtype == np.complex128 and B.shape == (8, 10, 7), (B.dtype, B.shape)\n"
+                       "assert list(A.attrs['oocfft_real_shape']) == [5, 6, 9], A.attrs['oocfft_real_shape']\n"
+                       "assert A.attrs['transform'] == 'rfftn' and A.attrs['norm'] == 'backward'\n"
+                       "e = [np.linalg.norm(A[...] - np.fft.rfftn(a.astype(np.float64))) / np.linalg.norm(A[...]),\n"
+                       "     np.linalg.norm(B[...] - np.fft.rfftn(b)) / np.linalg.norm(B[...])]\n"
+                       "ab, bb = f['a_back'], f['b_back']\n"
+                       "assert ab.dtype == np.float32 and ab.shape == a.shape, (ab.dtype, ab.shape)\n"
+                       "assert bb.dtype == np.float64 and bb.shape == b.shape, (bb.dtype, bb.shape)\n"
+                       "e += [np.linalg.norm(ab[...] - a) / np.linalg.norm(a),\n"
+                       "      np.linalg.norm(bb[...] - np.fft.irfftn(B[...], s=b.shape, norm='ortho'))\n"
+                       "      / np.linalg.norm(bb[...])]\n"
+                       "full = f['full']\n"
+                       "assert full.shape == (5, 6, 9), full.shape\n"
+                       "e += [np.linalg.norm(full[...] - np.fft.fftn(a.astype(np.float64)))\n"
+                       "      / np.linalg.norm(full[...])]\n"
+                       "assert not [k for k in f if k.startswith('.oocfft')], list(f)\n"
+                       "print(e)\n"
+                       "sys.exit(0 if max(e[0], e[2], e[4]) < 1e-6 and max(e[1], e[3]) < 1e-13 else 1)\n"),
+            0);
+  std::filesystem::remove_all(dir);
+}
+
+// What the real commands refuse: exit 1 with a message naming the dataset
+// and what it expected, the input file byte for byte as it was; usage
+// errors exit 2.
+TEST(CliRealFft, RefusalsExitOneAndLeaveTheFile) {
+  const std::string python = OOCFFT_TEST_H5PY_PYTHON;
+  if (python.empty()) GTEST_SKIP() << "no Python interpreter with h5py and numpy was found at configure time";
+  const auto dir = std::filesystem::temp_directory_path() / ("oocfft_cli_rfft_no_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string in = (dir / "volume.h5").string();
+  ASSERT_EQ(run_python(dir, "make.py",
+                       "import h5py, numpy as np\n"
+                       "f = h5py.File('" + in + "', 'w')\n"
+                       "f['x'] = np.ones((4, 5, 6))\n"
+                       "f['X'] = np.ones((4, 5, 4), np.complex64)\n"),
+            0);
+  const std::string before = slurp(in);
+  struct Case {
+    std::vector<std::string> args;
+    std::vector<std::string> named;
+  };
+  const Case cases[] = {
+      {{"irfft", in + ":/X", in + ":/y", "--nx", "8"}, {in + ":/X", "nx = 6 or 7"}},
+      {{"irfft", in + ":/X", in + ":/y"}, {in + ":/X", "oocfft_real_shape"}},
+      {{"rfft", in + ":/X", in + ":/y"}, {in + ":/X", "complex"}},
+      {{"irfft", in + ":/x", in + ":/y", "--nx", "6"}, {in + ":/x", "real values"}},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), {"--backend", "host"});
+    const Outcome o = run_cli(args);
+    EXPECT_EQ(o.exit_code, 1) << o.err;
+    for (const std::string& text : c.named) EXPECT_TRUE(contains(o.err, text)) << o.err;
+    EXPECT_FALSE(contains(o.err, "Usage:")) << o.err;
+    EXPECT_EQ(slurp(in), before) << "the input file changed";
+  }
+  EXPECT_EQ(run_cli({"irfft", in + ":/X"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"rfft", in + ":/x", in + ":/y", "--nx", "6"}).exit_code, 2) << "--nx is irfft's";
+  const Outcome help = run_cli({"irfft", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_TRUE(contains(help.out, "--nx")) << help.out;
+  EXPECT_TRUE(contains(help.out, "oocfft_real_shape")) << help.out;
+  EXPECT_EQ(slurp(in), before);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace

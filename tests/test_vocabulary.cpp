@@ -112,6 +112,14 @@ constexpr bool is_value(StoredElement v) {
   }
   return false;
 }
+constexpr bool is_value(IntermediateSpectrum v) {
+  switch (v) {
+    case IntermediateSpectrum::none:
+    case IntermediateSpectrum::host_memory:
+    case IntermediateSpectrum::output_file: return true;
+  }
+  return false;
+}
 
 // The enums are contiguous from 0: every underlying value 0, 1, ... that is
 // a value has exactly one row, reads back from its name and its spelling,
@@ -157,6 +165,7 @@ TEST(EnumNames, EveryValueOfEveryPublicEnumHasOneRow) {
   expect_every_value_has_a_row<AsmMode>();
   expect_every_value_has_a_row<Evanescent>();
   expect_every_value_has_a_row<StoredElement>();
+  expect_every_value_has_a_row<IntermediateSpectrum>();
 }
 
 TEST(EnumNames, ToStringReadsTheTable) {

@@ -150,6 +150,7 @@ DatasetTransformReport transform(const DatasetPath& input, const DatasetPath& ou
   DatasetTransformReport report;
   report.input = transfer.input();
   report.output = output;
+  report.output_shape = transfer.output_shape();
   report.in_memory = path.in_memory;
   report.host_memory_budget = path.host_budget;
   const std::shared_ptr<tbb::task_arena> arena = engine::make_arena(options);

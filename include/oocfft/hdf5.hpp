@@ -69,9 +69,19 @@ struct DatasetTransformOptions {
   std::size_t host_memory_budget = 0;
 };
 
+// Where a real inverse (transform_real_dataset) kept the half spectrum
+// between its passes.
+enum class IntermediateSpectrum {
+  none,         // a forward, or a plan that kept the volume on the device
+  host_memory,  // in host memory (the in-memory path, or a streamed one where it fits)
+  output_file   // a temporary dataset in the output's file, removed at the end
+};
+
 struct DatasetTransformReport {
   DatasetInfo input;
   DatasetPath output;
+  Shape output_shape;           // the output's volume (complex, or real after a real inverse)
+  IntermediateSpectrum intermediate = IntermediateSpectrum::none;
   bool in_memory = false;       // the volume was read into host memory whole
   std::size_t host_memory_budget = 0;  // resolved
   double read_seconds = 0;      // whole-volume read (in-memory path only)
@@ -92,5 +102,37 @@ DatasetTransformReport transform_dataset(const DatasetPath& input, const Dataset
 // What transform_dataset would do: the dataset, the memory path, the plan.
 std::string describe_dataset_transform(const DatasetPath& input, const Options& options,
                                        const DatasetTransformOptions& file_options = {});
+
+// Real-data transforms of datasets, numpy's rfftn and irfftn over all axes
+// (include/oocfft/real.hpp), with the same file safety as transform_dataset:
+//   forward  a real float32/float64 dataset (..., nx) -> its half spectrum
+//            (..., nx/2+1), h5py's complex {r, i} of the same precision,
+//            with the attributes oocfft_real_shape (the input's dims, int64)
+//            and transform = "rfftn", direction, norm;
+//   inverse  a half spectrum (any complex the library reads) -> a real
+//            dataset (..., nx) of its precision. nx is `real_nx` when given
+//            (numpy's s[-1]), else the input's oocfft_real_shape; either
+//            way nx/2+1 must be the stored last axis.
+// A complex input to the forward, a real input to the inverse, a real
+// length that does not fit the stored last axis, in_place, or
+// Options::shift is refused (Error(invalid_argument) or unsupported,
+// naming the dataset and what was expected) before anything is written.
+// In host memory when the real volume and the half spectrum (an inverse:
+// two half spectra) fit the host budget; else streamed: bricks of real rows
+// from or to the real dataset, the half spectrum from or to the complex
+// one, and an inverse's half spectrum between its passes in host memory
+// when it fits half the budget, else in a temporary dataset in the output's
+// file (DatasetTransformReport::intermediate says which).
+DatasetTransformReport transform_real_dataset(const DatasetPath& input, const DatasetPath& output,
+                                              Direction direction, const Options& options,
+                                              const DatasetTransformOptions& file_options = {},
+                                              std::size_t real_nx = 0);
+
+// What transform_real_dataset would do: the dataset, the real and half
+// spectrum shapes, the memory path, where an inverse's intermediate lies,
+// the plan. Refuses what transform_real_dataset refuses.
+std::string describe_real_dataset_transform(const DatasetPath& input, Direction direction, const Options& options,
+                                            const DatasetTransformOptions& file_options = {},
+                                            std::size_t real_nx = 0);
 
 }  // namespace oocfft

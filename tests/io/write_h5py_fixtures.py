@@ -11,6 +11,14 @@ OUT_DIR/expected.h5  for every good dataset NAME: /values/NAME, the complex
                      values it holds as float64 (..., 2) pairs (exact: every
                      stored value is a float32 or float64), and /fftn/NAME,
                      numpy.fft.fftn of them in complex128 as (..., 2) pairs.
+OUT_DIR/real.h5       the real transforms' cases, for every NAME of REAL:
+                     /input/NAME, a real float32/float64 dataset;
+                     /rfftn/NAME, numpy.fft.rfftn of it as complex128 pairs;
+                     /spectrum/NAME, a random half spectrum of its shape
+                     (..., nx/2+1) as h5py complex of its precision, with no
+                     attribute; /irfftn/NAME, numpy.fft.irfftn of that with
+                     s = the real shape, in float64 (numpy ignores the
+                     imaginary parts a real volume's spectrum cannot have).
 Values are uniform in [-0.5, 0.5).
 """
 import os
@@ -32,6 +40,30 @@ GOOD = {
     "RealImaginary_1d": ((37,), "Real/Imaginary", np.float64, (16,)),
     "group/nested/c64_1d": ((40,), "compound", np.complex64, None),
 }
+
+REAL = {
+    # name: (real shape, dtype, chunks): odd and even nx, both precisions, 1-3 axes
+    "f32_even": ((6, 5, 8), np.float32, (2, 5, 8)),
+    "f32_odd": ((5, 7, 9), np.float32, None),
+    "f64_even": ((4, 6, 10), np.float64, None),
+    "f64_odd": ((7, 4, 11), np.float64, (3, 4, 11)),
+    "f64_2d": ((9, 13), np.float64, None),
+    "f32_1d": ((15,), np.float32, None),
+}
+
+
+def write_real(path, rng):
+    with h5py.File(path, "w") as r:
+        for name, (shape, dtype, chunks) in REAL.items():
+            x = rng.uniform(-0.5, 0.5, size=shape).astype(dtype)
+            r.create_dataset("input/" + name, data=x, chunks=chunks)
+            spectrum = np.fft.rfftn(x.astype(np.float64))
+            r.create_dataset("rfftn/" + name, data=pairs(spectrum.real, spectrum.imag))
+            half = shape[:-1] + (shape[-1] // 2 + 1,)
+            complex_type = np.complex64 if dtype == np.float32 else np.complex128
+            s = (rng.uniform(-0.5, 0.5, size=half) + 1j * rng.uniform(-0.5, 0.5, size=half)).astype(complex_type)
+            r.create_dataset("spectrum/" + name, data=s)
+            r.create_dataset("irfftn/" + name, data=np.fft.irfftn(s.astype(np.complex128), s=shape))
 
 
 def complex_values(rng, shape, real_type, real_only):
@@ -78,6 +110,7 @@ def main():
         f.create_dataset("bad/scalar", data=np.float64(1.5))
         f.create_dataset("bad/five_d_pairs", data=np.zeros((2, 2, 2, 2, 2), np.float32))
         f.create_group("a_group")
+    write_real(os.path.join(out_dir, "real.h5"), rng)
 
 
 if __name__ == "__main__":

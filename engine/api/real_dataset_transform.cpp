@@ -1,0 +1,394 @@
+// transform_real_dataset and describe_real_dataset_transform
+// (include/oocfft/hdf5.hpp): numpy's rfftn / irfftn of HDF5 datasets, with
+// the file safety of transform_dataset (io::DatasetTransfer: the output
+// under a temporary name, linked only when complete).
+//
+// Everything that can be refused is refused before the transfer opens the
+// output (check_job): the kind of data for the direction, the real length
+// of the last axis, in place, shift.
+//
+// Two paths, chosen by the host memory budget (choose_path):
+//   in memory  the real volume and the half spectrum fit (an inverse: two
+//              half spectra, since RealPlan::inverse keeps one between its
+//              passes): read whole, RealPlan out of place, written whole;
+//   streamed   they do not: RealSpectrumStore over a real store of the real
+//              dataset (io::RealDatasetVolume) and a half-spectrum store of
+//              the complex one, driven by the engine like the complex path.
+//              An inverse's half spectrum between its passes lives in host
+//              memory when it fits half the budget, else in a scratch
+//              dataset in the output's file that commit() removes.
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <complex>
+#include <new>
+#include <optional>
+
+#include "engine/api/host_threads.hpp"
+#include "engine/pipeline/stream_pipeline.hpp"
+#include "engine/pipeline/streaming_engine.hpp"
+#include "engine/planning/host_memory.hpp"
+#include "engine/planning/normalization.hpp"
+#include "engine/planning/options_check.hpp"
+#include "io/dataset_attributes.hpp"
+#include "io/dataset_transfer.hpp"
+#include "io/stored_element_names.hpp"
+#include "kernels/volume_transform.hpp"
+#include "oocfft/error.hpp"
+#include "oocfft/hdf5.hpp"
+#include "oocfft/real.hpp"
+#include "volume/host_buffer.hpp"
+#include "volume/real_spectrum_store.hpp"
+
+namespace oocfft {
+
+namespace {
+
+using engine::Clock;
+using engine::seconds_since;
+
+// The attribute in which a half spectrum records its real volume's dims.
+constexpr const char* real_shape_attribute = "oocfft_real_shape";
+
+const char* transform_name(Direction direction) { return direction == Direction::forward ? "rfftn" : "irfftn"; }
+
+std::string dims_text(const std::vector<std::size_t>& dims) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
+  return out + (dims.size() == 1 ? ",)" : ")");
+}
+
+// A dataset's volume padded to 3 axes.
+Shape padded(const std::vector<std::size_t>& dims) {
+  std::size_t p[3] = {1, 1, 1};
+  for (std::size_t a = 0; a < dims.size(); ++a) p[3 - dims.size() + a] = dims[a];
+  return {p[0], p[1], p[2]};
+}
+
+// One real transform of one dataset, checked before anything is written.
+struct RealJob {
+  DatasetInfo input;
+  Direction direction = Direction::forward;
+  std::vector<std::size_t> real_dims;      // as stored (1..3 axes)
+  std::vector<std::size_t> spectrum_dims;  // the same axes, the last nx/2+1
+  Shape real_shape;
+  Shape spectrum_shape;
+  std::size_t value_bytes = 4;  // one real value
+
+  bool forward() const { return direction == Direction::forward; }
+  std::size_t real_bytes() const { return real_shape.bytes(value_bytes); }
+  std::size_t spectrum_bytes() const { return spectrum_shape.bytes(2 * value_bytes); }
+};
+
+// The real length of the inverse's last axis: `real_nx`, else the input's
+// attribute; nx/2+1 must be the stored last axis either way.
+std::size_t inverse_real_length(const DatasetInfo& info, const std::vector<std::size_t>& dims, std::size_t real_nx) {
+  const std::string where = info.path.to_string();
+  const std::size_t stored = dims.back();
+  // The two real lengths whose half spectrum has `stored` values (only 1 for 1).
+  const std::string fitting = stored == 1 ? "nx = 1"
+                                          : "nx = " + std::to_string(2 * stored - 2) + " or " +
+                                                std::to_string(2 * stored - 1);
+  std::size_t nx = real_nx;
+  if (nx == 0) {
+    const std::optional<std::vector<std::size_t>> recorded = io::read_sizes_attribute(info.path, real_shape_attribute);
+    if (!recorded)
+      throw Error(ErrorKind::invalid_argument, where + ": no attribute " + real_shape_attribute +
+                                                   " says the real length of the last axis; give it (" + fitting +
+                                                   " fit its " + std::to_string(stored) + " values)");
+    const std::vector<std::size_t>& r = *recorded;
+    if (r.size() != dims.size() || !std::equal(dims.begin(), dims.end() - 1, r.begin()) || r.back() / 2 + 1 != stored)
+      throw Error(ErrorKind::invalid_argument, where + ": attribute " + real_shape_attribute + " = " + dims_text(r) +
+                                                   " does not fit the half spectrum " + dims_text(dims) +
+                                                   " (expected the same leading axes and nx/2+1 = " +
+                                                   std::to_string(stored) + ")");
+    nx = r.back();
+  }
+  if (nx / 2 + 1 != stored)
+    throw Error(ErrorKind::invalid_argument,
+                where + ": a real last axis of " + std::to_string(nx) + " has a half spectrum of " +
+                    std::to_string(nx / 2 + 1) + " values, but the stored last axis has " + std::to_string(stored) +
+                    " (" + fitting + " fit)");
+  return nx;
+}
+
+RealJob check_job(const DatasetPath& input, Direction direction, const Options& options,
+                  const DatasetTransformOptions& file_options, std::size_t real_nx) {
+  engine::check_options(options);
+  engine::check_direction(direction);
+  const std::string where = input.to_string();
+  if (options.shift)
+    throw Error(ErrorKind::unsupported, std::string(transform_name(direction)) + " of " + where +
+                                            ": shift (fftshift) is not offered for real transforms");
+  if (file_options.in_place)
+    throw Error(ErrorKind::invalid_argument, std::string(transform_name(direction)) + " of " + where +
+                                                 ": a real transform changes the dtype and shape; it cannot "
+                                                 "replace its input (in place)");
+  RealJob job;
+  job.direction = direction;
+  job.input = inspect_dataset(input);
+  const DatasetInfo& info = job.input;
+  job.value_bytes = info.precision == Precision::single ? 4 : 8;
+  std::vector<std::size_t> dims = info.dims;
+  if (info.element == StoredElement::complex_pairs) dims.pop_back();
+  if (job.forward()) {
+    if (info.element != StoredElement::real)
+      throw Error(ErrorKind::invalid_argument,
+                  where + ": holds complex values (" + info.dtype +
+                      "); a real forward transform (rfftn) takes float32 or float64 data (fft transforms complex "
+                      "data)");
+    if (real_nx != 0 && real_nx != dims.back())
+      throw Error(ErrorKind::invalid_argument, where + ": a real length of " + std::to_string(real_nx) +
+                                                   " was given, but the last axis has " +
+                                                   std::to_string(dims.back()) + " values");
+    job.real_dims = dims;
+    job.spectrum_dims = dims;
+    job.spectrum_dims.back() = dims.back() / 2 + 1;
+  } else {
+    if (info.element == StoredElement::real)
+      throw Error(ErrorKind::invalid_argument,
+                  where + ": holds real values (" + info.dtype +
+                      "); a real inverse transform (irfftn) takes a half spectrum, complex (what rfftn writes)");
+    job.spectrum_dims = dims;
+    job.real_dims = dims;
+    job.real_dims.back() = inverse_real_length(info, dims, real_nx);
+  }
+  job.real_shape = padded(job.real_dims);
+  job.spectrum_shape = half_spectrum_shape(job.real_shape);
+  return job;
+}
+
+// The plan's options for one path, and why the path was chosen.
+struct RealPath {
+  bool in_memory = false;
+  Backend backend = Backend::host;  // resolved once, never automatic
+  std::size_t host_budget = 0;
+  std::size_t cache_brick_limit = 0;  // streamed: each dataset's chunk cache is sized for bricks up to this
+  IntermediateSpectrum intermediate = IntermediateSpectrum::none;
+  Options options;
+  std::string reason;
+};
+
+RealPath choose_path(const RealJob& job, const Options& options, const DatasetTransformOptions& file_options) {
+  RealPath path;
+  path.host_budget = file_options.host_memory_budget != 0 ? file_options.host_memory_budget
+                                                          : engine::default_host_memory_budget();
+  path.options = options;
+  path.backend = engine::resolve_backend(options.backend);
+  const std::string budget = format_bytes(double(path.host_budget)) +
+                             (file_options.host_memory_budget != 0 ? "" : " (80% of MemAvailable)");
+  const std::size_t spectrum = job.spectrum_bytes();
+  const std::size_t whole = job.real_bytes() + spectrum + (job.forward() ? 0 : spectrum);
+  const std::string sizes = "the real volume (" + format_bytes(double(job.real_bytes())) + ") and " +
+                            (job.forward() ? "the half spectrum (" : "two half spectra (") +
+                            format_bytes(double(job.forward() ? spectrum : 2 * spectrum)) + ")";
+  if (whole <= path.host_budget) {
+    path.in_memory = true;
+    path.intermediate = job.forward() ? IntermediateSpectrum::none : IntermediateSpectrum::host_memory;
+    path.reason = "in memory: " + sizes + " fit the host memory budget of " + budget +
+                  "; read whole, transformed out of place, written whole";
+    return path;
+  }
+  // Streamed. The staging buffers take at most half of what the budget
+  // leaves after an inverse's intermediate in host memory; the chunk
+  // caches (each at most twice the brick it is sized for:
+  // io/chunk_geometry.cpp) share the other half between two datasets, or
+  // three with a scratch dataset.
+  std::size_t working = path.host_budget;
+  std::size_t datasets = 2;
+  if (!job.forward()) {
+    if (spectrum <= path.host_budget / 2) {
+      path.intermediate = IntermediateSpectrum::host_memory;
+      working -= spectrum;
+    } else {
+      path.intermediate = IntermediateSpectrum::output_file;
+      datasets = 3;
+    }
+  }
+  path.cache_brick_limit = working / (4 * datasets);
+  Options& o = path.options;
+  const std::size_t staging = working / 2;
+  o.host_staging_budget = o.host_staging_budget == 0 ? staging : std::min(o.host_staging_budget, staging);
+  // On the host backend its brick buffers are the staging: the device
+  // budget bounds them the same way, so the plan never goes in place.
+  if (path.backend == Backend::host)
+    o.device_memory_budget =
+        o.device_memory_budget == 0 ? o.host_staging_budget : std::min(o.device_memory_budget, o.host_staging_budget);
+  path.reason = "streamed file -> device -> file: " + sizes + " exceed the host memory budget of " + budget +
+                "; staging at most " + format_bytes(double(o.host_staging_budget));
+  return path;
+}
+
+// Whether an inverse run of `plan` writes a half spectrum between its
+// passes: not with one pass, nor when the plan keeps the volume resident
+// on the device between its two (volume/real_spectrum_store.hpp).
+bool writes_intermediate(const engine::PassPlan& plan, const Shape& spectrum) {
+  if (plan.host_in_place || plan.passes.size() <= 1) return false;
+  return !(plan.passes.size() == 2 && plan.resident_planes == spectrum.nz);
+}
+
+std::string intermediate_text(IntermediateSpectrum where, std::size_t bytes) {
+  switch (where) {
+    case IntermediateSpectrum::none: return "";
+    case IntermediateSpectrum::host_memory:
+      return "  the inverse keeps the half spectrum between its passes in host memory (" +
+             format_bytes(double(bytes)) + ")\n";
+    case IntermediateSpectrum::output_file:
+      return "  the inverse keeps the half spectrum between its passes in a temporary dataset in the output's "
+             "file (" + format_bytes(double(bytes)) + "), removed at the end\n";
+  }
+  return "";
+}
+
+engine::StreamingEngine make_engine(const RealJob& job, const RealPath& path) {
+  return engine::StreamingEngine(job.spectrum_shape, job.input.precision, path.options, path.backend,
+                                 kernels::VolumeTransform{kernels::TransformKind::real, job.real_shape.nx});
+}
+
+template <class T>
+void run_real_plan(const RealPlan& plan, bool forward, std::byte* real, std::byte* spectrum, RunReport* report) {
+  if (forward) {
+    plan.forward(reinterpret_cast<const T*>(real), reinterpret_cast<std::complex<T>*>(spectrum), report);
+  } else {
+    plan.inverse(reinterpret_cast<const std::complex<T>*>(spectrum), reinterpret_cast<T*>(real), report);
+  }
+}
+
+// Plans first (a plan that cannot be made fails before the volume is
+// read), reads the input whole, transforms out of place, writes.
+void transform_in_memory(io::DatasetTransfer& transfer, const RealJob& job, const RealPath& path,
+                         DatasetTransformReport& report) {
+  const RealPlan plan(job.real_shape, job.input.precision, path.options);
+  volume::HostBuffer real(job.real_bytes(), ("the real volume of " + job.input.path.to_string()).c_str());
+  volume::HostBuffer spectrum(job.spectrum_bytes(), ("the half spectrum of " + job.input.path.to_string()).c_str());
+  const io::DatasetTransfer::SlabHook poll_cancel = io::DatasetTransfer::polling_cancel(path.options);
+  Clock::time_point t = Clock::now();
+  if (job.forward()) {
+    transfer.read_input_real(real.data(), poll_cancel);
+  } else {
+    transfer.read_input(spectrum.data(), poll_cancel);
+  }
+  report.read_seconds = seconds_since(t);
+  // Page-locked for the CUDA backend's direct DMA where the system allows;
+  // otherwise the bricks stage (a no-op on the host backend).
+  const PinnedMemory pinned_real = plan.pin(real.data(), real.bytes());
+  const PinnedMemory pinned_spectrum = plan.pin(spectrum.data(), spectrum.bytes());
+  t = Clock::now();
+  if (job.input.precision == Precision::single) {
+    run_real_plan<float>(plan, job.forward(), real.data(), spectrum.data(), &report.run);
+  } else {
+    run_real_plan<double>(plan, job.forward(), real.data(), spectrum.data(), &report.run);
+  }
+  report.transform_seconds = seconds_since(t);
+  t = Clock::now();
+  transfer.write_output(job.forward() ? spectrum.data() : real.data(), poll_cancel);
+  report.write_seconds = seconds_since(t);
+}
+
+void transform_streamed(io::DatasetTransfer& transfer, const RealJob& job, const RealPath& path,
+                        tbb::task_arena& arena, DatasetTransformReport& report) {
+  const engine::StreamingEngine engine = make_engine(job, path);
+  const engine::PassPlan plan = engine.plan();
+  const std::size_t cache_brick = std::min({plan.brick_bytes, plan.staging_bytes, path.cache_brick_limit});
+  const double scale = engine::norm_scale(path.options.norm, job.direction, job.real_shape.elements());
+  const Clock::time_point t = Clock::now();
+  if (job.forward()) {
+    volume::VolumeStore& real = transfer.real_store(cache_brick);
+    volume::VolumeStore& spectrum = transfer.output_store(cache_brick);
+    volume::RealSpectrumStore store(real, spectrum);
+    engine.execute(store, false, scale, arena, &report.run);
+  } else {
+    volume::VolumeStore& input = transfer.input_store(cache_brick);
+    volume::VolumeStore& real = transfer.real_store(cache_brick);
+    if (!writes_intermediate(plan, job.spectrum_shape)) report.intermediate = IntermediateSpectrum::none;
+    volume::VolumeStore* between = report.intermediate == IntermediateSpectrum::output_file
+                                       ? &transfer.scratch_store(job.spectrum_shape, cache_brick)
+                                       : nullptr;
+    volume::RealSpectrumStore store(input, real, between, static_cast<unsigned>(plan.passes.size()));
+    engine.execute(store, true, scale, arena, &report.run);
+    report.run.host_scratch_bytes = store.scratch_bytes();
+  }
+  report.transform_seconds = seconds_since(t);
+}
+
+io::OutputRecord output_record(const RealJob& job, Norm norm) {
+  io::OutputRecord record;
+  record.dims = job.forward() ? job.spectrum_dims : job.real_dims;
+  record.element = job.forward() ? StoredElement::complex_compound : StoredElement::real;
+  record.attributes = {{"direction", to_string(job.direction)},
+                       {"norm", to_string(norm)},
+                       {"transform", transform_name(job.direction)}};
+  if (job.forward()) record.size_attributes = {{real_shape_attribute, job.real_dims}};
+  return record;
+}
+
+DatasetTransformReport transform(const DatasetPath& input, const DatasetPath& output, Direction direction,
+                                 const Options& options, const DatasetTransformOptions& file_options,
+                                 std::size_t real_nx) {
+  const Clock::time_point start = Clock::now();
+  const RealJob job = check_job(input, direction, options, file_options, real_nx);
+  // Creates the output under a temporary name; without commit() its
+  // destructor removes it (and a scratch dataset) again.
+  io::DatasetTransfer transfer(input, output, false, output_record(job, options.norm));
+  if (transfer.input().dims != job.input.dims || transfer.input().element != job.input.element)
+    throw Error(ErrorKind::io, input.to_string() + " changed while it was being opened");
+  const RealPath path = choose_path(job, options, file_options);
+  DatasetTransformReport report;
+  report.input = transfer.input();
+  report.output = output;
+  report.output_shape = job.forward() ? job.spectrum_shape : job.real_shape;
+  report.in_memory = path.in_memory;
+  report.intermediate = path.intermediate;
+  report.host_memory_budget = path.host_budget;
+  if (path.in_memory) {
+    transform_in_memory(transfer, job, path, report);
+  } else {
+    const std::shared_ptr<tbb::task_arena> arena = engine::make_arena(options);
+    transform_streamed(transfer, job, path, *arena, report);
+  }
+  transfer.commit();
+  report.seconds = seconds_since(start);
+  return report;
+}
+
+}  // namespace
+
+DatasetTransformReport transform_real_dataset(const DatasetPath& input, const DatasetPath& output,
+                                              Direction direction, const Options& options,
+                                              const DatasetTransformOptions& file_options, std::size_t real_nx) {
+  // Every allocation failure reaches the caller as Error(out_of_memory);
+  // the transfer's destructor has removed the partial output by then.
+  try {
+    return transform(input, output, direction, options, file_options, real_nx);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::out_of_memory, std::string(transform_name(direction)) + " of " + input.to_string() +
+                                              ": the host memory could not be had (std::bad_alloc)");
+  }
+}
+
+std::string describe_real_dataset_transform(const DatasetPath& input, Direction direction, const Options& options,
+                                            const DatasetTransformOptions& file_options, std::size_t real_nx) {
+  const RealJob job = check_job(input, direction, options, file_options, real_nx);
+  const RealPath path = choose_path(job, options, file_options);
+  const Precision p = job.input.precision;
+  const bool single = p == Precision::single;
+  std::string s = std::string("oocfft real dataset transform (") + transform_name(direction) + "): " +
+                  input.to_string() + ", stored " + job.input.dtype + " " + dims_text(job.input.dims) + "\n";
+  const std::string real = "real " + dims_text(job.real_dims) + (single ? " float32" : " float64");
+  const std::string half = "half spectrum " + dims_text(job.spectrum_dims) + (single ? " complex64" : " complex128");
+  s += "  " + (job.forward() ? real + " -> " + half : half + " -> " + real) + "\n";
+  s += "  " + path.reason + "\n";
+  if (path.in_memory) {
+    s += intermediate_text(path.intermediate, job.spectrum_bytes());
+    s += RealPlan(job.real_shape, p, path.options).describe();
+    return s;
+  }
+  const engine::StreamingEngine engine = make_engine(job, path);
+  const IntermediateSpectrum where =
+      writes_intermediate(engine.plan(), job.spectrum_shape) ? path.intermediate : IntermediateSpectrum::none;
+  s += intermediate_text(where, job.spectrum_bytes());
+  s += engine.describe();
+  return s;
+}
+
+}  // namespace oocfft
