@@ -48,8 +48,12 @@ std::size_t minimum_brick(const AxisSet& axes, const Shape& v) {
 // lines along the axes, then as much of x, then y, then z as fits, so the
 // host copies move the longest contiguous runs (and the line layouts take
 // lines in the paper's order). The split axis is balanced so the last brick
-// is not a sliver.
-PassSpec fit_pass(std::string name, AxisSet axes, BrickLayout layout, const Shape& v, std::size_t limit) {
+// is not a sliver, and, when it alone makes the bricks, cut into a multiple
+// of `streams` bricks: the streams take bricks in rounds, and 9 bricks on 4
+// streams take three rounds, as 12 smaller ones do (a half spectrum's
+// planes, 1024 x 1025, fell one plane short of 8 bricks of 128).
+PassSpec fit_pass(std::string name, AxisSet axes, BrickLayout layout, const Shape& v, std::size_t limit,
+                  unsigned streams = 1) {
   const auto n = dims(v);
   std::array<std::size_t, 3> e{1, 1, 1};
   std::size_t p = 1;
@@ -65,7 +69,13 @@ PassSpec fit_pass(std::string name, AxisSet axes, BrickLayout layout, const Shap
       p *= n[a];
     } else {
       const std::size_t b = std::max<std::size_t>(1, limit / p);
-      e[a] = ceil_div(n[a], ceil_div(n[a], b));
+      std::size_t count = ceil_div(n[a], b);
+      // The axes outside this one, not yet taken, are one point a brick.
+      std::size_t outer = 1;
+      for (int o = 0; o < a; ++o)
+        if (!has(axes, o)) outer *= n[o];
+      if (outer == 1 && streams > 1 && count > 1) count = std::min(n[a], ceil_div(count, streams) * streams);
+      e[a] = ceil_div(n[a], count);
       break;
     }
   }
@@ -150,7 +160,7 @@ PassPlan build(Strategy s, const PlannerInput& in, std::size_t limit, unsigned s
     if (empty(a)) continue;
     const std::size_t need = minimum_brick(a, in.volume);
     const std::size_t cap = s == Strategy::in_core ? volume : std::min(limit, std::max(need, fill));
-    plan.passes.push_back(fit_pass(t.name, a, t.layout, in.volume, cap));
+    plan.passes.push_back(fit_pass(t.name, a, t.layout, in.volume, cap, streams));
   }
   if (plan.passes.empty()) {
     // A 1x1x1 volume: one brick so the normalisation still happens.
