@@ -177,6 +177,16 @@ void AngularSpectrum<T>::refocus(const C* field, std::span<const double> distanc
 }
 
 template <class T>
+void AngularSpectrum<T>::refocus(volume::VolumeStore& field, std::span<const double> distances, C* volume) const {
+  auto spectrum = padded_buffer<T>(grid_.padded_elements());
+  typename PlaneStore<T>::Source source;
+  source.store = &field;
+  run({Stage::forward}, 1, source, {spectrum.data(), PlaneForm::padded, PlaneWrite::assign}, {}, 0, 0);
+  run({Stage::multiply, Stage::inverse}, distances.size(), {spectrum.data(), PlaneForm::padded, true},
+      {volume, PlaneForm::field, PlaneWrite::assign}, distances, 0, distances.size());
+}
+
+template <class T>
 void AngularSpectrum<T>::refocus(const C* field, std::span<const double> distances, volume::VolumeStore& out) const {
   auto spectrum = padded_buffer<T>(grid_.padded_elements());
   run({Stage::forward}, 1, {field, PlaneForm::field, false}, {spectrum.data(), PlaneForm::padded, PlaneWrite::assign},

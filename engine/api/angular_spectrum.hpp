@@ -63,6 +63,9 @@ class AngularSpectrum {
                  std::span<const double> distances) const;
   void layer_sum(volume::VolumeStore& layers, std::size_t planes, std::span<const double> distances,
                  C* hologram) const;
+  // refocus() of a field in a store of one plane (a real hologram, widened
+  // as it is read: volume/widened_real_store.hpp).
+  void refocus(volume::VolumeStore& field, std::span<const double> distances, C* volume) const;
 
   // The report of the last plane program that ran (the last of an
   // operation's runs), for benchmarks and tests.

@@ -51,6 +51,23 @@ void layer_sum(const std::complex<float>* layers, Shape shape, std::span<const d
 void layer_sum(const std::complex<double>* layers, Shape shape, std::span<const double> distances,
                std::complex<double>* hologram, const AsmOptions& options);
 
+// A real field, a recorded hologram's intensity say, wherever a complex one
+// is taken: read real and widened to complex a brick at a time (imaginary
+// parts zero), so no complex copy of the input is made on the host. The
+// result is complex, so these write to a separate output.
+void propagate_stack(const float* stack, Shape shape, std::span<const double> distances, std::complex<float>* out,
+                     const AsmOptions& options);
+void propagate_stack(const double* stack, Shape shape, std::span<const double> distances, std::complex<double>* out,
+                     const AsmOptions& options);
+void refocus_stack(const float* field, std::size_t ny, std::size_t nx, std::span<const double> distances,
+                   std::complex<float>* volume, const AsmOptions& options);
+void refocus_stack(const double* field, std::size_t ny, std::size_t nx, std::span<const double> distances,
+                   std::complex<double>* volume, const AsmOptions& options);
+void layer_sum(const float* layers, Shape shape, std::span<const double> distances, std::complex<float>* hologram,
+               const AsmOptions& options);
+void layer_sum(const double* layers, Shape shape, std::span<const double> distances, std::complex<double>* hologram,
+               const AsmOptions& options);
+
 struct AsmDatasetReport {
   DatasetInfo input;
   DatasetPath output;
