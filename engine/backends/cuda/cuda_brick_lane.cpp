@@ -9,6 +9,15 @@ namespace oocfft::engine {
 
 namespace {
 
+// `n` units in runs of at most `most`, as few runs as that allows and of
+// even size: a plane of a half spectrum (1024 x 1025 complex) is a little
+// over a slot of 8 MiB, and cut greedily it gave a run of 1023 rows and one
+// of a single row, a slot's turn and a DMA for 8 KiB.
+std::size_t balanced_run(std::size_t n, std::size_t most) {
+  const std::size_t runs = (n + most - 1) / most;
+  return (n + runs - 1) / runs;
+}
+
 // Splits a natural-layout box into pieces that are each one contiguous
 // range of the device brick and at most `limit` elements: runs of whole
 // planes, else of whole rows in one plane, else parts of one row.
@@ -18,19 +27,20 @@ std::vector<Box> device_contiguous_pieces(const Box& box, std::size_t limit) {
   if (e.elements() <= limit) return {box};
   const std::size_t plane = e.ny * e.nx;
   if (plane <= limit) {
-    const std::size_t k = limit / plane;
+    const std::size_t k = balanced_run(e.nz, limit / plane);
     for (std::size_t z = 0; z < e.nz; z += k)
       pieces.push_back({box.z0 + z, box.y0, box.x0, {std::min(k, e.nz - z), e.ny, e.nx}});
   } else if (e.nx <= limit) {
-    const std::size_t k = limit / e.nx;
+    const std::size_t k = balanced_run(e.ny, limit / e.nx);
     for (std::size_t z = 0; z < e.nz; ++z)
       for (std::size_t y = 0; y < e.ny; y += k)
         pieces.push_back({box.z0 + z, box.y0 + y, box.x0, {1, std::min(k, e.ny - y), e.nx}});
   } else {
+    const std::size_t k = balanced_run(e.nx, limit);
     for (std::size_t z = 0; z < e.nz; ++z)
       for (std::size_t y = 0; y < e.ny; ++y)
-        for (std::size_t x = 0; x < e.nx; x += limit)
-          pieces.push_back({box.z0 + z, box.y0 + y, box.x0 + x, {1, 1, std::min(limit, e.nx - x)}});
+        for (std::size_t x = 0; x < e.nx; x += k)
+          pieces.push_back({box.z0 + z, box.y0 + y, box.x0 + x, {1, 1, std::min(k, e.nx - x)}});
   }
   return pieces;
 }
