@@ -18,7 +18,7 @@
 //
 //   oocfft_cuda_bench [--quick] [--pow2] [--general-tiles | --ahead-of-time-only]
 //                     [--lengths N,... [--z-lines]] [--smooth | --long | --longer] [--plan-time-costs]
-//                     [--real [--real-range LO,HI]] [--real-3d]
+//                     [--real [--real-range LO,HI]] [--real-kernels] [--real-3d]
 // --quick: a subset, fewer repetitions; --pow2: only powers of two up to
 // 4096, 256^3, 512^3; --general-tiles: the device plans use the general tile
 // kernel everywhere (TileKernels::general_only), for a before/after
@@ -41,7 +41,9 @@
 // same layout, every 7-smooth length 2..4096 (or --lengths, or those in
 // --real-range), float and double (--types), both errors against fftwl on
 // four sampled rows and their ratio, and a summary per type and direction
-// (targets: time ratio >= 0.9, error ratio <= 1.5); --real-3d: rfftn of
+// (targets: time ratio >= 0.9, error ratio <= 1.5), the input restored
+// before every timed call; --real-kernels: the even-length split and merge
+// alone, old and new, repeated in place and restored; --real-3d: rfftn of
 // float volumes in device memory (DeviceBrickPlan's real mode, all axes,
 // against cufftPlan3d R2C in place), errors against cuFFT D2Z.
 #include <cuda_runtime.h>
@@ -71,6 +73,7 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/device_limits.hpp"
 #include "kernels/cuda/device_real_rows.hpp"
+#include "kernels/cuda/real_rows_kernels.hpp"
 #include "kernels/cuda/plan_time_schedules.hpp"
 #include "kernels/cuda/schedule_registry.hpp"
 #include "kernels/cuda/stream.hpp"
@@ -159,6 +162,27 @@ double time_ms(const std::function<void()>& f, cudaStream_t stream, int reps) {
   kc::check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   std::vector<double> t;
   for (int r = 0; r < reps; ++r) {
+    start.record(stream);
+    f();
+    stop.record(stream);
+    stop.synchronize();
+    t.push_back(stop.elapsed_ms_since(start));
+  }
+  return median(t);
+}
+
+// The same, for an in-place `f` that must not see its own output: `restore`
+// (untimed, on the same stream) puts the input back before every call, so
+// each timed call transforms bounded data.
+double time_ms_restored(const std::function<void()>& f, const std::function<void()>& restore, cudaStream_t stream,
+                        int reps) {
+  const kc::Event start, stop;
+  restore();
+  f();
+  kc::check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    restore();
     start.record(stream);
     f();
     stop.record(stream);
@@ -452,11 +476,13 @@ void plan_time_costs(const std::vector<std::size_t>& lengths, const std::filesys
 // ------------------------------------------------------------------ real data
 // Batched 1D R2C / C2R (DeviceRealRows) and 3D R2C (DeviceBrickPlan's real
 // mode) against cuFFT on the same device buffer, both in FFTW's padded
-// in-place layout (rows of 2 (n/2+1) reals). Repeated in-place calls see
-// their own output again, as the complex cases do: for rows of n <= 4096
-// the values stay finite over the warm-up and the timed calls; the 3D
-// volumes overflow to inf after a few calls, as the complex 3D cases do
-// (the timed kernels have no data-dependent paths).
+// in-place layout (rows of 2 (n/2+1) reals). The 1D rows are restored from
+// the input before every timed call (untimed), for both sides: a forward
+// applied to its own output grows by up to sqrt(n) a call and reaches inf
+// and NaN within the warm-up for short rows (n = 2: twice a call), and
+// --real-kernels shows what that did to the timings. The 3D volumes are
+// transformed repeatedly in place and overflow to inf after a few calls,
+// as the complex 3D cases do.
 
 template <class T>
 constexpr const char* real_type_name() {
@@ -592,10 +618,8 @@ RealRowFigures real_rows_case(std::size_t n, bool inverse, double copy_gbs, cons
   stream.synchronize();
   const double err_cufft = sampled_real_error<T>(input.as<T>(), data.as<T>(), n, pitch, sample, inverse);
 
-  restore();
-  const double t_ours = time_ms(run_ours, stream.get(), opt.reps);
-  restore();
-  const double t_cufft = time_ms(run_cufft, stream.get(), opt.reps);
+  const double t_ours = time_ms_restored(run_ours, restore, stream.get(), opt.reps);
+  const double t_cufft = time_ms_restored(run_cufft, restore, stream.get(), opt.reps);
   cufftDestroy(handle);
   const double gbs = 2.0 * bytes / (t_ours * 1e6);
   const std::string name = std::string(inverse ? "c2r" : "r2c") + " n=" + std::to_string(n);
@@ -622,6 +646,138 @@ void summarise_real(const std::string& what, const std::vector<std::pair<RealRow
   std::sort(errors.begin(), errors.end());
   std::printf("summary %s error ratio (ours / cuFFT): median %.2f, max %.2f; above %.2f:%s\n", what.c_str(),
               errors[errors.size() / 2], errors.back(), error_target, worse.empty() ? " none" : worse.c_str());
+}
+
+
+// --real-kernels: the even-length split and merge of DeviceRealRows alone,
+// the kernels as they were before the 2D-block rewrite (one thread per
+// pair of a flat index, a 64-bit division each, 4-byte accesses) beside the
+// current ones, each timed twice on 1 GiB of float rows: applied
+// repeatedly to its own output, as the --real cases once were (the values
+// grow to inf and NaN), and with the input restored before every call.
+// Then the whole DeviceRealRows both ways (restored). The last column
+// counts the non-finite values the repeated calls left.
+template <class T>
+__global__ void legacy_real_split(Complex<T>* rows, std::int64_t count, std::int64_t pitch, std::int64_t m,
+                                  const Complex<T>* w, T scale) {
+  const std::int64_t pairs = m / 2 + 1;
+  const std::int64_t total = count * pairs;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t r = i / pairs;
+    const std::int64_t k = i - r * pairs;
+    Complex<T>* row = rows + r * pitch;
+    if (k == 0) {
+      const Complex<T> z = row[0];
+      row[0] = {scale * (z.re + z.im), T(0)};
+      row[m] = {scale * (z.re - z.im), T(0)};
+      continue;
+    }
+    const std::int64_t j = m - k;
+    const Complex<T> a = row[k];
+    const Complex<T> b = row[j];
+    const Complex<T> e = {T(0.5) * (a.re + b.re), T(0.5) * (a.im - b.im)};
+    const Complex<T> o = {T(0.5) * (a.im + b.im), T(0.5) * (b.re - a.re)};
+    const Complex<T> wo = w[k] * o;
+    const Complex<T> p = e + wo, q = conj(e - wo);
+    row[k] = {scale * p.re, scale * p.im};
+    if (j != k) row[j] = {scale * q.re, scale * q.im};
+  }
+}
+
+template <class T>
+__global__ void legacy_real_merge(Complex<T>* rows, std::int64_t count, std::int64_t pitch, std::int64_t m,
+                                  const Complex<T>* w, T scale) {
+  const std::int64_t pairs = m / 2 + 1;
+  const std::int64_t total = count * pairs;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t r = i / pairs;
+    const std::int64_t k = i - r * pairs;
+    Complex<T>* row = rows + r * pitch;
+    if (k == 0) {
+      const T x0 = row[0].re;
+      const T xm = row[m].re;
+      row[0] = {scale * (x0 + xm), scale * (x0 - xm)};
+      continue;
+    }
+    const std::int64_t j = m - k;
+    const Complex<T> a = row[k];
+    const Complex<T> b = row[j];
+    const Complex<T> e = {a.re + b.re, a.im - b.im};
+    const Complex<T> d = {a.re - b.re, a.im + b.im};
+    const Complex<T> o = conj(w[k]) * d;
+    row[k] = {scale * (e.re - o.im), scale * (e.im + o.re)};
+    if (j != k) row[j] = {scale * (e.re + o.im), scale * (o.re - e.im)};
+  }
+}
+
+template <class T>
+__global__ void count_non_finite(const T* x, std::int64_t n, unsigned long long* count) {
+  unsigned long long c = 0;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    c += isfinite(x[i]) ? 0 : 1;
+  atomicAdd(count, c);
+}
+
+void real_kernels_diagnosis(const std::vector<std::size_t>& lengths, const Options& opt) {
+  using T = float;
+  std::printf("real-kernels (f32, 1 GiB of reals a case): ms per call; rep = repeated on its own output, rst = input "
+              "restored before each call\n");
+  std::printf("%-8s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %12s\n", "n", "oldsp rep", "oldsp rst", "oldmg rep",
+              "oldmg rst", "split rep", "split rst", "merge rep", "merge rst", "r2c rst", "c2r rst", "nonfinite");
+  for (std::size_t n : lengths) {
+    if (n % 2 != 0) continue;
+    const std::size_t half = n / 2 + 1, pitch = 2 * half, m = n / 2;
+    const std::size_t rows = (std::size_t{1} << 30) / sizeof(T) / n;
+    const std::size_t elements = rows * pitch, bytes = elements * sizeof(T);
+    const kc::Stream stream;
+    const kc::DeviceBuffer input(bytes, "bench input"), data(bytes, "bench data"), counter(8, "bench counter");
+    fill_random<T><<<grid_of(std::int64_t(elements / 2)), 256, 0, stream.get()>>>(input.as<Complex<T>>(),
+                                                                                  std::int64_t(elements / 2), 99u + n);
+    kc::check_launch("fill_random");
+    std::vector<Complex<T>> w(half);
+    for (std::size_t k = 0; k < half; ++k) {
+      const long double a = -2.0L * 3.14159265358979323846264338327950288L * k / n;
+      w[k] = {static_cast<T>(std::cos(a)), static_cast<T>(std::sin(a))};
+    }
+    const kc::DeviceBuffer table(half * sizeof(Complex<T>), "bench twiddles");
+    kc::check_cuda(cudaMemcpy(table.get(), w.data(), table.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
+    auto* z = data.as<Complex<T>>();
+    const auto* tw = table.as<const Complex<T>>();
+    const auto c = std::int64_t(rows), p = std::int64_t(pitch / 2), mm = std::int64_t(m);
+    const unsigned legacy_blocks = static_cast<unsigned>(std::min<std::int64_t>((c * (mm / 2 + 1) + 255) / 256, 1 << 20));
+    auto restore = [&] {
+      kc::check_cuda(cudaMemcpyAsync(data.get(), input.get(), bytes, cudaMemcpyDeviceToDevice, stream.get()),
+                     "cudaMemcpyAsync");
+    };
+    unsigned long long non_finite = 0;
+    auto both = [&](const std::function<void()>& f, double& rep, double& rst) {
+      restore();
+      rep = time_ms(f, stream.get(), opt.reps);
+      kc::check_cuda(cudaMemsetAsync(counter.get(), 0, 8, stream.get()), "cudaMemsetAsync");
+      count_non_finite<T><<<1024, 256, 0, stream.get()>>>(data.as<T>(), std::int64_t(elements), counter.as<unsigned long long>());
+      unsigned long long h = 0;
+      kc::check_cuda(cudaMemcpy(&h, counter.get(), 8, cudaMemcpyDeviceToHost), "cudaMemcpy");
+      non_finite = std::max(non_finite, h);
+      rst = time_ms_restored(f, restore, stream.get(), opt.reps);
+    };
+    double t[10] = {};
+    both([&] { legacy_real_split<T><<<legacy_blocks, 256, 0, stream.get()>>>(z, c, p, mm, tw, T(1)); }, t[0], t[1]);
+    both([&] { legacy_real_merge<T><<<legacy_blocks, 256, 0, stream.get()>>>(z, c, p, mm, tw, T(1)); }, t[2], t[3]);
+    both([&] { kc::launch_real_split<T>(z, c, p, mm, tw, T(1), stream.get()); }, t[4], t[5]);
+    both([&] { kc::launch_real_merge<T>(z, c, p, mm, tw, T(1), stream.get()); }, t[6], t[7]);
+    kc::DeviceRealRows<T> ours(n, kc::DeviceLimits::current(), opt.tile_kernels);
+    const kc::DeviceBuffer work(ours.workspace_bytes(rows, pitch), "bench workspace");
+    t[8] = time_ms_restored([&] { ours.execute(data.as<T>(), rows, pitch, work.get(), false, T(1), stream.get()); },
+                            restore, stream.get(), opt.reps);
+    t[9] = time_ms_restored([&] { ours.execute(data.as<T>(), rows, pitch, work.get(), true, T(1), stream.get()); },
+                            restore, stream.get(), opt.reps);
+    std::printf("%-8zu %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %12llu\n", n, t[0], t[1], t[2], t[3],
+                t[4], t[5], t[6], t[7], t[8], t[9], non_finite);
+    std::fflush(stdout);
+  }
 }
 
 template <class T>
@@ -749,6 +905,10 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->expected(2)
       ->needs("--real");
+  bool real_kernels = false;
+  app.add_flag("--real-kernels", real_kernels,
+               "the even-length split and merge alone, old and new, repeated in place and restored (f32, 1 GiB; "
+               "--lengths or 2,8,16,64,1024)");
   bool real_3d = false;
   app.add_flag("--real-3d", real_3d,
                "3D R2C of float volumes in device memory (DeviceBrickPlan real mode vs cufftPlan3d R2C): 1024^3, "
@@ -785,6 +945,8 @@ int main(int argc, char** argv) {
       if (opt.twice()) plan_time_costs<double>(only_lengths, cache_dir.path);
       opt.plan_time = std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache(cache_dir.path));
     }
+    if (real_kernels)
+      real_kernels_diagnosis(only_lengths.empty() ? std::vector<std::size_t>{2, 8, 16, 64, 1024} : only_lengths, opt);
     if (real_rows || real_3d) {
       std::printf("real cases: padded in-place layout on both sides; ratio = cuFFT time / ours (target 0.9); GB/s "
                   "one read + one write of the padded buffer; last column: our error / cuFFT's (target <= 1.5)\n");

@@ -35,8 +35,9 @@ using kernels::TrigKind;
 using kernels::TrigNorm;
 using kernels::VolumeTransform;
 
-const std::size_t real_lengths[] = {1,   2,   3,   4,   5,    7,    8,    15,   16,   17,  30,
-                                    97,  100, 128, 210, 243,  1000, 1001, 4096, 4097, 20000};
+const std::size_t real_lengths[] = {1,  2,   3,   4,   5,   6,    7,    8,    9,    10,   11,   12,  13,
+                                    14, 15,  16,  17,  18,  30,   34,   36,   64,   97,   100,  128, 210,
+                                    243, 1000, 1001, 4096, 4097, 20000};
 
 // Real values in [-0.5, 0.5), the same in both precisions.
 std::vector<long double> random_reals(std::size_t n, std::uint64_t seed) {
@@ -267,7 +268,8 @@ TEST(CudaRealRows, ManyRows) {
   worst = {};
   RealRunner<float> single;
   RealRunner<double> twice;
-  for (std::size_t n : {std::size_t{16}, std::size_t{30}, std::size_t{31}, std::size_t{1000}}) {
+  for (std::size_t n : {std::size_t{2}, std::size_t{9}, std::size_t{16}, std::size_t{30}, std::size_t{31}, std::size_t{64},
+                        std::size_t{1000}}) {
     check_real_rows(single, n, 1001, 2, 77 + n);
     check_real_rows(twice, n, 1001, 0, 77 + n);
   }
@@ -280,7 +282,9 @@ TEST(CudaRealRows, RefusesAnOddOrShortPitch) {
   EXPECT_EQ(plan.min_row_pitch(), 12u);
   EXPECT_THROW(plan.execute(nullptr, 1, 11, nullptr, false, 1.0f, nullptr), Error);
   EXPECT_THROW(plan.execute(nullptr, 1, 10, nullptr, false, 1.0f, nullptr), Error);
-  EXPECT_NE(plan.describe().find("real 10 -> 6 (half-length complex 5"), std::string::npos) << plan.describe();
+  EXPECT_NE(plan.describe().find("real 10 -> 6 (direct DFT in one kernel"), std::string::npos) << plan.describe();
+  const kc::DeviceRealRows<float> longer(34, kc::DeviceLimits::current(), kc::TileKernels::general_only);
+  EXPECT_NE(longer.describe().find("real 34 -> 18 (half-length complex 17"), std::string::npos) << longer.describe();
 }
 
 // ------------------------------------------------------------------ DeviceTrigLines

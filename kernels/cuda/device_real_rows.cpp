@@ -19,6 +19,9 @@ std::size_t aligned(std::size_t bytes) {
   return (bytes + workspace_alignment - 1) / workspace_alignment * workspace_alignment;
 }
 
+// Rows this short run whole in one kernel (launch_real_rows_direct).
+bool direct(std::size_t n) { return n <= static_cast<std::size_t>(real_rows_direct_max); }
+
 }  // namespace
 
 template <class T>
@@ -26,10 +29,11 @@ DeviceRealRows<T>::DeviceRealRows(std::size_t n, const DeviceLimits& limits, Til
   if (n == 0) throw Error(ErrorKind::invalid_argument, "DeviceRealRows: length 0");
   const bool even = n % 2 == 0;
   const std::size_t inner = even ? n / 2 : n;
-  if (inner > 1) line_.emplace(inner, limits, kernels);
-  if (even) {
-    // w_n^k, k = 0..n/2, exact in long double, cast down.
-    const std::size_t count = n / 2 + 1;
+  if (inner > 1 && !direct(n)) line_.emplace(inner, limits, kernels);
+  if (even || direct(n)) {
+    // w_n^k, exact in long double, cast down: k = 0..n/2 for the split,
+    // k = 0..n-1 for the direct kernel.
+    const std::size_t count = direct(n) ? n : n / 2 + 1;
     std::vector<Complex<T>> w(count);
     for (std::size_t k = 0; k < count; ++k) {
       const std::complex<long double> r = unit_root(k, n);
@@ -59,6 +63,7 @@ LineBatch DeviceRealRows<T>::complex_lines(std::size_t rows, std::size_t row_pit
 template <class T>
 std::size_t DeviceRealRows<T>::workspace_bytes(std::size_t rows, std::size_t row_pitch) const {
   const LineBatch lines = complex_lines(rows, row_pitch);
+  if (direct(n_)) return 0;
   const std::size_t inner = line_ ? line_->workspace_bytes(lines) : 0;
   if (n_ % 2 == 0) return inner;
   return aligned(lines.lines() * n_ * sizeof(Complex<T>)) + inner;
@@ -77,6 +82,11 @@ void DeviceRealRows<T>::execute(T* data, std::size_t rows, std::size_t row_pitch
   if (data == nullptr) throw Error(ErrorKind::invalid_argument, "DeviceRealRows: null data pointer");
   const LineBatch lines = complex_lines(rows, row_pitch);
   const auto count = static_cast<std::int64_t>(rows);
+  if (direct(n_)) {
+    launch_real_rows_direct(data, count, static_cast<std::int64_t>(row_pitch), static_cast<std::int64_t>(n_),
+                            twiddles_.as<const Complex<T>>(), inverse, scale, stream);
+    return;
+  }
   if (n_ % 2 == 0) {
     auto* z = reinterpret_cast<Complex<T>*>(data);
     const auto pitch = static_cast<std::int64_t>(row_pitch / 2);
@@ -110,6 +120,7 @@ void DeviceRealRows<T>::execute(T* data, std::size_t rows, std::size_t row_pitch
 template <class T>
 std::string DeviceRealRows<T>::describe() const {
   std::string d = "real " + std::to_string(n_) + " -> " + std::to_string(spectrum_length());
+  if (direct(n_)) return d + " (direct DFT in one kernel, rows staged in shared memory)";
   const std::string inner = line_ ? line_->describe() : std::string("identity");
   if (n_ % 2 == 0)
     d += " (half-length complex " + std::to_string(n_ / 2) + ": " + inner + "; split in place)";

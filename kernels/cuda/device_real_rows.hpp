@@ -10,7 +10,10 @@
 //           Numerical Recipes section 12.3), or the merge and the inverse
 //           half-length FFT;
 //   odd n   two rows per complex line of length n, packed into the
-//           workspace (z = a + i b) and unpacked by Z[k] +- conj Z[n-k].
+//           workspace (z = a + i b) and unpacked by Z[k] +- conj Z[n-k];
+//   n <= 16 (real_rows_direct_max) one kernel: rows staged in shared
+//           memory, a direct real DFT per row in registers (no inner
+//           complex FFT, no workspace).
 // The twiddles w_n^k come from roots_of_unity (long double on the host),
 // uploaded once; the complex FFT is a DeviceLinePlan.
 #include <cuda_runtime_api.h>
@@ -66,8 +69,8 @@ class DeviceRealRows {
  private:
   void check_rows(std::size_t row_pitch) const;
   std::size_t n_;
-  std::optional<DeviceLinePlan<T>> line_;  // length n/2 (even n) or n (odd n); none where that is 1
-  DeviceBuffer twiddles_;                  // even n: w_n^k, k = 0..n/2
+  std::optional<DeviceLinePlan<T>> line_;  // length n/2 (even n) or n (odd n); none where that is 1 or n is short
+  DeviceBuffer twiddles_;                  // even n: w_n^k, k = 0..n/2; short n: k = 0..n-1
 };
 
 extern template class DeviceRealRows<float>;

@@ -1,11 +1,16 @@
 // The elementwise kernels of DeviceRealRows (real_rows_kernels.hpp says
-// what each does). Memory-bound: one thread per output pair or point, a
-// grid-stride loop over the flat index (row-major, the point fastest, so a
-// warp reads and writes neighbouring values of one row).
+// what each does). Memory-bound. The split and merge: a 2D block, pairs
+// along x, rows along y. The short rows: a tile of rows in shared memory.
+// The odd-length packing: the same 2D block, points along x, line pairs
+// along y.
 #include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/real_rows_kernels.hpp"
+#include "oocfft/error.hpp"
 
 namespace oocfft::kernels::cuda {
 
@@ -13,15 +18,62 @@ namespace {
 
 constexpr unsigned threads_per_block = 256;
 
-// Enough blocks to cover `total` threads, capped; the kernels loop.
-unsigned blocks_for(std::int64_t total) {
-  const std::int64_t blocks = (total + threads_per_block - 1) / threads_per_block;
-  return static_cast<unsigned>(std::clamp<std::int64_t>(blocks, 1, std::int64_t{1} << 20));
-}
-
 template <class T>
 __device__ __forceinline__ Complex<T> scaled(T s, Complex<T> a) {
   return {s * a.re, s * a.im};
+}
+
+// Complex<T> is aligned to T only; where the rows are aligned to a whole
+// complex value (checked at launch), the split and merge move each one
+// with a single 8- or 16-byte access instead of two.
+template <class T>
+struct Pair;
+template <>
+struct Pair<float> {
+  using type = float2;
+};
+template <>
+struct Pair<double> {
+  using type = double2;
+};
+
+template <bool Vector, class T>
+__device__ __forceinline__ Complex<T> load(const Complex<T>* p) {
+  if constexpr (Vector) {
+    const auto v = *reinterpret_cast<const typename Pair<T>::type*>(p);
+    return {v.x, v.y};
+  } else {
+    return *p;
+  }
+}
+
+template <bool Vector, class T>
+__device__ __forceinline__ void store(Complex<T>* p, Complex<T> a) {
+  if constexpr (Vector) {
+    *reinterpret_cast<typename Pair<T>::type*>(p) = {a.re, a.im};
+  } else {
+    *p = a;
+  }
+}
+
+// The split and merge run on a 2D block: threadIdx.x walks the pairs k of
+// one row, threadIdx.y picks the row, so no thread divides its flat index
+// by the pairs per row (a 64-bit division, dozens of instructions per
+// value), and a warp reads whole rows.
+struct SplitShape {
+  unsigned x = 32, y = 8;
+};
+
+SplitShape split_shape(std::int64_t pairs) {
+  SplitShape s;
+  while (s.x < threads_per_block && s.x < pairs) s.x *= 2;
+  s.y = threads_per_block / s.x;
+  return s;
+}
+
+unsigned split_blocks(std::int64_t count, unsigned rows_per_block) {
+  const std::int64_t blocks = (count + rows_per_block - 1) / rows_per_block;
+  return static_cast<unsigned>(std::clamp<std::int64_t>(blocks, 1, std::int64_t{1} << 30));
 }
 
 // The split of the half-length spectrum Z of z[p] = x[2p] + i x[2p+1] into
@@ -34,30 +86,29 @@ __device__ __forceinline__ Complex<T> scaled(T s, Complex<T> a) {
 // thread of pair k reads Z[k] and Z[m-k] and writes X[k] and X[m-k], so
 // the update in place is safe; k = 0 pairs Z[0] with itself and writes
 // X[0] and X[m] (the padding slot), k = m/2 (m even) is its own partner.
-template <class T>
+template <class T, bool Vector>
 __global__ void real_split(Complex<T>* rows, std::int64_t count, std::int64_t pitch, std::int64_t m,
                            const Complex<T>* w, T scale) {
   const std::int64_t pairs = m / 2 + 1;
-  const std::int64_t total = count * pairs;
-  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    const std::int64_t r = i / pairs;
-    const std::int64_t k = i - r * pairs;
+  for (std::int64_t r = std::int64_t(blockIdx.x) * blockDim.y + threadIdx.y; r < count;
+       r += std::int64_t(gridDim.x) * blockDim.y) {
     Complex<T>* row = rows + r * pitch;
-    if (k == 0) {
-      const Complex<T> z = row[0];
-      row[0] = {scale * (z.re + z.im), T(0)};
-      row[m] = {scale * (z.re - z.im), T(0)};
-      continue;
+    for (std::int64_t k = threadIdx.x; k < pairs; k += blockDim.x) {
+      if (k == 0) {
+        const Complex<T> z = load<Vector>(row);
+        store<Vector>(row, {scale * (z.re + z.im), T(0)});
+        store<Vector>(row + m, {scale * (z.re - z.im), T(0)});
+        continue;
+      }
+      const std::int64_t j = m - k;
+      const Complex<T> a = load<Vector>(row + k);
+      const Complex<T> b = load<Vector>(row + j);
+      const Complex<T> e = {T(0.5) * (a.re + b.re), T(0.5) * (a.im - b.im)};  // (a + conj b) / 2
+      const Complex<T> o = {T(0.5) * (a.im + b.im), T(0.5) * (b.re - a.re)};  // (a - conj b) / (2i)
+      const Complex<T> wo = w[k] * o;
+      store<Vector>(row + k, scaled(scale, e + wo));
+      if (j != k) store<Vector>(row + j, scaled(scale, conj(e - wo)));
     }
-    const std::int64_t j = m - k;
-    const Complex<T> a = row[k];
-    const Complex<T> b = row[j];
-    const Complex<T> e = {T(0.5) * (a.re + b.re), T(0.5) * (a.im - b.im)};  // (a + conj b) / 2
-    const Complex<T> o = {T(0.5) * (a.im + b.im), T(0.5) * (b.re - a.re)};  // (a - conj b) / (2i)
-    const Complex<T> wo = w[k] * o;
-    row[k] = scaled(scale, e + wo);
-    if (j != k) row[j] = scaled(scale, conj(e - wo));
   }
 }
 
@@ -66,30 +117,119 @@ __global__ void real_split(Complex<T>* rows, std::int64_t count, std::int64_t pi
 // 2O[k] = conj(w_n^k) (X[k] - conj X[m-k]), 2Z[k] = 2E[k] + i 2O[k], and
 // 2Z[m-k] = conj(2E[k]) + i conj(2O[k]). k = 0 reads the real parts of X[0]
 // and X[m] only (numpy's irfft drops their imaginary parts).
-template <class T>
+template <class T, bool Vector>
 __global__ void real_merge(Complex<T>* rows, std::int64_t count, std::int64_t pitch, std::int64_t m,
                            const Complex<T>* w, T scale) {
   const std::int64_t pairs = m / 2 + 1;
-  const std::int64_t total = count * pairs;
-  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    const std::int64_t r = i / pairs;
-    const std::int64_t k = i - r * pairs;
+  for (std::int64_t r = std::int64_t(blockIdx.x) * blockDim.y + threadIdx.y; r < count;
+       r += std::int64_t(gridDim.x) * blockDim.y) {
     Complex<T>* row = rows + r * pitch;
-    if (k == 0) {
-      const T x0 = row[0].re;
-      const T xm = row[m].re;
-      row[0] = {scale * (x0 + xm), scale * (x0 - xm)};
-      continue;
+    for (std::int64_t k = threadIdx.x; k < pairs; k += blockDim.x) {
+      if (k == 0) {
+        const T x0 = row[0].re;
+        const T xm = row[m].re;
+        store<Vector>(row, {scale * (x0 + xm), scale * (x0 - xm)});
+        continue;
+      }
+      const std::int64_t j = m - k;
+      const Complex<T> a = load<Vector>(row + k);
+      const Complex<T> b = load<Vector>(row + j);
+      const Complex<T> e = {a.re + b.re, a.im - b.im};  // a + conj b
+      const Complex<T> d = {a.re - b.re, a.im + b.im};  // a - conj b
+      const Complex<T> o = conj(w[k]) * d;
+      store<Vector>(row + k, scaled(scale, Complex<T>{e.re - o.im, e.im + o.re}));  // e + i o
+      if (j != k) store<Vector>(row + j, scaled(scale, Complex<T>{e.re + o.im, o.re - e.im}));  // conj e + i conj o
     }
-    const std::int64_t j = m - k;
-    const Complex<T> a = row[k];
-    const Complex<T> b = row[j];
-    const Complex<T> e = {a.re + b.re, a.im - b.im};  // a + conj b
-    const Complex<T> d = {a.re - b.re, a.im + b.im};  // a - conj b
-    const Complex<T> o = conj(w[k]) * d;
-    row[k] = scaled(scale, Complex<T>{e.re - o.im, e.im + o.re});   // e + i o
-    if (j != k) row[j] = scaled(scale, Complex<T>{e.re + o.im, o.re - e.im});  // conj e + i conj o
+  }
+}
+
+// Short rows (n <= real_rows_direct_max), whole, in one kernel: a block
+// stages direct_rows_per_block rows in shared memory with coalesced
+// accesses, each thread transforms one row in registers by the direct real
+// DFT (n (n/2 + 1) real-complex products: for these n fewer than the
+// half-length FFT and split would spend on index arithmetic and passes),
+// and the block writes the rows back. One read and one write of the data.
+// w holds w_n^j = exp(-2 pi i j / n), j < n; the twiddle of j k is
+// w[(j k) mod n], a register after the loops unroll, with the exact values
+// 1, -1, -i, i where j k mod n is 0, n/2, n/4, 3n/4.
+constexpr int direct_rows_per_block = 128;
+
+template <int N, class T>
+__device__ __forceinline__ Complex<T> root(const Complex<T>* tw, int idx) {
+  if (idx == 0) return {T(1), T(0)};
+  if (N % 2 == 0 && idx == N / 2) return {T(-1), T(0)};
+  if (N % 4 == 0 && idx == N / 4) return {T(0), T(-1)};
+  if (N % 4 == 0 && idx == 3 * N / 4) return {T(0), T(1)};
+  return tw[idx];
+}
+
+template <class T, int N, bool Inverse>
+__global__ void __launch_bounds__(direct_rows_per_block)
+    real_rows_direct(T* data, std::int64_t count, std::int64_t pitch, const Complex<T>* w, T scale) {
+  constexpr int H = N / 2 + 1;
+  constexpr int W = 2 * H;                 // reals a row's half spectrum takes
+  constexpr int S = W + 1;                 // shared-memory row stride: odd, so rows start on different banks
+  constexpr int In = Inverse ? W : N;      // reals read per row
+  constexpr int Out = Inverse ? N : W;     // reals written per row
+  __shared__ T tile[direct_rows_per_block * S];
+  Complex<T> tw[N];
+#pragma unroll
+  for (int j = 0; j < N; ++j) tw[j] = w[j];
+  for (std::int64_t row0 = std::int64_t(blockIdx.x) * direct_rows_per_block; row0 < count;
+       row0 += std::int64_t(gridDim.x) * direct_rows_per_block) {
+    const int rows = static_cast<int>(count - row0 < direct_rows_per_block ? count - row0 : direct_rows_per_block);
+    T* base = data + row0 * pitch;
+    for (int e = threadIdx.x; e < rows * In; e += direct_rows_per_block) {
+      const int r = e / In, c = e - r * In;
+      tile[r * S + c] = base[r * pitch + c];
+    }
+    __syncthreads();
+    if (int(threadIdx.x) < rows) {
+      T* row = tile + threadIdx.x * S;
+      if constexpr (!Inverse) {
+        T x[N];
+#pragma unroll
+        for (int j = 0; j < N; ++j) x[j] = row[j];
+#pragma unroll
+        for (int k = 0; k < H; ++k) {
+          T re = 0, im = 0;
+#pragma unroll
+          for (int j = 0; j < N; ++j) {
+            const Complex<T> t = root<N>(tw, (j * k) % N);
+            re += x[j] * t.re;
+            im += x[j] * t.im;
+          }
+          row[2 * k] = scale * re;
+          row[2 * k + 1] = scale * im;
+        }
+      } else {
+        T a[H], b[H];
+#pragma unroll
+        for (int k = 0; k < H; ++k) {
+          a[k] = row[2 * k];
+          b[k] = row[2 * k + 1];
+        }
+        // x[j] = X[0] + (-1)^j X[n/2] (n even) + 2 sum_{0<k<n/2} Re(X[k] conj w^(jk)).
+#pragma unroll
+        for (int j = 0; j < N; ++j) {
+          T s = 0;
+#pragma unroll
+          for (int k = 1; 2 * k < N; ++k) {
+            const Complex<T> t = root<N>(tw, (j * k) % N);
+            s += a[k] * t.re + b[k] * t.im;
+          }
+          T edge = a[0];
+          if constexpr (N % 2 == 0) edge += (j % 2 == 0 ? a[N / 2] : -a[N / 2]);
+          row[j] = scale * (edge + 2 * s);
+        }
+      }
+    }
+    __syncthreads();
+    for (int e = threadIdx.x; e < rows * Out; e += direct_rows_per_block) {
+      const int r = e / Out, c = e - r * Out;
+      base[r * pitch + c] = tile[r * S + c];
+    }
+    __syncthreads();
   }
 }
 
@@ -97,15 +237,14 @@ template <class T>
 __global__ void real_pack_pairs(const T* data, std::int64_t count, std::int64_t pitch, std::int64_t n,
                                 Complex<T>* lines) {
   const std::int64_t line_count = (count + 1) / 2;
-  const std::int64_t total = line_count * n;
-  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    const std::int64_t p = i / n;
-    const std::int64_t j = i - p * n;
-    const T a = data[(2 * p) * pitch + j];
-    const T b = 2 * p + 1 < count ? data[(2 * p + 1) * pitch + j] : T(0);
-    lines[i] = {a, b};
-  }
+  for (std::int64_t p = std::int64_t(blockIdx.x) * blockDim.y + threadIdx.y; p < line_count;
+       p += std::int64_t(gridDim.x) * blockDim.y)
+    for (std::int64_t j = threadIdx.x; j < n; j += blockDim.x) {
+      const std::int64_t i = p * n + j;
+      const T a = data[(2 * p) * pitch + j];
+      const T b = 2 * p + 1 < count ? data[(2 * p + 1) * pitch + j] : T(0);
+      lines[i] = {a, b};
+    }
 }
 
 // A[k] = (Z[k] + conj Z[n-k]) / 2, B[k] = (Z[k] - conj Z[n-k]) / (2i), with
@@ -115,17 +254,15 @@ __global__ void real_unpack_spectra(const Complex<T>* lines, std::int64_t n, Com
                                     std::int64_t pitch, T scale) {
   const std::int64_t half = n / 2 + 1;
   const std::int64_t line_count = (count + 1) / 2;
-  const std::int64_t total = line_count * half;
   const T h = T(0.5) * scale;
-  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    const std::int64_t p = i / half;
-    const std::int64_t k = i - p * half;
-    const Complex<T> z = lines[p * n + k];
-    const Complex<T> y = lines[p * n + (k == 0 ? 0 : n - k)];
-    rows[(2 * p) * pitch + k] = {h * (z.re + y.re), h * (z.im - y.im)};
-    if (2 * p + 1 < count) rows[(2 * p + 1) * pitch + k] = {h * (z.im + y.im), h * (y.re - z.re)};
-  }
+  for (std::int64_t p = std::int64_t(blockIdx.x) * blockDim.y + threadIdx.y; p < line_count;
+       p += std::int64_t(gridDim.x) * blockDim.y)
+    for (std::int64_t k = threadIdx.x; k < half; k += blockDim.x) {
+      const Complex<T> z = lines[p * n + k];
+      const Complex<T> y = lines[p * n + (k == 0 ? 0 : n - k)];
+      rows[(2 * p) * pitch + k] = {h * (z.re + y.re), h * (z.im - y.im)};
+      if (2 * p + 1 < count) rows[(2 * p + 1) * pitch + k] = {h * (z.im + y.im), h * (y.re - z.re)};
+    }
 }
 
 // Z[k] = A[k] + i B[k], k < n, where A[k] for k > n/2 is conj A[n-k] (n odd:
@@ -134,38 +271,36 @@ template <class T>
 __global__ void real_pack_spectra(const Complex<T>* rows, std::int64_t count, std::int64_t pitch, std::int64_t n,
                                   Complex<T>* lines) {
   const std::int64_t line_count = (count + 1) / 2;
-  const std::int64_t total = line_count * n;
   const std::int64_t last = n / 2;
-  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    const std::int64_t p = i / n;
-    const std::int64_t k = i - p * n;
-    const bool mirrored = k > last;
-    const std::int64_t at = mirrored ? n - k : k;
-    Complex<T> a = rows[(2 * p) * pitch + at];
-    Complex<T> b = 2 * p + 1 < count ? rows[(2 * p + 1) * pitch + at] : Complex<T>{T(0), T(0)};
-    if (k == 0) a.im = b.im = T(0);
-    if (mirrored) {
-      a.im = -a.im;
-      b.im = -b.im;
+  for (std::int64_t p = std::int64_t(blockIdx.x) * blockDim.y + threadIdx.y; p < line_count;
+       p += std::int64_t(gridDim.x) * blockDim.y)
+    for (std::int64_t k = threadIdx.x; k < n; k += blockDim.x) {
+      const std::int64_t i = p * n + k;
+      const bool mirrored = k > last;
+      const std::int64_t at = mirrored ? n - k : k;
+      Complex<T> a = rows[(2 * p) * pitch + at];
+      Complex<T> b = 2 * p + 1 < count ? rows[(2 * p + 1) * pitch + at] : Complex<T>{T(0), T(0)};
+      if (k == 0) a.im = b.im = T(0);
+      if (mirrored) {
+        a.im = -a.im;
+        b.im = -b.im;
+      }
+      lines[i] = {a.re - b.im, a.im + b.re};
     }
-    lines[i] = {a.re - b.im, a.im + b.re};
-  }
 }
 
 template <class T>
 __global__ void real_unpack_pairs(const Complex<T>* lines, std::int64_t n, T* data, std::int64_t count,
                                   std::int64_t pitch, T scale) {
   const std::int64_t line_count = (count + 1) / 2;
-  const std::int64_t total = line_count * n;
-  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    const std::int64_t p = i / n;
-    const std::int64_t j = i - p * n;
-    const Complex<T> z = lines[i];
-    data[(2 * p) * pitch + j] = scale * z.re;
-    if (2 * p + 1 < count) data[(2 * p + 1) * pitch + j] = scale * z.im;
-  }
+  for (std::int64_t p = std::int64_t(blockIdx.x) * blockDim.y + threadIdx.y; p < line_count;
+       p += std::int64_t(gridDim.x) * blockDim.y)
+    for (std::int64_t j = threadIdx.x; j < n; j += blockDim.x) {
+      const std::int64_t i = p * n + j;
+      const Complex<T> z = lines[i];
+      data[(2 * p) * pitch + j] = scale * z.re;
+      if (2 * p + 1 < count) data[(2 * p + 1) * pitch + j] = scale * z.im;
+    }
 }
 
 }  // namespace
@@ -174,7 +309,12 @@ template <class T>
 void launch_real_split(Complex<T>* rows, std::int64_t count, std::int64_t pitch, std::int64_t m,
                        const Complex<T>* w, T scale, cudaStream_t stream) {
   if (count == 0) return;
-  real_split<T><<<blocks_for(count * (m / 2 + 1)), threads_per_block, 0, stream>>>(rows, count, pitch, m, w, scale);
+  const SplitShape s = split_shape(m / 2 + 1);
+  const dim3 block(s.x, s.y);
+  if (reinterpret_cast<std::uintptr_t>(rows) % sizeof(Complex<T>) == 0)
+    real_split<T, true><<<split_blocks(count, s.y), block, 0, stream>>>(rows, count, pitch, m, w, scale);
+  else
+    real_split<T, false><<<split_blocks(count, s.y), block, 0, stream>>>(rows, count, pitch, m, w, scale);
   check_launch("real_split (real rows, even length)");
 }
 
@@ -182,15 +322,54 @@ template <class T>
 void launch_real_merge(Complex<T>* rows, std::int64_t count, std::int64_t pitch, std::int64_t m,
                        const Complex<T>* w, T scale, cudaStream_t stream) {
   if (count == 0) return;
-  real_merge<T><<<blocks_for(count * (m / 2 + 1)), threads_per_block, 0, stream>>>(rows, count, pitch, m, w, scale);
+  const SplitShape s = split_shape(m / 2 + 1);
+  const dim3 block(s.x, s.y);
+  if (reinterpret_cast<std::uintptr_t>(rows) % sizeof(Complex<T>) == 0)
+    real_merge<T, true><<<split_blocks(count, s.y), block, 0, stream>>>(rows, count, pitch, m, w, scale);
+  else
+    real_merge<T, false><<<split_blocks(count, s.y), block, 0, stream>>>(rows, count, pitch, m, w, scale);
   check_launch("real_merge (real rows, even length)");
+}
+
+namespace {
+
+template <class T, int N>
+void launch_direct(T* data, std::int64_t count, std::int64_t pitch, const Complex<T>* w, bool inverse, T scale,
+                   cudaStream_t stream) {
+  const std::int64_t blocks = (count + direct_rows_per_block - 1) / direct_rows_per_block;
+  const auto grid = static_cast<unsigned>(std::clamp<std::int64_t>(blocks, 1, std::int64_t{1} << 30));
+  if (inverse)
+    real_rows_direct<T, N, true><<<grid, direct_rows_per_block, 0, stream>>>(data, count, pitch, w, scale);
+  else
+    real_rows_direct<T, N, false><<<grid, direct_rows_per_block, 0, stream>>>(data, count, pitch, w, scale);
+}
+
+template <class T, int... Ns>
+void dispatch_direct(std::integer_sequence<int, Ns...>, std::int64_t n, T* data, std::int64_t count,
+                     std::int64_t pitch, const Complex<T>* w, bool inverse, T scale, cudaStream_t stream) {
+  const bool found = ((n == Ns + 1 ? (launch_direct<T, Ns + 1>(data, count, pitch, w, inverse, scale, stream), true)
+                                   : false) ||
+                      ...);
+  if (!found) throw Error(ErrorKind::invalid_argument, "real_rows_direct: length " + std::to_string(n));
+}
+
+}  // namespace
+
+template <class T>
+void launch_real_rows_direct(T* data, std::int64_t count, std::int64_t pitch, std::int64_t n, const Complex<T>* w,
+                             bool inverse, T scale, cudaStream_t stream) {
+  if (count == 0) return;
+  dispatch_direct<T>(std::make_integer_sequence<int, real_rows_direct_max>{}, n, data, count, pitch, w, inverse,
+                     scale, stream);
+  check_launch("real_rows_direct (real rows, short length)");
 }
 
 template <class T>
 void launch_real_pack_pairs(const T* data, std::int64_t count, std::int64_t pitch, std::int64_t n,
                             Complex<T>* lines, cudaStream_t stream) {
   if (count == 0) return;
-  real_pack_pairs<T><<<blocks_for((count + 1) / 2 * n), threads_per_block, 0, stream>>>(data, count, pitch, n, lines);
+  const SplitShape s = split_shape(n);
+  real_pack_pairs<T><<<split_blocks((count + 1) / 2, s.y), dim3(s.x, s.y), 0, stream>>>(data, count, pitch, n, lines);
   check_launch("real_pack_pairs (real rows, odd length)");
 }
 
@@ -198,7 +377,8 @@ template <class T>
 void launch_real_unpack_spectra(const Complex<T>* lines, std::int64_t n, Complex<T>* rows, std::int64_t count,
                                 std::int64_t pitch, T scale, cudaStream_t stream) {
   if (count == 0) return;
-  real_unpack_spectra<T><<<blocks_for((count + 1) / 2 * (n / 2 + 1)), threads_per_block, 0, stream>>>(
+  const SplitShape s = split_shape((n / 2 + 1));
+  real_unpack_spectra<T><<<split_blocks((count + 1) / 2, s.y), dim3(s.x, s.y), 0, stream>>>(
       lines, n, rows, count, pitch, scale);
   check_launch("real_unpack_spectra (real rows, odd length)");
 }
@@ -207,7 +387,8 @@ template <class T>
 void launch_real_pack_spectra(const Complex<T>* rows, std::int64_t count, std::int64_t pitch, std::int64_t n,
                               Complex<T>* lines, cudaStream_t stream) {
   if (count == 0) return;
-  real_pack_spectra<T><<<blocks_for((count + 1) / 2 * n), threads_per_block, 0, stream>>>(rows, count, pitch, n,
+  const SplitShape s = split_shape(n);
+  real_pack_spectra<T><<<split_blocks((count + 1) / 2, s.y), dim3(s.x, s.y), 0, stream>>>(rows, count, pitch, n,
                                                                                           lines);
   check_launch("real_pack_spectra (real rows, odd length)");
 }
@@ -216,7 +397,8 @@ template <class T>
 void launch_real_unpack_pairs(const Complex<T>* lines, std::int64_t n, T* data, std::int64_t count,
                               std::int64_t pitch, T scale, cudaStream_t stream) {
   if (count == 0) return;
-  real_unpack_pairs<T><<<blocks_for((count + 1) / 2 * n), threads_per_block, 0, stream>>>(lines, n, data, count,
+  const SplitShape s = split_shape(n);
+  real_unpack_pairs<T><<<split_blocks((count + 1) / 2, s.y), dim3(s.x, s.y), 0, stream>>>(lines, n, data, count,
                                                                                           pitch, scale);
   check_launch("real_unpack_pairs (real rows, odd length)");
 }
@@ -226,6 +408,8 @@ void launch_real_unpack_pairs(const Complex<T>* lines, std::int64_t n, T* data, 
                                      cudaStream_t);                                                                \
   template void launch_real_merge<T>(Complex<T>*, std::int64_t, std::int64_t, std::int64_t, const Complex<T>*, T,  \
                                      cudaStream_t);                                                                \
+  template void launch_real_rows_direct<T>(T*, std::int64_t, std::int64_t, std::int64_t, const Complex<T>*, bool, T, \
+                                           cudaStream_t);                                                          \
   template void launch_real_pack_pairs<T>(const T*, std::int64_t, std::int64_t, std::int64_t, Complex<T>*,         \
                                           cudaStream_t);                                                           \
   template void launch_real_unpack_spectra<T>(const Complex<T>*, std::int64_t, Complex<T>*, std::int64_t,          \

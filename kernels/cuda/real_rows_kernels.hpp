@@ -18,7 +18,8 @@ namespace oocfft::kernels::cuda {
 // Even n = 2m, forward, in place on each row: the m complex values Z of the
 // half-length FFT of z[p] = x[2p] + i x[2p+1] become X[k], k = 0..m (X[m] in
 // the padding slot), times `scale`. `w` holds w_n^k = exp(-2 pi i k / n) for
-// k = 0..m/2 at least. One thread per pair (k, m - k), k = 0..m/2.
+// k = 0..m/2 at least. One thread per pair (k, m - k), k = 0..m/2; a
+// block's threads walk one row each (2D block, no division per value).
 template <class T>
 void launch_real_split(Complex<T>* rows, std::int64_t count, std::int64_t pitch, std::int64_t m,
                        const Complex<T>* w, T scale, cudaStream_t stream);
@@ -30,6 +31,15 @@ void launch_real_split(Complex<T>* rows, std::int64_t count, std::int64_t pitch,
 template <class T>
 void launch_real_merge(Complex<T>* rows, std::int64_t count, std::int64_t pitch, std::int64_t m,
                        const Complex<T>* w, T scale, cudaStream_t stream);
+
+// Rows of n <= real_rows_direct_max reals, the whole transform in one
+// kernel (forward: n reals -> n/2 + 1 complex values; inverse: the reverse,
+// unnormalised, Im X[0] and Im X[n/2] ignored), times `scale`, in place.
+// `w` holds w_n^j = exp(-2 pi i j / n) for j = 0..n-1. `pitch` in reals.
+constexpr int real_rows_direct_max = 16;
+template <class T>
+void launch_real_rows_direct(T* data, std::int64_t count, std::int64_t pitch, std::int64_t n, const Complex<T>* w,
+                             bool inverse, T scale, cudaStream_t stream);
 
 // Odd n, forward: rows (2p, 2p+1) -> line p of `lines` (n complex values
 // each, contiguous): z[j] = a[j] + i b[j]; a missing last row reads as 0.
