@@ -227,6 +227,44 @@ void configure(CLI::App& app, CliOptions& cli) {
     add_plan_options(*real, cli.options);
   }
 
+  // dct and dst: one set of options, the transform set by the name.
+  TrigArgs& t = cli.trig;
+  for (const bool cosine : {true, false}) {
+    const std::string name = cosine ? "dct" : "dst";
+    CLI::App* trig = app.add_subcommand(
+        name, std::string("discrete ") + (cosine ? "cosine" : "sine") +
+                  " transform of a float32/float64 HDF5 dataset, scipy's " + name + "n / i" + name + "n");
+    const std::string call = name + "n";
+    trig->footer("scipy.fft's " + call + "(x, type) over every axis; with --inverse, i" + call +
+                 ", which undoes it (the inverse of type 2\n"
+                 "is type 3 and the reverse); --norm as scipy's norm=. A real float32/float64 dataset of 1 to 3 axes\n"
+                 "becomes a real dataset of the same dtype and dims, with the attributes transform (" + call + " or i" +
+                 call + "), type and norm.\n"
+                 "Volumes larger than --host-memory stream through the bricks. OUTPUT is written under a temporary\n"
+                 "name first; the input is never modified, except with --in-place, and then only once the result is\n"
+                 "complete. Ctrl-C stops after the bricks in flight and leaves the input as it was (exit 130).");
+    trig->callback([&cli, &t, cosine] {
+      cli.command = Command::trig;
+      t.cosine = cosine;
+      if (t.output.empty() && !t.in_place)
+        throw CLI::RequiredError("OUTPUT (or --in-place, which writes the result over INPUT)");
+      if (t.in_place && !t.output.empty() && t.output != t.input)
+        throw CLI::ValidationError("--in-place", "writes the result over INPUT: give no OUTPUT, or OUTPUT = INPUT");
+      check_dataset_path("INPUT", t.input);
+      if (!t.output.empty()) check_dataset_path("OUTPUT", t.output);
+    });
+    trig->add_option("INPUT", t.input, "the real dataset, FILE:/GROUP/DATASET")->required();
+    trig->add_option("OUTPUT", t.output, "the new dataset, FILE:/GROUP/DATASET (same file or another)");
+    add_choice<int>(*trig, "--type", t.type, {{"2", 2}, {"3", 3}}, "scipy's type of the " + name + " (types 2 and 3)");
+    trig->add_flag_callback(
+        "--inverse", [&t] { t.direction = Direction::inverse; },
+        "i" + call + ": the transform that undoes " + call + " of the same --type and --norm");
+    trig->add_flag("--in-place", t.in_place, "replace INPUT by the result once it is complete");
+    trig->add_option("--json", t.json, "write the run's report to this file as JSON")->type_name("REPORT.json");
+    add_host_memory(*trig, cli.host_memory);
+    add_plan_options(*trig, cli.options);
+  }
+
   AsmArgs& a = cli.asm_args;
   CLI::App* asm_command = app.add_subcommand("asm", "angular-spectrum propagation of an HDF5 field or stack");
   asm_command->footer(

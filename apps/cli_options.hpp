@@ -13,7 +13,7 @@
 
 namespace oocfft::apps {
 
-enum class Command { demo, info, fft, real_fft, asm_propagation };
+enum class Command { demo, info, fft, real_fft, trig, asm_propagation };
 
 struct DemoArgs {
   // The embedded default volume: 256^3 complex64 (128 MiB), generated from the seed.
@@ -46,6 +46,22 @@ struct RealFftArgs {
   std::string json;    // report file, or empty
 };
 
+// `dct` and `dst`: scipy's dctn / dstn (idctn / idstn with --inverse) of a
+// dataset.
+struct TrigArgs {
+  std::string input;
+  std::string output;  // empty with --in-place: the input
+  bool cosine = true;  // dct; false: dst
+  int type = 2;        // scipy's type=, 2 or 3
+  Direction direction = Direction::forward;
+  bool in_place = false;
+  std::string json;  // report file, or empty
+  TrigTransform transform() const {
+    if (cosine) return type == 2 ? TrigTransform::dct2 : TrigTransform::dct3;
+    return type == 2 ? TrigTransform::dst2 : TrigTransform::dst3;
+  }
+};
+
 struct AsmArgs {
   std::string input;
   std::string output;  // empty with --in-place: the input
@@ -65,6 +81,7 @@ struct CliOptions {
   InfoArgs info;
   FftArgs fft;
   RealFftArgs real_fft;
+  TrigArgs trig;
   AsmArgs asm_args;
 };
 

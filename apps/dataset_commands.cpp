@@ -119,4 +119,25 @@ void run_real_fft(const CliOptions& cli, const std::atomic<bool>& interrupted) {
   finish_json(json, r.json, report);
 }
 
+void run_trig(const CliOptions& cli, const std::atomic<bool>& interrupted) {
+  const TrigArgs& t = cli.trig;
+  const DatasetPath input = DatasetPath::parse(t.input);
+  const DatasetPath output = t.output.empty() ? input : DatasetPath::parse(t.output);
+  std::ofstream json = open_json(t.json);
+  DatasetTransformOptions file_options;
+  file_options.in_place = t.in_place;
+  file_options.host_memory_budget = cli.host_memory;
+  const DatasetTransformReport report = with_progress(cli, interrupted, [&](const Options& options) {
+    return transform_trig_dataset(input, output, t.transform(), t.direction, options, file_options);
+  });
+  const std::string call = std::string(t.direction == Direction::inverse ? "i" : "") + (t.cosine ? "dctn" : "dstn");
+  std::printf("%s -> %s (%s, type %d, norm %s)\n", input.to_string().c_str(), report.output.to_string().c_str(),
+              call.c_str(), t.type, to_string(cli.options.norm));
+  const std::size_t value_bytes = report.input.precision == Precision::single ? 4 : 8;
+  std::printf("%s\n", run_summary(report.seconds, report.input.shape.bytes(value_bytes), report.run,
+                                  report.in_memory ? "in memory" : "streamed")
+                          .c_str());
+  finish_json(json, t.json, report);
+}
+
 }  // namespace oocfft::apps

@@ -1,6 +1,6 @@
 #pragma once
-// `oocfft info FILE:/DATASET`, `oocfft fft`, `oocfft rfft` and `oocfft
-// irfft`: the HDF5 dataset commands.
+// `oocfft info FILE:/DATASET`, `oocfft fft`, `oocfft rfft`, `oocfft
+// irfft`, `oocfft dct` and `oocfft dst`: the HDF5 dataset commands.
 #include <atomic>
 
 #include "apps/cli_options.hpp"
@@ -17,5 +17,8 @@ void run_fft(const CliOptions& cli, const std::atomic<bool>& interrupted);
 
 // The same for cli.real_fft: rfft (forward) or irfft (inverse).
 void run_real_fft(const CliOptions& cli, const std::atomic<bool>& interrupted);
+
+// The same for cli.trig: dct or dst, forward or inverse.
+void run_trig(const CliOptions& cli, const std::atomic<bool>& interrupted);
 
 }  // namespace oocfft::apps

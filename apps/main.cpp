@@ -1,7 +1,8 @@
 // oocfft: the command line. `oocfft demo` is the main job on a generated
 // volume; `oocfft info` explains a plan; `oocfft fft` transforms an HDF5
 // dataset, `oocfft rfft` / `irfft` a real one to its half spectrum and
-// back; `oocfft asm` propagates one by the angular spectrum method.
+// back, `oocfft dct` / `dst` a real one by scipy's dctn / dstn; `oocfft
+// asm` propagates one by the angular spectrum method.
 //
 // Exit status: 0 success, 1 a failure at run time (bad file, out of memory,
 // a demo check that failed), 2 a bad command line (with usage text), 130
@@ -58,6 +59,11 @@ int run(const apps::CliOptions& cli) {
     case apps::Command::real_fft: {
       const apps::InterruptGuard guard(interrupted);
       apps::run_real_fft(cli, interrupted);
+      return 0;
+    }
+    case apps::Command::trig: {
+      const apps::InterruptGuard guard(interrupted);
+      apps::run_trig(cli, interrupted);
       return 0;
     }
     case apps::Command::asm_propagation: {

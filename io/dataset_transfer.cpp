@@ -141,8 +141,6 @@ void DatasetTransfer::Impl::open(const OutputRecord& record) {
   output_element = record.element;
   if (output_element == StoredElement::complex_pairs)
     throw Error(ErrorKind::invalid_argument, "output " + out_where + ": oocfft writes complex compounds or reals");
-  if (in_place && real_output())
-    throw Error(ErrorKind::invalid_argument, "in-place: the result of " + in_where + " is real, the input is not");
   if (requested_dims.size() > 3)
     throw Error(ErrorKind::invalid_argument, "output " + out_where + ": " + std::to_string(requested_dims.size()) +
                                                  " axes; at most 3");
@@ -160,6 +158,9 @@ void DatasetTransfer::Impl::open(const OutputRecord& record) {
   input_file = open_file_read_only(input_path.file, in_where);
   input_dataset = open_dataset(input_file.get(), input_path);
   input = describe_dataset(input_dataset.get(), input_path);
+  // A real result may replace a real input (a DCT of it), not a complex one.
+  if (in_place && real_output() && input.type.element != StoredElement::real)
+    throw Error(ErrorKind::invalid_argument, "in-place: the result of " + in_where + " is real, the input is not");
   if (in_place && !same_dims())
     throw Error(ErrorKind::invalid_argument, "in-place: the result of " + in_where + " has another shape (" +
                                                  volume_of(requested_dims).to_string() + ")");
@@ -404,14 +405,21 @@ void DatasetTransfer::Impl::check_open_for_streaming() const {
 volume::VolumeStore& DatasetTransfer::Impl::make_store(std::size_t brick_bytes, Side reads, Side writes) {
   check_open_for_streaming();
   store.reset();
-  if ((reads == Side::output || writes == Side::output) && real_output())
+  const bool touches_input = reads == Side::input || writes == Side::input;
+  const bool touches_output = reads == Side::output || writes == Side::output;
+  // A real output is streamed as real values beside a real input (a
+  // real-to-real transform); beside a complex one (a real inverse) it is
+  // written through real_store().
+  const bool real_values = touches_output && real_output();
+  if (real_values && touches_input && input.type.element != StoredElement::real)
     throw Error(ErrorKind::invalid_argument,
                 "internal: the real output " + output_where() + " is written through real_store()");
-  if (reads == Side::input || writes == Side::input) reopen_input(brick_bytes);
-  if (reads == Side::output || writes == Side::output) reopen_output(brick_bytes);
+  if (touches_input) reopen_input(brick_bytes);
+  if (touches_output) reopen_output(brick_bytes);
   auto view = [&](Side side) { return side == Side::input ? input_view() : output_view(); };
   const Shape s = reads == Side::input ? input.info.shape : volume_of(output_dims());
-  store = std::make_unique<Hdf5Volume>(view(reads), view(writes), oocfft::Shape{s.nz, s.ny, s.nx});
+  store = std::make_unique<Hdf5Volume>(view(reads), view(writes), oocfft::Shape{s.nz, s.ny, s.nx},
+                                       real_values ? Hdf5Volume::Values::real : Hdf5Volume::Values::complex);
   return *store;
 }
 

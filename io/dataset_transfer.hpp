@@ -40,7 +40,8 @@ OutputRecord transform_record(Direction direction, Norm norm, bool shifted);
 class DatasetTransfer {
  public:
   // Throws Error(invalid_argument) when output == input without in_place,
-  // or in_place with output != input or other dims; Error(io) when a file or
+  // or in_place with output != input, other dims, or a real result for a
+  // complex input; Error(io) when a file or
   // dataset is missing or a location is not writable; Error(unsupported) for
   // a type or rank oocfft cannot read. Nothing is written when it throws.
   DatasetTransfer(const DatasetPath& input, const DatasetPath& output, bool in_place, const OutputRecord& record);
@@ -73,7 +74,9 @@ class DatasetTransfer {
   // A VolumeStore whose reads come from the input until pass_finished(0),
   // then from the output; writes go to the output. The chunk caches are
   // sized for bricks of up to `brick_bytes`. Owned by this object. The
-  // output must have the input's dims.
+  // output must have the input's dims. Its elements are complex, or real
+  // values when the output is real (OutputRecord::element), which needs a
+  // real input: a real-to-real transform (the DCT and DST).
   volume::VolumeStore& streamed_store(std::size_t brick_bytes);
   // A VolumeStore that reads the input dataset (its complex volume), for
   // inputs streamed in whole while the result is held elsewhere (a layer

@@ -10,22 +10,33 @@
 
 namespace oocfft::io {
 
-Hdf5Volume::Hdf5Volume(StoredDataset input, StoredDataset output, oocfft::Shape shape)
+Hdf5Volume::Hdf5Volume(StoredDataset input, StoredDataset output, oocfft::Shape shape, Values values)
     : input_(std::move(input)),
       output_(std::move(output)),
       shape_(shape),
-      element_bytes_(complex_bytes(input_.type.precision)) {}
+      values_(values),
+      element_bytes_(values == Values::real ? real_bytes(input_.type.precision)
+                                            : complex_bytes(input_.type.precision)) {}
 
 void Hdf5Volume::read_natural(const oocfft::Box& box, std::byte* natural) const {
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
-  read_box(reading_output_.load() ? output_ : input_, box, natural);
+  const StoredDataset& from = reading_output_.load() ? output_ : input_;
+  if (values_ == Values::real) {
+    read_real_box(from, box, natural);
+  } else {
+    read_box(from, box, natural);
+  }
 }
 
 void Hdf5Volume::write_natural(const oocfft::Box& box, const std::byte* natural) {
   const std::lock_guard lock(hdf5_library_mutex());
   const ErrorStackSilencer silence;
-  write_box(output_, box, natural);
+  if (values_ == Values::real) {
+    write_real_box(output_, box, natural);
+  } else {
+    write_box(output_, box, natural);
+  }
 }
 
 void Hdf5Volume::read(const oocfft::Box& box, oocfft::BrickLayout layout, std::byte* staging) const {

@@ -6,6 +6,11 @@
 // 0's result; writes always go to the output. A file store offers no
 // direct DMA: every brick stages.
 //
+// Its elements are complex (a real input widened on the way in), or real
+// values read and written as stored (Values::real: a real-to-real
+// transform, the DCT and DST, whose input and output datasets are both
+// real float32/float64).
+//
 // The line layouts of the line-transpose method (y_lines, z_lines) are read
 // as a natural box into a scratch buffer and transposed with the element-wise
 // line transposes (transpose/line_transpose.hpp); that method is kept as a
@@ -19,9 +24,11 @@ namespace oocfft::io {
 
 class Hdf5Volume final : public volume::VolumeStore {
  public:
+  enum class Values { complex, real };
   // `input` and `output` stay open for the store's life (DatasetTransfer
-  // owns them). The shape is the complex volume's, padded to 3 axes.
-  Hdf5Volume(StoredDataset input, StoredDataset output, oocfft::Shape shape);
+  // owns them). The shape is the volume's, padded to 3 axes. Values::real
+  // needs both datasets real (read_real_box refuses others).
+  Hdf5Volume(StoredDataset input, StoredDataset output, oocfft::Shape shape, Values values = Values::complex);
 
   oocfft::Shape shape() const override { return shape_; }
   std::size_t element_bytes() const override { return element_bytes_; }
@@ -39,6 +46,7 @@ class Hdf5Volume final : public volume::VolumeStore {
   StoredDataset input_;
   StoredDataset output_;
   oocfft::Shape shape_;
+  Values values_;
   std::size_t element_bytes_;
   std::atomic<bool> reading_output_{false};
 };

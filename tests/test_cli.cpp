@@ -108,6 +108,10 @@ const BadValue bad_values[] = {
     {"NormUnknown", {"demo", "--norm", "none"}, "--norm"},
     {"PrecisionUnknown", {"demo", "--precision", "half"}, "--precision"},
     {"InPlaceWithAnotherOutput", {"fft", "a.h5:/x", "b.h5:/y", "--in-place"}, "--in-place"},
+    {"DctTypeFour", {"dct", "a.h5:/x", "b.h5:/y", "--type", "4"}, "--type"},
+    {"DstTypeOne", {"dst", "a.h5:/x", "b.h5:/y", "--type", "1"}, "--type"},
+    {"DctNormNone", {"dct", "a.h5:/x", "b.h5:/y", "--norm", "none"}, "--norm"},
+    {"DstInPlaceWithAnotherOutput", {"dst", "a.h5:/x", "b.h5:/y", "--in-place"}, "--in-place"},
     {"AsmWavelengthNan", {"asm", "a.h5:/x", "b.h5:/y", "--wavelength", "nan", "--pitch", "8e-6", "--distance", "1"},
      "--wavelength"},
     {"AsmPitchNegative", {"asm", "a.h5:/x", "b.h5:/y", "--wavelength", "5e-7", "--pitch", "-8e-6", "--distance", "1"},
@@ -453,6 +457,142 @@ TEST(CliRealFft, RefusalsExitOneAndLeaveTheFile) {
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_TRUE(contains(help.out, "--nx")) << help.out;
   EXPECT_TRUE(contains(help.out, "oocfft_real_shape")) << help.out;
+  EXPECT_EQ(slurp(in), before);
+  std::filesystem::remove_all(dir);
+}
+
+// ---- dct / dst ----
+
+// scipy.fft's unnormalised dctn / dstn of types 2 and 3 in numpy alone (no
+// scipy where the tests run): the transform's matrix along every axis.
+const char* const numpy_trig =
+    "def matrix(kind, n):\n"
+    "    k, j = np.arange(n)[:, None], np.arange(n)[None, :]\n"
+    "    if kind == 'dct2': return 2 * np.cos(np.pi * k * (2 * j + 1) / (2 * n))\n"
+    "    if kind == 'dst2': return 2 * np.sin(np.pi * (k + 1) * (2 * j + 1) / (2 * n))\n"
+    "    if kind == 'dct3':\n"
+    "        m = 2 * np.cos(np.pi * j * (2 * k + 1) / (2 * n)); m[:, 0] = 1; return m\n"
+    "    m = 2 * np.sin(np.pi * (j + 1) * (2 * k + 1) / (2 * n)); m[:, -1] = (-1.0) ** np.arange(n); return m\n"
+    "def trig(x, kind):\n"
+    "    for axis in range(x.ndim):\n"
+    "        x = np.moveaxis(np.tensordot(matrix(kind, x.shape[axis]), x, axes=([1], [axis])), 0, axis)\n"
+    "    return x\n"
+    "def err(got, want): return np.linalg.norm(got - want) / np.linalg.norm(want)\n";
+
+// dct and dst as a user runs them: float32 in memory and back, float64
+// streamed with type 3 and ortho and back, type 3 in place, against
+// numpy's matrices of scipy's definitions; the attributes each output
+// records. Skips without h5py.
+TEST(CliTrig, DctAndDstMatchScipysDefinitionsAndRoundTrip) {
+  const std::string python = OOCFFT_TEST_H5PY_PYTHON;
+  if (python.empty()) GTEST_SKIP() << "no Python interpreter with h5py and numpy was found at configure time";
+  const auto dir = std::filesystem::temp_directory_path() / ("oocfft_cli_trig_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string in = (dir / "volume.h5").string(), out = (dir / "out.h5").string();
+  ASSERT_EQ(run_python(dir, "make.py",
+                       "import h5py, numpy as np\n"
+                       "r = np.random.default_rng(5)\n"
+                       "f = h5py.File('" + in + "', 'w')\n"
+                       "f['a'] = r.standard_normal((5, 6, 9)).astype(np.float32)\n"
+                       "f['b'] = r.standard_normal((8, 10, 7))\n"
+                       "f['c'] = f['b'][...]\n"),
+            0);
+  auto run = [&](std::vector<std::string> args) {
+    args.insert(args.end(), {"--backend", "host"});
+    return run_cli(args);
+  };
+  Outcome o = run({"dct", in + ":/a", out + ":/A"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "dctn, type 2, norm backward")) << o.out;
+  EXPECT_TRUE(contains(o.out, "in memory")) << o.out;
+  o = run({"dct", out + ":/A", out + ":/a_back", "--inverse"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "idctn")) << o.out;
+  o = run({"dst", in + ":/b", out + ":/B", "--type", "3", "--norm", "ortho", "--host-memory", "2KiB", "--json",
+           (dir / "r.json").string()});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "streamed")) << o.out;
+  EXPECT_TRUE(contains(slurp(dir / "r.json"), "\"shape\": [8, 10, 7]")) << slurp(dir / "r.json");
+  o = run({"dst", out + ":/B", out + ":/b_back", "--type", "3", "--norm", "ortho", "--inverse", "--host-memory",
+           "2KiB"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  o = run({"dct", in + ":/c", "--in-place", "--type", "3", "--host-memory", "2KiB"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(run_python(dir, "check.py",
+                       std::string("import h5py, numpy as np, sys\n") + numpy_trig +
+                           "x = h5py.File('" + in + "', 'r')\n"
+                           "f = h5py.File('" + out + "', 'r')\n"
+                           "a, b = x['a'][...].astype(np.float64), x['b'][...]\n"
+                           "A, B, ab, bb, c = f['A'], f['B'], f['a_back'], f['b_back'], x['c']\n"
+                           "for d, t in ((A, np.float32), (ab, np.float32), (B, np.float64), (bb, np.float64),\n"
+                           "             (c, np.float64)):\n"
+                           "    assert d.dtype == t, (d.name, d.dtype)\n"
+                           "assert A.shape == ab.shape == (5, 6, 9) and B.shape == bb.shape == c.shape == (8, 10, 7)\n"
+                           "attrs = [(d.attrs['transform'], d.attrs['type'], d.attrs['norm']) for d in (A, ab, B, bb, c)]\n"
+                           "assert attrs == [('dctn', '2', 'backward'), ('idctn', '2', 'backward'),\n"
+                           "                 ('dstn', '3', 'ortho'), ('idstn', '3', 'ortho'),\n"
+                           "                 ('dctn', '3', 'backward')], attrs\n"
+                           "assert A.attrs['source'] == '" + in + ":/a' and A.attrs['original_dtype'] == 'float32'\n"
+                           // ortho type 3: the transpose of the orthogonal type 2, so type 2's output
+                           // weights on the inputs, doubled at the DST's last index.
+                           "w = b.copy()\n"
+                           "for axis, n in enumerate(b.shape):\n"
+                           "    v = np.full(n, np.sqrt(1 / (2 * n))); v[-1] = np.sqrt(1 / n)\n"
+                           "    w = w * v.reshape([n if i == axis else 1 for i in range(3)])\n"
+                           "e = [err(A[...], trig(a, 'dct2')), err(ab[...], a),\n"
+                           "     err(B[...], trig(w, 'dst3')), err(bb[...], b), err(c[...], trig(b, 'dct3'))]\n"
+                           "assert not [k for k in list(f) + list(x) if k.startswith('.oocfft')]\n"
+                           "print(e)\n"
+                           "sys.exit(0 if max(e[0], e[1]) < 1e-5 and max(e[2:]) < 1e-12 else 1)\n"),
+            0);
+  std::filesystem::remove_all(dir);
+}
+
+// What dct and dst refuse: complex data and a missing dataset exit 1 with
+// a message naming the dataset, the input file byte for byte as it was;
+// usage errors exit 2; the help says the options.
+TEST(CliTrig, RefusalsExitOneAndLeaveTheFile) {
+  const std::string python = OOCFFT_TEST_H5PY_PYTHON;
+  if (python.empty()) GTEST_SKIP() << "no Python interpreter with h5py and numpy was found at configure time";
+  const auto dir = std::filesystem::temp_directory_path() / ("oocfft_cli_trig_no_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string in = (dir / "volume.h5").string();
+  ASSERT_EQ(run_python(dir, "make.py",
+                       "import h5py, numpy as np\n"
+                       "f = h5py.File('" + in + "', 'w')\n"
+                       "f['x'] = np.ones((4, 5, 6))\n"
+                       "f['X'] = np.ones((4, 5, 4), np.complex64)\n"),
+            0);
+  const std::string before = slurp(in);
+  struct Case {
+    std::vector<std::string> args;
+    std::vector<std::string> named;
+  };
+  const Case cases[] = {
+      {{"dct", in + ":/X", in + ":/y"}, {in + ":/X", "complex", "float32 or float64"}},
+      {{"dst", in + ":/X", "--in-place", "--inverse"}, {in + ":/X", "complex", "idstn"}},
+      {{"dct", in + ":/nothing", in + ":/y"}, {"/nothing"}},
+      {{"dst", in + ":/x", in + ":/X"}, {in + ":/X", "exists"}},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), {"--backend", "host"});
+    const Outcome o = run_cli(args);
+    EXPECT_EQ(o.exit_code, 1) << o.err;
+    for (const std::string& text : c.named) EXPECT_TRUE(contains(o.err, text)) << o.err;
+    EXPECT_FALSE(contains(o.err, "Usage:")) << o.err;
+    EXPECT_EQ(slurp(in), before) << "the input file changed";
+  }
+  EXPECT_EQ(run_cli({"dct", in + ":/x"}).exit_code, 2) << "no OUTPUT and no --in-place";
+  EXPECT_EQ(run_cli({"dst", in + ":/x", in + ":/y", "--shift"}).exit_code, 2) << "--shift is fft's";
+  for (const char* command : {"dct", "dst"}) {
+    const Outcome help = run_cli({command, "--help"});
+    EXPECT_EQ(help.exit_code, 0);
+    for (const char* text : {"--type", "--inverse", "--norm", "--in-place", "--host-memory", "type and norm"})
+      EXPECT_TRUE(contains(help.out, text)) << command << " --help lacks " << text << "\n" << help.out;
+  }
   EXPECT_EQ(slurp(in), before);
   std::filesystem::remove_all(dir);
 }

@@ -8,6 +8,7 @@
 
 #include "engine/api/host_threads.hpp"
 #include "engine/api/pinned_memory.hpp"
+#include "engine/api/trig_volume.hpp"
 #include "engine/pipeline/streaming_engine.hpp"
 #include "engine/planning/options_check.hpp"
 #include "volume/host_volume.hpp"
@@ -26,18 +27,6 @@ const char* to_string(TrigTransform t) noexcept {
 
 namespace {
 
-kernels::TrigKind kind_of(TrigTransform t) {
-  switch (t) {
-    case TrigTransform::dct2: return kernels::TrigKind::dct2;
-    case TrigTransform::dct3: return kernels::TrigKind::dct3;
-    case TrigTransform::dst2: return kernels::TrigKind::dst2;
-    case TrigTransform::dst3: return kernels::TrigKind::dst3;
-  }
-  return kernels::TrigKind::dct2;
-}
-
-bool type_two(kernels::TrigKind k) { return k == kernels::TrigKind::dct2 || k == kernels::TrigKind::dst2; }
-
 void validate(const Shape& shape) {
   if (shape.nz == 0 || shape.ny == 0 || shape.nx == 0)
     throw Error(ErrorKind::invalid_argument, "shape " + shape.to_string() + " has an axis of length 0");
@@ -55,25 +44,11 @@ class TrigPlan::Impl {
         options(options_in),
         arena(engine::make_arena(options_in)),
         streaming(shape, precision, options, engine::resolve_backend(options_in.backend),
-                  kernels::VolumeTransform{kernels::TransformKind::trig, 0, kind_of(transform_in),
-                                           options_in.norm == Norm::ortho ? kernels::TrigNorm::ortho
-                                                                          : kernels::TrigNorm::none}) {}
+                  engine::trig_volume_transform(transform_in, options_in.norm)) {}
 
-  // scipy's factors: the inverse of an unnormalised transform divides by
-  // 2n along every axis (norm backward), or the forward does (norm
-  // forward); ortho is orthogonal both ways. An axis of one point is not
-  // transformed (the engine skips it): type 2 of one point doubles it, type
-  // 3 leaves it, so its factor joins the scale.
   double scale(bool inverse) const {
-    if (options.norm == Norm::ortho) return 1.0;
-    const kernels::TrigKind run_kind = inverse ? kernels::inverse_kind(kind_of(transform)) : kind_of(transform);
-    double s = 1.0;
-    for (const std::size_t n : {shape.nz, shape.ny, shape.nx}) {
-      if (n == 1 && type_two(run_kind)) s *= 2.0;
-      const bool divides = (options.norm == Norm::backward) == inverse;
-      if (divides) s /= 2.0 * double(n);
-    }
-    return s;
+    return engine::trig_scale(transform, options.norm, shape,
+                              inverse ? Direction::inverse : Direction::forward);
   }
 
   template <class T>

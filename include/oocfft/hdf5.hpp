@@ -80,7 +80,7 @@ enum class IntermediateSpectrum {
 struct DatasetTransformReport {
   DatasetInfo input;
   DatasetPath output;
-  Shape output_shape;           // the output's volume (complex, or real after a real inverse)
+  Shape output_shape;           // the output's volume (complex, or real after a real inverse or a DCT/DST)
   IntermediateSpectrum intermediate = IntermediateSpectrum::none;
   bool in_memory = false;       // the volume was read into host memory whole
   std::size_t host_memory_budget = 0;  // resolved
@@ -134,5 +134,26 @@ DatasetTransformReport transform_real_dataset(const DatasetPath& input, const Da
 std::string describe_real_dataset_transform(const DatasetPath& input, Direction direction, const Options& options,
                                             const DatasetTransformOptions& file_options = {},
                                             std::size_t real_nx = 0);
+
+// scipy.fft's dctn / dstn (forward) or idctn / idstn (inverse) of type 2
+// or 3 over all axes of a dataset, with Options::norm as scipy's norm=
+// (include/oocfft/trig.hpp, which defines TrigTransform; declared opaque
+// here so that this header names no entry point): a real float32/float64
+// dataset -> a real dataset of the same dtype and dims, with the
+// attributes transform ("dctn", "idctn", "dstn" or "idstn"), type ("2" or
+// "3", scipy's type= of the call), norm, and source, original_dtype and
+// oocfft_version as every output. The file safety of transform_dataset
+// (the output under a temporary name, linked when complete), in_place
+// included. A complex input, a missing dataset, a transform that is not
+// one of the four, or Options::shift is refused before anything is
+// written. In host memory when the real volume fits the host budget (read
+// whole, TrigPlan in place, written whole); else streamed: the passes
+// read bricks of real values from the input, write them to the output,
+// and the later passes read and write the output. Progress and cancel
+// per brick, as the plan's.
+enum class TrigTransform;
+DatasetTransformReport transform_trig_dataset(const DatasetPath& input, const DatasetPath& output,
+                                              TrigTransform transform, Direction direction, const Options& options,
+                                              const DatasetTransformOptions& file_options = {});
 
 }  // namespace oocfft
