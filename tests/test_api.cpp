@@ -261,3 +261,40 @@ TEST(ApiErrors, AutomaticBackendFallsBackToHostWithoutCuda) {
 
 }  // namespace
 }  // namespace oocfft::test
+
+namespace oocfft {
+namespace {
+
+// A moved-from plan holds nothing: calling it is refused by name, never a
+// null dereference (it ended the process).
+TEST(ApiErrors, MovedFromPlansRefuseEveryCall) {
+  Options o;
+  o.backend = Backend::host;
+  Plan plan({2, 2, 2}, Precision::single, o);
+  Plan taken = std::move(plan);
+  std::vector<std::complex<float>> data(8, {1.0f, 0.0f});
+  auto expect_refused = [](auto&& call) {
+    try {
+      call();
+      ADD_FAILURE() << "a moved-from plan was called";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
+      EXPECT_NE(std::string(e.what()).find("moved from"), std::string::npos) << e.what();
+    }
+  };
+  expect_refused([&] { plan.execute(data.data(), Direction::forward); });  // NOLINT(bugprone-use-after-move)
+  expect_refused([&] { (void)plan.describe(); });
+  expect_refused([&] { (void)plan.shape(); });
+  taken.execute(data.data(), Direction::forward);  // the plan moved on works
+  EXPECT_FLOAT_EQ(data[0].real(), 8.0f);
+
+  RealPlan real({2, 2, 4}, Precision::single, o);
+  RealPlan real_taken = std::move(real);
+  expect_refused([&] { (void)real.describe(); });  // NOLINT(bugprone-use-after-move)
+  TrigPlan trig({2, 2, 2}, Precision::single, TrigTransform::dct2, o);
+  TrigPlan trig_taken = std::move(trig);
+  expect_refused([&] { (void)trig.describe(); });  // NOLINT(bugprone-use-after-move)
+}
+
+}  // namespace
+}  // namespace oocfft

@@ -282,6 +282,14 @@ TEST(Asm, BadOptionsAreRefusedAndLeaveTheField) {
   o.evanescent = static_cast<Evanescent>(7);
   expect_refused(o, "evanescent");
   expect_refused(good, "distance", std::numeric_limits<double>::infinity());
+  // Finite but unphysical: the phase k z cannot be held (a wavelength of
+  // 1e-300 m, an index of 1e300 gave all-NaN fields).
+  o = good;
+  o.wavelength = 1e-300;
+  expect_refused(o, "wavelength");
+  o = good;
+  o.index = 1e300;
+  expect_refused(o, "index");
   auto stack = u0;
   EXPECT_THROW(propagate_stack(stack.data(), Shape{2, 4, 8}, std::vector<double>{1e-3, 2e-3, 3e-3}, good), Error);
   std::vector<cd> out(ny * nx);

@@ -38,6 +38,27 @@ void check_asm_options(const AsmOptions& o) {
           "evanescent is " + std::to_string(static_cast<int>(o.evanescent)) + ", not decay or zero");
 }
 
+namespace {
+
+// The largest phase k |z| = 2 pi n |z| / wavelength the transfer function
+// may hold: a double carries it to 2^45 * 2^-52 = 2^-7 rad, so past it the
+// phase is noise (and far past it k^2 overflows: a wavelength of 1e-300 m
+// gave an all-NaN field).
+constexpr double largest_phase = 35184372088832.0;  // 2^45 rad
+
+void check_phase_range(const AsmOptions& o, std::span<const double> distances) {
+  double farthest = 0;
+  for (const double z : distances) farthest = std::max(farthest, std::abs(z));
+  const double wavenumber = 2 * 3.14159265358979323846 * o.index / o.wavelength;
+  require(std::isfinite(wavenumber) && wavenumber * farthest <= largest_phase,
+          "index " + std::to_string(o.index) + " over wavelength " + std::to_string(o.wavelength) +
+              " m gives a wavenumber of " + std::to_string(wavenumber) + " rad/m, a phase of " +
+              std::to_string(wavenumber * farthest) + " rad at the farthest distance (" + std::to_string(farthest) +
+              " m): past 2^45 rad double precision cannot hold it; check the wavelength's and the index's units");
+}
+
+}  // namespace
+
 template <class T>
 std::vector<std::complex<T>> padded_buffer(std::size_t elements) {
   try {
@@ -82,6 +103,7 @@ template <class T>
 void AngularSpectrum<T>::run(const std::vector<Stage>& program, std::size_t planes,
                              typename PlaneStore<T>::Source source, typename PlaneStore<T>::Sink sink,
                              std::span<const double> distances, std::size_t done, std::size_t total) const {
+  check_phase_range(options_, distances);
   const Options& user = options_.fft;
   // The engine counts bricks; an operation reports the planes it has done.
   std::size_t planes_per_brick = 1;

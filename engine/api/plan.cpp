@@ -9,6 +9,7 @@
 
 #include "engine/pipeline/execution_backend.hpp"
 #include "engine/api/host_threads.hpp"
+#include "engine/api/live_impl.hpp"
 #include "engine/planning/normalization.hpp"
 #include "engine/planning/options_check.hpp"
 #include "engine/api/pinned_memory.hpp"
@@ -116,18 +117,18 @@ Plan& Plan::operator=(Plan&&) noexcept = default;
 void Plan::execute(std::complex<float>* data, Direction direction) const { execute(data, direction, nullptr); }
 void Plan::execute(std::complex<double>* data, Direction direction) const { execute(data, direction, nullptr); }
 void Plan::execute(std::complex<float>* data, Direction direction, RunReport* report) const {
-  out_of_memory_as_error("execute", [&] { impl_->execute(data, direction, report); });
+  out_of_memory_as_error("execute", [&] { engine::live_impl(impl_, "Plan").execute(data, direction, report); });
 }
 void Plan::execute(std::complex<double>* data, Direction direction, RunReport* report) const {
-  out_of_memory_as_error("execute", [&] { impl_->execute(data, direction, report); });
+  out_of_memory_as_error("execute", [&] { engine::live_impl(impl_, "Plan").execute(data, direction, report); });
 }
 PinnedMemory Plan::pin(void* data, std::size_t bytes) const {
-  return engine::pin_for_device(data, bytes, impl_->streaming.backend());
+  return engine::pin_for_device(data, bytes, engine::live_impl(impl_, "Plan").streaming.backend());
 }
-Shape Plan::shape() const { return impl_->shape; }
-Precision Plan::precision() const { return impl_->precision; }
-Backend Plan::backend() const { return impl_->streaming.backend(); }
-std::string Plan::describe() const { return impl_->describe(); }
+Shape Plan::shape() const { return engine::live_impl(impl_, "Plan").shape; }
+Precision Plan::precision() const { return engine::live_impl(impl_, "Plan").precision; }
+Backend Plan::backend() const { return engine::live_impl(impl_, "Plan").streaming.backend(); }
+std::string Plan::describe() const { return engine::live_impl(impl_, "Plan").describe(); }
 
 bool cuda_available() noexcept { return engine::cuda_usable(); }
 

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "engine/api/host_threads.hpp"
+#include "engine/api/live_impl.hpp"
 #include "engine/api/pinned_memory.hpp"
 #include "engine/pipeline/streaming_engine.hpp"
 #include "engine/planning/normalization.hpp"
@@ -198,37 +199,37 @@ RealPlan::RealPlan(RealPlan&&) noexcept = default;
 RealPlan& RealPlan::operator=(RealPlan&&) noexcept = default;
 
 void RealPlan::forward(const float* real, std::complex<float>* spectrum, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::forward", [&] { impl_->forward(real, spectrum, report); });
+  out_of_memory_as_error("RealPlan::forward", [&] { engine::live_impl(impl_, "RealPlan").forward(real, spectrum, report); });
 }
 void RealPlan::forward(const double* real, std::complex<double>* spectrum, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::forward", [&] { impl_->forward(real, spectrum, report); });
+  out_of_memory_as_error("RealPlan::forward", [&] { engine::live_impl(impl_, "RealPlan").forward(real, spectrum, report); });
 }
 void RealPlan::inverse(const std::complex<float>* spectrum, float* real, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::inverse", [&] { impl_->inverse(spectrum, real, report); });
+  out_of_memory_as_error("RealPlan::inverse", [&] { engine::live_impl(impl_, "RealPlan").inverse(spectrum, real, report); });
 }
 void RealPlan::inverse(const std::complex<double>* spectrum, double* real, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::inverse", [&] { impl_->inverse(spectrum, real, report); });
+  out_of_memory_as_error("RealPlan::inverse", [&] { engine::live_impl(impl_, "RealPlan").inverse(spectrum, real, report); });
 }
 void RealPlan::forward_in_place(float* padded, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::forward_in_place", [&] { impl_->in_place(padded, false, report); });
+  out_of_memory_as_error("RealPlan::forward_in_place", [&] { engine::live_impl(impl_, "RealPlan").in_place(padded, false, report); });
 }
 void RealPlan::forward_in_place(double* padded, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::forward_in_place", [&] { impl_->in_place(padded, false, report); });
+  out_of_memory_as_error("RealPlan::forward_in_place", [&] { engine::live_impl(impl_, "RealPlan").in_place(padded, false, report); });
 }
 void RealPlan::inverse_in_place(float* padded, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::inverse_in_place", [&] { impl_->in_place(padded, true, report); });
+  out_of_memory_as_error("RealPlan::inverse_in_place", [&] { engine::live_impl(impl_, "RealPlan").in_place(padded, true, report); });
 }
 void RealPlan::inverse_in_place(double* padded, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::inverse_in_place", [&] { impl_->in_place(padded, true, report); });
+  out_of_memory_as_error("RealPlan::inverse_in_place", [&] { engine::live_impl(impl_, "RealPlan").in_place(padded, true, report); });
 }
 PinnedMemory RealPlan::pin(void* data, std::size_t bytes) const {
-  return engine::pin_for_device(data, bytes, impl_->streaming.backend());
+  return engine::pin_for_device(data, bytes, engine::live_impl(impl_, "RealPlan").streaming.backend());
 }
-Shape RealPlan::shape() const { return impl_->shape; }
-Shape RealPlan::spectrum_shape() const { return impl_->spectrum; }
-Precision RealPlan::precision() const { return impl_->precision; }
-Backend RealPlan::backend() const { return impl_->streaming.backend(); }
-std::string RealPlan::describe() const { return impl_->describe(); }
+Shape RealPlan::shape() const { return engine::live_impl(impl_, "RealPlan").shape; }
+Shape RealPlan::spectrum_shape() const { return engine::live_impl(impl_, "RealPlan").spectrum; }
+Precision RealPlan::precision() const { return engine::live_impl(impl_, "RealPlan").precision; }
+Backend RealPlan::backend() const { return engine::live_impl(impl_, "RealPlan").streaming.backend(); }
+std::string RealPlan::describe() const { return engine::live_impl(impl_, "RealPlan").describe(); }
 
 void rfft3d(const float* real, std::complex<float>* spectrum, Shape real_shape, const Options& options) {
   RealPlan(real_shape, Precision::single, options).forward(real, spectrum);

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "engine/api/host_threads.hpp"
+#include "engine/api/live_impl.hpp"
 #include "engine/api/pinned_memory.hpp"
 #include "engine/api/trig_volume.hpp"
 #include "engine/pipeline/streaming_engine.hpp"
@@ -123,19 +124,19 @@ TrigPlan::TrigPlan(TrigPlan&&) noexcept = default;
 TrigPlan& TrigPlan::operator=(TrigPlan&&) noexcept = default;
 
 void TrigPlan::execute(float* data, Direction direction, RunReport* report) const {
-  out_of_memory_as_error("TrigPlan::execute", [&] { impl_->execute(data, direction, report); });
+  out_of_memory_as_error("TrigPlan::execute", [&] { engine::live_impl(impl_, "TrigPlan").execute(data, direction, report); });
 }
 void TrigPlan::execute(double* data, Direction direction, RunReport* report) const {
-  out_of_memory_as_error("TrigPlan::execute", [&] { impl_->execute(data, direction, report); });
+  out_of_memory_as_error("TrigPlan::execute", [&] { engine::live_impl(impl_, "TrigPlan").execute(data, direction, report); });
 }
 PinnedMemory TrigPlan::pin(void* data, std::size_t bytes) const {
-  return engine::pin_for_device(data, bytes, impl_->streaming.backend());
+  return engine::pin_for_device(data, bytes, engine::live_impl(impl_, "TrigPlan").streaming.backend());
 }
-Shape TrigPlan::shape() const { return impl_->shape; }
-Precision TrigPlan::precision() const { return impl_->precision; }
-TrigTransform TrigPlan::transform() const { return impl_->transform; }
-Backend TrigPlan::backend() const { return impl_->streaming.backend(); }
-std::string TrigPlan::describe() const { return impl_->describe(); }
+Shape TrigPlan::shape() const { return engine::live_impl(impl_, "TrigPlan").shape; }
+Precision TrigPlan::precision() const { return engine::live_impl(impl_, "TrigPlan").precision; }
+TrigTransform TrigPlan::transform() const { return engine::live_impl(impl_, "TrigPlan").transform; }
+Backend TrigPlan::backend() const { return engine::live_impl(impl_, "TrigPlan").streaming.backend(); }
+std::string TrigPlan::describe() const { return engine::live_impl(impl_, "TrigPlan").describe(); }
 
 void dctn(float* d, Shape s, int type, const Options& o) { one_shot(d, s, true, type, Direction::forward, o); }
 void dctn(double* d, Shape s, int type, const Options& o) { one_shot(d, s, true, type, Direction::forward, o); }
