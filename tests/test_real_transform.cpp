@@ -252,6 +252,16 @@ TEST(RealTransform, BadArgumentsAreRefusedByName) {
     EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
     EXPECT_NE(std::string(e.what()).find("double"), std::string::npos) << e.what();
   }
+  // One array for both sides of an out-of-place call: refused, naming the
+  // in-place calls.
+  std::vector<std::complex<float>> padded(2 * 2 * 3);
+  try {
+    plan.forward(reinterpret_cast<const float*>(padded.data()), padded.data());
+    ADD_FAILURE() << "overlapping arrays were taken";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("forward_in_place"), std::string::npos) << e.what();
+  }
   o.shift = true;
   try {
     RealPlan shifted({2, 2, 4}, Precision::single, o);

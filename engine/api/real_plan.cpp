@@ -58,6 +58,16 @@ void copy_rows(const std::byte* from, std::size_t from_pitch, std::byte* to, std
   });
 }
 
+// Out of place means two arrays: overlapping ones would be read after
+// being written. The padded layout has calls of its own.
+void check_apart(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes, const char* call) {
+  const auto a0 = reinterpret_cast<std::uintptr_t>(a), b0 = reinterpret_cast<std::uintptr_t>(b);
+  if (a0 < b0 + b_bytes && b0 < a0 + a_bytes)
+    throw Error(ErrorKind::invalid_argument, std::string(call) +
+                                                 ": the real and the spectrum arrays overlap; for one array in FFTW's "
+                                                 "padded layout call forward_in_place or inverse_in_place");
+}
+
 }  // namespace
 
 class RealPlan::Impl {
@@ -89,6 +99,7 @@ class RealPlan::Impl {
     check_pointer(real, "RealPlan::forward", "the real array");
     check_pointer(out, "RealPlan::forward", "the spectrum array");
     check_type<T>("RealPlan::forward");
+    check_apart(real, shape.bytes(sizeof(T)), out, spectrum.bytes(sizeof(std::complex<T>)), "RealPlan::forward");
     auto* out_bytes = reinterpret_cast<std::byte*>(out);
     // The store reads the real array and never writes it.
     auto* in_bytes = const_cast<std::byte*>(reinterpret_cast<const std::byte*>(real));
@@ -112,6 +123,7 @@ class RealPlan::Impl {
     check_pointer(in, "RealPlan::inverse", "the spectrum array");
     check_pointer(real, "RealPlan::inverse", "the real array");
     check_type<T>("RealPlan::inverse");
+    check_apart(real, shape.bytes(sizeof(T)), in, spectrum.bytes(sizeof(std::complex<T>)), "RealPlan::inverse");
     auto* in_bytes = const_cast<std::byte*>(reinterpret_cast<const std::byte*>(in));
     auto* out_bytes = reinterpret_cast<std::byte*>(real);
     if (streaming.host_in_place()) {
