@@ -7,16 +7,19 @@
 #include <string>
 #include <type_traits>
 
-#include "engine/pipeline/execution_backend.hpp"
+#include "engine/api/call_guards.hpp"
 #include "engine/api/host_threads.hpp"
-#include "engine/api/live_impl.hpp"
+#include "engine/api/pinned_memory.hpp"
+#include "engine/pipeline/execution_backend.hpp"
+#include "engine/pipeline/streaming_engine.hpp"
 #include "engine/planning/normalization.hpp"
 #include "engine/planning/options_check.hpp"
-#include "engine/api/pinned_memory.hpp"
-#include "engine/pipeline/streaming_engine.hpp"
 #include "volume/host_volume.hpp"
 
 namespace oocfft {
+
+using engine::live_impl;
+using engine::out_of_memory_as_error;
 
 namespace {
 
@@ -71,10 +74,9 @@ class Plan::Impl {
   }
 
   std::string describe() const {
-    std::string s = "oocfft plan: shape " + shape.to_string() + ", complex " + to_string(precision) +
-                    ", backend " + to_string(streaming.backend()) + ", norm " + to_string(options.norm) +
-                    ", threads " + (options.threads == 0 ? std::string("all") : std::to_string(options.threads)) +
-                    "\n";
+    std::string s = "oocfft plan: shape " + shape.to_string() + ", complex " + to_string(precision) + ", backend " +
+                    to_string(streaming.backend()) + ", norm " + to_string(options.norm) + ", threads " +
+                    (options.threads == 0 ? std::string("all") : std::to_string(options.threads)) + "\n";
     s += "  volume: " + format_bytes(double(shape.bytes(element_bytes()))) + "\n";
     s += streaming.describe();
     return s;
@@ -93,23 +95,9 @@ class Plan::Impl {
   engine::StreamingEngine streaming;
 };
 
-namespace {
-// Every allocation failure inside the library reaches the caller as
-// Error(out_of_memory), naming what was being done.
-template <class F>
-auto out_of_memory_as_error(const std::string& what, F&& f) {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::out_of_memory, what + ": the host memory could not be had (std::bad_alloc)");
-  }
-}
-}  // namespace
-
 Plan::Plan(Shape shape, Precision precision, const Options& options)
-    : impl_(out_of_memory_as_error("planning " + shape.to_string(), [&] {
-        return std::make_unique<Impl>(shape, precision, options);
-      })) {}
+    : impl_(out_of_memory_as_error("planning " + shape.to_string(),
+                                   [&] { return std::make_unique<Impl>(shape, precision, options); })) {}
 Plan::~Plan() = default;
 Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
@@ -117,18 +105,18 @@ Plan& Plan::operator=(Plan&&) noexcept = default;
 void Plan::execute(std::complex<float>* data, Direction direction) const { execute(data, direction, nullptr); }
 void Plan::execute(std::complex<double>* data, Direction direction) const { execute(data, direction, nullptr); }
 void Plan::execute(std::complex<float>* data, Direction direction, RunReport* report) const {
-  out_of_memory_as_error("execute", [&] { engine::live_impl(impl_, "Plan").execute(data, direction, report); });
+  out_of_memory_as_error("execute", [&] { live_impl(impl_, "Plan").execute(data, direction, report); });
 }
 void Plan::execute(std::complex<double>* data, Direction direction, RunReport* report) const {
-  out_of_memory_as_error("execute", [&] { engine::live_impl(impl_, "Plan").execute(data, direction, report); });
+  out_of_memory_as_error("execute", [&] { live_impl(impl_, "Plan").execute(data, direction, report); });
 }
 PinnedMemory Plan::pin(void* data, std::size_t bytes) const {
-  return engine::pin_for_device(data, bytes, engine::live_impl(impl_, "Plan").streaming.backend());
+  return engine::pin_for_device(data, bytes, live_impl(impl_, "Plan").streaming.backend());
 }
-Shape Plan::shape() const { return engine::live_impl(impl_, "Plan").shape; }
-Precision Plan::precision() const { return engine::live_impl(impl_, "Plan").precision; }
-Backend Plan::backend() const { return engine::live_impl(impl_, "Plan").streaming.backend(); }
-std::string Plan::describe() const { return engine::live_impl(impl_, "Plan").describe(); }
+Shape Plan::shape() const { return live_impl(impl_, "Plan").shape; }
+Precision Plan::precision() const { return live_impl(impl_, "Plan").precision; }
+Backend Plan::backend() const { return live_impl(impl_, "Plan").streaming.backend(); }
+std::string Plan::describe() const { return live_impl(impl_, "Plan").describe(); }
 
 bool cuda_available() noexcept { return engine::cuda_usable(); }
 

@@ -1,5 +1,3 @@
-#include "oocfft/real.hpp"
-
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -9,17 +7,21 @@
 #include <new>
 #include <type_traits>
 
+#include "engine/api/call_guards.hpp"
 #include "engine/api/host_threads.hpp"
-#include "engine/api/live_impl.hpp"
 #include "engine/api/pinned_memory.hpp"
 #include "engine/pipeline/streaming_engine.hpp"
 #include "engine/planning/normalization.hpp"
 #include "engine/planning/options_check.hpp"
+#include "oocfft/real.hpp"
 #include "volume/host_buffer.hpp"
 #include "volume/host_volume.hpp"
 #include "volume/real_spectrum_store.hpp"
 
 namespace oocfft {
+
+using engine::live_impl;
+using engine::out_of_memory_as_error;
 
 Shape half_spectrum_shape(const Shape& real_shape) { return {real_shape.nz, real_shape.ny, real_shape.nx / 2 + 1}; }
 
@@ -45,8 +47,8 @@ template <class P>
 void check_pointer(const P* p, const char* call, const char* what) {
   if (p == nullptr) throw Error(ErrorKind::invalid_argument, std::string(call) + ": " + what + " is a null pointer");
   if (reinterpret_cast<std::uintptr_t>(p) % alignof(P) != 0)
-    throw Error(ErrorKind::invalid_argument, std::string(call) + ": " + what + " is not aligned to " +
-                                                 std::to_string(alignof(P)) + " bytes");
+    throw Error(ErrorKind::invalid_argument,
+                std::string(call) + ": " + what + " is not aligned to " + std::to_string(alignof(P)) + " bytes");
 }
 
 // Rows of `rows` x `width` bytes between a packed array and one whose rows
@@ -171,8 +173,8 @@ class RealPlan::Impl {
                     ", norm " + to_string(options.norm) + ", threads " +
                     (options.threads == 0 ? std::string("all") : std::to_string(options.threads)) + "\n";
     const std::size_t value = precision == Precision::single ? sizeof(float) : sizeof(double);
-    s += "  real volume: " + format_bytes(double(shape.bytes(value))) + "; half spectrum: " +
-         format_bytes(double(spectrum.bytes(2 * value))) +
+    s += "  real volume: " + format_bytes(double(shape.bytes(value))) +
+         "; half spectrum: " + format_bytes(double(spectrum.bytes(2 * value))) +
          "; the passes run over the half spectrum, the x stage turning real rows into it first (forward) and "
          "back last (the inverse runs the passes in reverse order)\n";
     const engine::PassPlan plan = streaming.plan();
@@ -191,57 +193,49 @@ class RealPlan::Impl {
   engine::StreamingEngine streaming;
 };
 
-namespace {
-template <class F>
-auto out_of_memory_as_error(const std::string& what, F&& f) {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::out_of_memory, what + ": the host memory could not be had (std::bad_alloc)");
-  }
-}
-}  // namespace
-
 RealPlan::RealPlan(Shape shape, Precision precision, const Options& options)
-    : impl_(out_of_memory_as_error("planning the real transform of " + shape.to_string(), [&] {
-        return std::make_unique<Impl>(shape, precision, options);
-      })) {}
+    : impl_(out_of_memory_as_error("planning the real transform of " + shape.to_string(),
+                                   [&] { return std::make_unique<Impl>(shape, precision, options); })) {}
 RealPlan::~RealPlan() = default;
 RealPlan::RealPlan(RealPlan&&) noexcept = default;
 RealPlan& RealPlan::operator=(RealPlan&&) noexcept = default;
 
 void RealPlan::forward(const float* real, std::complex<float>* spectrum, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::forward", [&] { engine::live_impl(impl_, "RealPlan").forward(real, spectrum, report); });
+  out_of_memory_as_error("RealPlan::forward", [&] { live_impl(impl_, "RealPlan").forward(real, spectrum, report); });
 }
 void RealPlan::forward(const double* real, std::complex<double>* spectrum, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::forward", [&] { engine::live_impl(impl_, "RealPlan").forward(real, spectrum, report); });
+  out_of_memory_as_error("RealPlan::forward", [&] { live_impl(impl_, "RealPlan").forward(real, spectrum, report); });
 }
 void RealPlan::inverse(const std::complex<float>* spectrum, float* real, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::inverse", [&] { engine::live_impl(impl_, "RealPlan").inverse(spectrum, real, report); });
+  out_of_memory_as_error("RealPlan::inverse", [&] { live_impl(impl_, "RealPlan").inverse(spectrum, real, report); });
 }
 void RealPlan::inverse(const std::complex<double>* spectrum, double* real, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::inverse", [&] { engine::live_impl(impl_, "RealPlan").inverse(spectrum, real, report); });
+  out_of_memory_as_error("RealPlan::inverse", [&] { live_impl(impl_, "RealPlan").inverse(spectrum, real, report); });
 }
 void RealPlan::forward_in_place(float* padded, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::forward_in_place", [&] { engine::live_impl(impl_, "RealPlan").in_place(padded, false, report); });
+  out_of_memory_as_error("RealPlan::forward_in_place",
+                         [&] { live_impl(impl_, "RealPlan").in_place(padded, false, report); });
 }
 void RealPlan::forward_in_place(double* padded, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::forward_in_place", [&] { engine::live_impl(impl_, "RealPlan").in_place(padded, false, report); });
+  out_of_memory_as_error("RealPlan::forward_in_place",
+                         [&] { live_impl(impl_, "RealPlan").in_place(padded, false, report); });
 }
 void RealPlan::inverse_in_place(float* padded, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::inverse_in_place", [&] { engine::live_impl(impl_, "RealPlan").in_place(padded, true, report); });
+  out_of_memory_as_error("RealPlan::inverse_in_place",
+                         [&] { live_impl(impl_, "RealPlan").in_place(padded, true, report); });
 }
 void RealPlan::inverse_in_place(double* padded, RunReport* report) const {
-  out_of_memory_as_error("RealPlan::inverse_in_place", [&] { engine::live_impl(impl_, "RealPlan").in_place(padded, true, report); });
+  out_of_memory_as_error("RealPlan::inverse_in_place",
+                         [&] { live_impl(impl_, "RealPlan").in_place(padded, true, report); });
 }
 PinnedMemory RealPlan::pin(void* data, std::size_t bytes) const {
-  return engine::pin_for_device(data, bytes, engine::live_impl(impl_, "RealPlan").streaming.backend());
+  return engine::pin_for_device(data, bytes, live_impl(impl_, "RealPlan").streaming.backend());
 }
-Shape RealPlan::shape() const { return engine::live_impl(impl_, "RealPlan").shape; }
-Shape RealPlan::spectrum_shape() const { return engine::live_impl(impl_, "RealPlan").spectrum; }
-Precision RealPlan::precision() const { return engine::live_impl(impl_, "RealPlan").precision; }
-Backend RealPlan::backend() const { return engine::live_impl(impl_, "RealPlan").streaming.backend(); }
-std::string RealPlan::describe() const { return engine::live_impl(impl_, "RealPlan").describe(); }
+Shape RealPlan::shape() const { return live_impl(impl_, "RealPlan").shape; }
+Shape RealPlan::spectrum_shape() const { return live_impl(impl_, "RealPlan").spectrum; }
+Precision RealPlan::precision() const { return live_impl(impl_, "RealPlan").precision; }
+Backend RealPlan::backend() const { return live_impl(impl_, "RealPlan").streaming.backend(); }
+std::string RealPlan::describe() const { return live_impl(impl_, "RealPlan").describe(); }
 
 void rfft3d(const float* real, std::complex<float>* spectrum, Shape real_shape, const Options& options) {
   RealPlan(real_shape, Precision::single, options).forward(real, spectrum);

@@ -1,27 +1,33 @@
-#include "oocfft/trig.hpp"
-
 #include <tbb/task_arena.h>
 
 #include <cstdint>
 #include <new>
 #include <type_traits>
 
+#include "engine/api/call_guards.hpp"
 #include "engine/api/host_threads.hpp"
-#include "engine/api/live_impl.hpp"
 #include "engine/api/pinned_memory.hpp"
 #include "engine/api/trig_volume.hpp"
 #include "engine/pipeline/streaming_engine.hpp"
 #include "engine/planning/options_check.hpp"
+#include "oocfft/trig.hpp"
 #include "volume/host_volume.hpp"
 
 namespace oocfft {
 
+using engine::live_impl;
+using engine::out_of_memory_as_error;
+
 const char* to_string(TrigTransform t) noexcept {
   switch (t) {
-    case TrigTransform::dct2: return "dct2";
-    case TrigTransform::dct3: return "dct3";
-    case TrigTransform::dst2: return "dst2";
-    case TrigTransform::dst3: return "dst3";
+    case TrigTransform::dct2:
+      return "dct2";
+    case TrigTransform::dct3:
+      return "dct3";
+    case TrigTransform::dst2:
+      return "dst2";
+    case TrigTransform::dst3:
+      return "dst3";
   }
   return "?";
 }
@@ -48,8 +54,7 @@ class TrigPlan::Impl {
                   engine::trig_volume_transform(transform_in, options_in.norm)) {}
 
   double scale(bool inverse) const {
-    return engine::trig_scale(transform, options.norm, shape,
-                              inverse ? Direction::inverse : Direction::forward);
+    return engine::trig_scale(transform, options.norm, shape, inverse ? Direction::inverse : Direction::forward);
   }
 
   template <class T>
@@ -91,20 +96,10 @@ class TrigPlan::Impl {
   engine::StreamingEngine streaming;
 };
 
-namespace {
-template <class F>
-auto out_of_memory_as_error(const std::string& what, F&& f) {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::out_of_memory, what + ": the host memory could not be had (std::bad_alloc)");
-  }
-}
-
 TrigTransform transform_of(bool cosine, int type) {
   if (type != 2 && type != 3)
-    throw Error(ErrorKind::invalid_argument, std::string(cosine ? "dctn" : "dstn") + ": type " +
-                                                 std::to_string(type) + " is not supported; types 2 and 3 are");
+    throw Error(ErrorKind::invalid_argument, std::string(cosine ? "dctn" : "dstn") + ": type " + std::to_string(type) +
+                                                 " is not supported; types 2 and 3 are");
   if (cosine) return type == 2 ? TrigTransform::dct2 : TrigTransform::dct3;
   return type == 2 ? TrigTransform::dst2 : TrigTransform::dst3;
 }
@@ -124,19 +119,19 @@ TrigPlan::TrigPlan(TrigPlan&&) noexcept = default;
 TrigPlan& TrigPlan::operator=(TrigPlan&&) noexcept = default;
 
 void TrigPlan::execute(float* data, Direction direction, RunReport* report) const {
-  out_of_memory_as_error("TrigPlan::execute", [&] { engine::live_impl(impl_, "TrigPlan").execute(data, direction, report); });
+  out_of_memory_as_error("TrigPlan::execute", [&] { live_impl(impl_, "TrigPlan").execute(data, direction, report); });
 }
 void TrigPlan::execute(double* data, Direction direction, RunReport* report) const {
-  out_of_memory_as_error("TrigPlan::execute", [&] { engine::live_impl(impl_, "TrigPlan").execute(data, direction, report); });
+  out_of_memory_as_error("TrigPlan::execute", [&] { live_impl(impl_, "TrigPlan").execute(data, direction, report); });
 }
 PinnedMemory TrigPlan::pin(void* data, std::size_t bytes) const {
-  return engine::pin_for_device(data, bytes, engine::live_impl(impl_, "TrigPlan").streaming.backend());
+  return engine::pin_for_device(data, bytes, live_impl(impl_, "TrigPlan").streaming.backend());
 }
-Shape TrigPlan::shape() const { return engine::live_impl(impl_, "TrigPlan").shape; }
-Precision TrigPlan::precision() const { return engine::live_impl(impl_, "TrigPlan").precision; }
-TrigTransform TrigPlan::transform() const { return engine::live_impl(impl_, "TrigPlan").transform; }
-Backend TrigPlan::backend() const { return engine::live_impl(impl_, "TrigPlan").streaming.backend(); }
-std::string TrigPlan::describe() const { return engine::live_impl(impl_, "TrigPlan").describe(); }
+Shape TrigPlan::shape() const { return live_impl(impl_, "TrigPlan").shape; }
+Precision TrigPlan::precision() const { return live_impl(impl_, "TrigPlan").precision; }
+TrigTransform TrigPlan::transform() const { return live_impl(impl_, "TrigPlan").transform; }
+Backend TrigPlan::backend() const { return live_impl(impl_, "TrigPlan").streaming.backend(); }
+std::string TrigPlan::describe() const { return live_impl(impl_, "TrigPlan").describe(); }
 
 void dctn(float* d, Shape s, int type, const Options& o) { one_shot(d, s, true, type, Direction::forward, o); }
 void dctn(double* d, Shape s, int type, const Options& o) { one_shot(d, s, true, type, Direction::forward, o); }
