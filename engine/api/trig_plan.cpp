@@ -96,6 +96,7 @@ class TrigPlan::Impl {
   engine::StreamingEngine streaming;
 };
 
+namespace {
 TrigTransform transform_of(bool cosine, int type) {
   if (type != 2 && type != 3)
     throw Error(ErrorKind::invalid_argument, std::string(cosine ? "dctn" : "dstn") + ": type " + std::to_string(type) +
