@@ -25,6 +25,7 @@
 #include "kernels/cuda/device_limits.hpp"
 #include "kernels/cuda/device_real_rows.hpp"
 #include "kernels/cuda/device_trig_lines.hpp"
+#include "kernels/cuda/real_rows_kernels.hpp"
 #include "tests/cuda_test_support.hpp"
 
 namespace oocfft::test {
@@ -187,63 +188,64 @@ double real_tolerance(std::size_t n, std::size_t inner) {
 
 template <class T>
 void check_real_rows(RealRunner<T>& runner, std::size_t n, std::size_t rows, std::size_t extra_pitch,
-                     std::uint64_t seed) {
+                     std::uint64_t seed, std::size_t lead = 0) {
   const kc::DeviceRealRows<T> plan(n, kc::DeviceLimits::current(), kc::TileKernels::compiled_where_available);
   const std::size_t half = n / 2 + 1;
   const std::size_t pitch = 2 * half + extra_pitch;
   const std::string what = "n=" + std::to_string(n) + " rows=" + std::to_string(rows) + " pitch=" +
-                           std::to_string(pitch) + " (" + std::to_string(sizeof(T) * 8) + "-bit)";
+                           std::to_string(pitch) + " lead=" + std::to_string(lead) + " (" +
+                           std::to_string(sizeof(T) * 8) + "-bit)";
   const double tol = real_tolerance<T>(n, n % 2 == 0 ? n / 2 : n);
   const std::size_t work = plan.workspace_bytes(rows, pitch);
 
   // Forward: n reals a row (the padding NaN) -> n/2+1 complex values.
-  std::vector<T> in(rows * pitch, nan_value<T>());
+  std::vector<T> in(lead + rows * pitch, nan_value<T>());
   std::vector<std::vector<long double>> x(rows);
   for (std::size_t r = 0; r < rows; ++r) {
     x[r] = random_reals(n, seed + r);
-    for (std::size_t j = 0; j < n; ++j) in[r * pitch + j] = static_cast<T>(x[r][j]);
+    for (std::size_t j = 0; j < n; ++j) in[lead + r * pitch + j] = static_cast<T>(x[r][j]);
   }
   const auto out = runner.run(in, work, [&](T* d, void* w, cudaStream_t s) {
-    plan.execute(d, rows, pitch, w, false, T(1), s);
+    plan.execute(d + lead, rows, pitch, w, false, T(1), s);
   });
   L2Sums forward;
   for (std::size_t r = 0; r < rows; ++r) {
     const auto want = fftwl_rfft(x[r]);
     for (std::size_t k = 0; k < half; ++k)
-      forward.add(std::complex<T>(out[r * pitch + 2 * k], out[r * pitch + 2 * k + 1]), want[k]);
+      forward.add(std::complex<T>(out[lead + r * pitch + 2 * k], out[lead + r * pitch + 2 * k + 1]), want[k]);
   }
   EXPECT_LE(worst.check<T>(forward.relative(), tol), tol) << "forward " << what;
 
   // Inverse: random half spectra (Im X[0], Im X[n/2] not zero: they must be
   // ignored), padding NaN, scale 1/n; against fftwl's c2r.
-  std::vector<T> spectra(rows * pitch, nan_value<T>());
+  std::vector<T> spectra(lead + rows * pitch, nan_value<T>());
   std::vector<std::vector<LongComplex>> X(rows);
   for (std::size_t r = 0; r < rows; ++r) {
     X[r] = random_signal(half, seed + 100 + r);
     for (std::size_t k = 0; k < half; ++k) {
-      spectra[r * pitch + 2 * k] = static_cast<T>(X[r][k].real());
-      spectra[r * pitch + 2 * k + 1] = static_cast<T>(X[r][k].imag());
+      spectra[lead + r * pitch + 2 * k] = static_cast<T>(X[r][k].real());
+      spectra[lead + r * pitch + 2 * k + 1] = static_cast<T>(X[r][k].imag());
     }
   }
   const long double inv_n = 1.0L / static_cast<long double>(n);
   const auto back = runner.run(spectra, work, [&](T* d, void* w, cudaStream_t s) {
-    plan.execute(d, rows, pitch, w, true, static_cast<T>(inv_n), s);
+    plan.execute(d + lead, rows, pitch, w, true, static_cast<T>(inv_n), s);
   });
   L2Sums inverse;
   for (std::size_t r = 0; r < rows; ++r) {
     const auto want = fftwl_irfft_times_n(X[r], n);
-    for (std::size_t j = 0; j < n; ++j) inverse.add(back[r * pitch + j], want[j], inv_n);
+    for (std::size_t j = 0; j < n; ++j) inverse.add(back[lead + r * pitch + j], want[j], inv_n);
   }
   EXPECT_LE(worst.check<T>(inverse.relative(), tol), tol) << "inverse " << what;
 
   // Round trip: forward, then inverse with 1/n, gives the input back.
   const auto again = runner.run(in, work, [&](T* d, void* w, cudaStream_t s) {
-    plan.execute(d, rows, pitch, w, false, T(1), s);
-    plan.execute(d, rows, pitch, w, true, static_cast<T>(inv_n), s);
+    plan.execute(d + lead, rows, pitch, w, false, T(1), s);
+    plan.execute(d + lead, rows, pitch, w, true, static_cast<T>(inv_n), s);
   });
   L2Sums trip;
   for (std::size_t r = 0; r < rows; ++r)
-    for (std::size_t j = 0; j < n; ++j) trip.add(again[r * pitch + j], x[r][j]);
+    for (std::size_t j = 0; j < n; ++j) trip.add(again[lead + r * pitch + j], x[r][j]);
   EXPECT_LE(worst.check<T>(trip.relative(), 2 * tol), 2 * tol) << "round trip " << what;
 }
 
@@ -258,6 +260,28 @@ TEST(CudaRealRows, LengthsAgainstFftwLongDouble) {
       check_real_rows(single, n, rows, extra, 1000 * n + rows);
       check_real_rows(twice, n, rows, extra, 1000 * n + rows);
     }
+  }
+  worst.print();
+}
+
+// The fused short-row kernel (launch_real_rows_fused) on every length it
+// takes, and the lengths beside them that take the two-pass paths: odd
+// row counts over several blocks with a partial last one, extra padding,
+// and rows one real off the two-real alignment (scalar global accesses).
+TEST(CudaRealRows, FusedShortRows) {
+  SKIP_WITHOUT_CUDA();
+  worst = {};
+  RealRunner<float> single;
+  RealRunner<double> twice;
+  for (std::size_t n = 17; n <= 130; ++n) {
+    check_real_rows(single, n, 3, 4, 5000 * n + 3);
+    check_real_rows(twice, n, 3, 0, 5000 * n + 3);
+    check_real_rows(single, n, 131, 0, 5000 * n + 131);
+    check_real_rows(twice, n, 131, 2, 5000 * n + 131);
+    if (kc::real_rows_fused_supported<float>(static_cast<std::int64_t>(n)))
+      check_real_rows(single, n, 5, 0, 5000 * n + 5, 1);
+    if (kc::real_rows_fused_supported<double>(static_cast<std::int64_t>(n)))
+      check_real_rows(twice, n, 5, 2, 5000 * n + 5, 1);
   }
   worst.print();
 }
@@ -283,6 +307,9 @@ TEST(CudaRealRows, RefusesAnOddOrShortPitch) {
   EXPECT_THROW(plan.execute(nullptr, 1, 11, nullptr, false, 1.0f, nullptr), Error);
   EXPECT_THROW(plan.execute(nullptr, 1, 10, nullptr, false, 1.0f, nullptr), Error);
   EXPECT_NE(plan.describe().find("real 10 -> 6 (direct DFT in one kernel"), std::string::npos) << plan.describe();
+  const kc::DeviceRealRows<float> fused(64, kc::DeviceLimits::current(), kc::TileKernels::general_only);
+  EXPECT_NE(fused.describe().find("real 64 -> 33 (fused in one kernel"), std::string::npos) << fused.describe();
+  EXPECT_EQ(fused.workspace_bytes(1001, 66), 0u);
   const kc::DeviceRealRows<float> longer(34, kc::DeviceLimits::current(), kc::TileKernels::general_only);
   EXPECT_NE(longer.describe().find("real 34 -> 18 (half-length complex 17"), std::string::npos) << longer.describe();
 }

@@ -22,6 +22,18 @@ std::size_t aligned(std::size_t bytes) {
 // Rows this short run whole in one kernel (launch_real_rows_direct).
 bool direct(std::size_t n) { return n <= static_cast<std::size_t>(real_rows_direct_max); }
 
+// Rows the fused kernel runs whole (launch_real_rows_fused).
+template <class T>
+bool fused(std::size_t n) {
+  return !direct(n) && real_rows_fused_supported<T>(static_cast<std::int64_t>(n));
+}
+
+// Either: one kernel, a twiddle table of w_n^j for j < n, no inner plan.
+template <class T>
+bool one_kernel(std::size_t n) {
+  return direct(n) || fused<T>(n);
+}
+
 }  // namespace
 
 template <class T>
@@ -29,11 +41,11 @@ DeviceRealRows<T>::DeviceRealRows(std::size_t n, const DeviceLimits& limits, Til
   if (n == 0) throw Error(ErrorKind::invalid_argument, "DeviceRealRows: length 0");
   const bool even = n % 2 == 0;
   const std::size_t inner = even ? n / 2 : n;
-  if (inner > 1 && !direct(n)) line_.emplace(inner, limits, kernels);
-  if (even || direct(n)) {
+  if (inner > 1 && !one_kernel<T>(n)) line_.emplace(inner, limits, kernels);
+  if (even || one_kernel<T>(n)) {
     // w_n^k, exact in long double, cast down: k = 0..n/2 for the split,
-    // k = 0..n-1 for the direct kernel.
-    const std::size_t count = direct(n) ? n : n / 2 + 1;
+    // k = 0..n-1 for the one-kernel paths.
+    const std::size_t count = one_kernel<T>(n) ? n : n / 2 + 1;
     std::vector<Complex<T>> w(count);
     for (std::size_t k = 0; k < count; ++k) {
       const std::complex<long double> r = unit_root(k, n);
@@ -63,7 +75,7 @@ LineBatch DeviceRealRows<T>::complex_lines(std::size_t rows, std::size_t row_pit
 template <class T>
 std::size_t DeviceRealRows<T>::workspace_bytes(std::size_t rows, std::size_t row_pitch) const {
   const LineBatch lines = complex_lines(rows, row_pitch);
-  if (direct(n_)) return 0;
+  if (one_kernel<T>(n_)) return 0;
   const std::size_t inner = line_ ? line_->workspace_bytes(lines) : 0;
   if (n_ % 2 == 0) return inner;
   return aligned(lines.lines() * n_ * sizeof(Complex<T>)) + inner;
@@ -85,6 +97,11 @@ void DeviceRealRows<T>::execute(T* data, std::size_t rows, std::size_t row_pitch
   if (direct(n_)) {
     launch_real_rows_direct(data, count, static_cast<std::int64_t>(row_pitch), static_cast<std::int64_t>(n_),
                             twiddles_.as<const Complex<T>>(), inverse, scale, stream);
+    return;
+  }
+  if (fused<T>(n_)) {
+    launch_real_rows_fused(data, count, static_cast<std::int64_t>(row_pitch), static_cast<std::int64_t>(n_),
+                           twiddles_.as<const Complex<T>>(), inverse, scale, stream);
     return;
   }
   if (n_ % 2 == 0) {
@@ -121,6 +138,9 @@ template <class T>
 std::string DeviceRealRows<T>::describe() const {
   std::string d = "real " + std::to_string(n_) + " -> " + std::to_string(spectrum_length());
   if (direct(n_)) return d + " (direct DFT in one kernel, rows staged in shared memory)";
+  if (fused<T>(n_))
+    return d + (n_ % 2 == 0 ? " (fused in one kernel: half-length FFT and split in registers, rows staged in shared memory)"
+                            : " (fused in one kernel: complex FFT in registers, rows staged in shared memory)");
   const std::string inner = line_ ? line_->describe() : std::string("identity");
   if (n_ % 2 == 0)
     d += " (half-length complex " + std::to_string(n_ / 2) + ": " + inner + "; split in place)";

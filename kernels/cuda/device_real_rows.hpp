@@ -13,7 +13,12 @@
 //           workspace (z = a + i b) and unpacked by Z[k] +- conj Z[n-k];
 //   n <= 16 (real_rows_direct_max) one kernel: rows staged in shared
 //           memory, a direct real DFT per row in registers (no inner
-//           complex FFT, no workspace).
+//           complex FFT, no workspace);
+//   short 7-smooth n (FusedLengths<T>, real_rows_kernels.hpp: to 128 in
+//           float, 64 in double) one fused kernel: rows staged in shared
+//           memory, each row's half-length FFT and split (or, odd n, its
+//           complex FFT) in registers; one read and one write, no
+//           workspace.
 // The twiddles w_n^k come from roots_of_unity (long double on the host),
 // uploaded once; the complex FFT is a DeviceLinePlan.
 #include <cuda_runtime_api.h>

@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <utility>
 
 #include "kernels/complex.hpp"
 
@@ -40,6 +41,29 @@ constexpr int real_rows_direct_max = 16;
 template <class T>
 void launch_real_rows_direct(T* data, std::int64_t count, std::int64_t pitch, std::int64_t n, const Complex<T>* w,
                              bool inverse, T scale, cudaStream_t stream);
+
+// Rows of the lengths FusedLengths<T> lists (beyond real_rows_direct_max,
+// 7-smooth, as long as a row's values fit in a thread's registers), the
+// whole transform in one kernel (real_rows_fused_kernel.cuh): rows staged
+// in shared memory, each row's FFT and split (merge and inverse FFT) in
+// registers. Same contract as launch_real_rows_direct; `w` holds w_n^j,
+// j = 0..n-1.
+template <class T>
+struct FusedLengths;
+template <>
+struct FusedLengths<float> {
+  using list = std::integer_sequence<int, 18, 20, 21, 24, 25, 27, 28, 30, 32, 35, 36, 40, 42, 45, 48, 49, 50, 54, 56,
+                                     60, 63, 64, 70, 72, 80, 84, 90, 96, 98, 100, 108, 112, 120, 126, 128>;
+};
+template <>
+struct FusedLengths<double> {
+  using list = std::integer_sequence<int, 18, 20, 21, 24, 25, 27, 28, 30, 32, 35, 36, 40, 42, 48, 50, 54, 56, 60, 64>;
+};
+template <class T>
+bool real_rows_fused_supported(std::int64_t n);
+template <class T>
+void launch_real_rows_fused(T* data, std::int64_t count, std::int64_t pitch, std::int64_t n, const Complex<T>* w,
+                            bool inverse, T scale, cudaStream_t stream);
 
 // Odd n, forward: rows (2p, 2p+1) -> line p of `lines` (n complex values
 // each, contiguous): z[j] = a[j] + i b[j]; a missing last row reads as 0.
