@@ -1,11 +1,12 @@
 #include "apps/dataset_commands.hpp"
 
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 
 #include "apps/progress_reporter.hpp"
 #include "apps/report_json.hpp"
 #include "apps/run_summary.hpp"
+#include "core/durable_file.hpp"
 #include "core/format_bytes.hpp"
 #include "io/stored_element_names.hpp"
 
@@ -37,22 +38,37 @@ void run_info_dataset(const CliOptions& cli) {
 
 namespace {
 
-// Opened before the transform, so an unwritable report path fails in a
-// second, not after an hour of work.
-std::ofstream open_json(const std::string& path) {
-  std::ofstream json;
-  if (!path.empty()) {
-    json.open(path);
-    if (!json) throw Error(ErrorKind::io, "cannot write the JSON report '" + path + "'");
-  }
-  return json;
+// The --json report's path, checked before the transform (an unwritable
+// place fails in a second, not after an hour of work) but not opened: the
+// report is written under a temporary name beside it and renamed over it
+// at the end (core/durable_file.hpp), so a run that fails or is refused
+// leaves a file already there as it was. A report path that is the input's
+// or the output's HDF5 file is refused: the report would replace it.
+struct JsonReport {
+  std::string path;  // empty: no report
+};
+
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
+  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
 }
 
-void finish_json(std::ofstream& json, const std::string& path, const DatasetTransformReport& report) {
-  if (!json.is_open()) return;
-  json << report_json(report);
-  json.close();
-  if (!json) throw Error(ErrorKind::io, "cannot write the JSON report '" + path + "'");
+JsonReport open_json(const std::string& path, const DatasetPath& input, const DatasetPath& output) {
+  if (path.empty()) return {};
+  if (same_file(path, input.file))
+    throw Error(ErrorKind::invalid_argument, "--json " + path + " is the input file " + input.file +
+                                                 "; the report would replace it: name another file");
+  if (same_file(path, output.file))
+    throw Error(ErrorKind::invalid_argument, "--json " + path + " is the output file " + output.file +
+                                                 "; the report would replace it: name another file");
+  check_writable_destination(path, "the JSON report");
+  return {path};
+}
+
+void finish_json(const JsonReport& json, const DatasetTransformReport& report) {
+  if (!json.path.empty()) write_file_atomically(json.path, report_json(report));
 }
 
 // Runs `transform` with progress on stderr and Ctrl-C as the cancel hook.
@@ -79,7 +95,7 @@ DatasetTransformReport with_progress(const CliOptions& cli, const std::atomic<bo
 void run_fft(const CliOptions& cli, const std::atomic<bool>& interrupted) {
   const DatasetPath input = DatasetPath::parse(cli.fft.input);
   const DatasetPath output = cli.fft.output.empty() ? input : DatasetPath::parse(cli.fft.output);
-  std::ofstream json = open_json(cli.fft.json);
+  const JsonReport json = open_json(cli.fft.json, input, output);
   DatasetTransformOptions file_options;
   file_options.in_place = cli.fft.in_place;
   file_options.host_memory_budget = cli.host_memory;
@@ -91,14 +107,14 @@ void run_fft(const CliOptions& cli, const std::atomic<bool>& interrupted) {
   std::printf("%s\n", run_summary(report.seconds, report.input.complex_bytes(), report.run,
                                   report.in_memory ? "in memory" : "streamed")
                           .c_str());
-  finish_json(json, cli.fft.json, report);
+  finish_json(json, report);
 }
 
 void run_real_fft(const CliOptions& cli, const std::atomic<bool>& interrupted) {
   const RealFftArgs& r = cli.real_fft;
   const DatasetPath input = DatasetPath::parse(r.input);
   const DatasetPath output = DatasetPath::parse(r.output);
-  std::ofstream json = open_json(r.json);
+  const JsonReport json = open_json(r.json, input, output);
   DatasetTransformOptions file_options;
   file_options.host_memory_budget = cli.host_memory;
   const DatasetTransformReport report = with_progress(cli, interrupted, [&](const Options& options) {
@@ -116,14 +132,14 @@ void run_real_fft(const CliOptions& cli, const std::atomic<bool>& interrupted) {
   std::printf("%s\n", run_summary(report.seconds, half.bytes(complex_value_bytes(report.input.precision)), report.run,
                                   where)
                           .c_str());
-  finish_json(json, r.json, report);
+  finish_json(json, report);
 }
 
 void run_trig(const CliOptions& cli, const std::atomic<bool>& interrupted) {
   const TrigArgs& t = cli.trig;
   const DatasetPath input = DatasetPath::parse(t.input);
   const DatasetPath output = t.output.empty() ? input : DatasetPath::parse(t.output);
-  std::ofstream json = open_json(t.json);
+  const JsonReport json = open_json(t.json, input, output);
   DatasetTransformOptions file_options;
   file_options.in_place = t.in_place;
   file_options.host_memory_budget = cli.host_memory;
@@ -137,7 +153,7 @@ void run_trig(const CliOptions& cli, const std::atomic<bool>& interrupted) {
   std::printf("%s\n", run_summary(report.seconds, report.input.shape.bytes(value_bytes), report.run,
                                   report.in_memory ? "in memory" : "streamed")
                           .c_str());
-  finish_json(json, t.json, report);
+  finish_json(json, report);
 }
 
 }  // namespace oocfft::apps

@@ -1,8 +1,11 @@
 #pragma once
 // Ctrl-C during a transform: the first SIGINT sets a flag that the caller
 // hands to Options::cancel, so the engine finishes the bricks in flight and
-// throws Error(cancelled), leaving an HDF5 input as it was; the second
-// SIGINT gets the default action and ends the process at once.
+// throws Error(cancelled), leaving an HDF5 input as it was and nothing
+// under the output's name; the second SIGINT gets the default action and
+// ends the process at once (a new output file is still only under its
+// temporary name then). SIGTERM (kill, a batch system's time limit) and
+// SIGHUP (the terminal closed) are handled the same way.
 #include <signal.h>
 
 #include <atomic>
@@ -19,8 +22,12 @@ class InterruptGuard {
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
 
+  // The signal that set the flag (SIGINT, SIGTERM or SIGHUP), 0 when none
+  // has; still answers after the guard is gone.
+  static int received() noexcept;
+
  private:
-  struct sigaction previous_ {};
+  struct sigaction previous_[3] {};
 };
 
 }  // namespace oocfft::apps

@@ -5,9 +5,12 @@
 // asm` propagates one by the angular spectrum method.
 //
 // Exit status: 0 success, 1 a failure at run time (bad file, out of memory,
-// a demo check that failed), 2 a bad command line (with usage text), 130
+// a full disk, a file-size limit, a demo check that failed, a run cancelled
+// by SIGTERM or SIGHUP), 2 a bad command line (with usage text), 130
 // interrupted by Ctrl-C (the shell's 128 + SIGINT).
 #include <tbb/global_control.h>
+
+#include <signal.h>
 
 #include <atomic>
 #include <cstdio>
@@ -78,6 +81,10 @@ int run(const apps::CliOptions& cli) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) would kill the process with SIGXFSZ in
+  // the middle of a write; ignored, the write fails with EFBIG and the run
+  // ends as on a full disk: its temporaries removed, exit 1 with a message.
+  ::signal(SIGXFSZ, SIG_IGN);
   CLI::App app("oocfft: 3D FFTs of volumes larger than GPU memory", "oocfft");
   apps::CliOptions cli;
   try {
@@ -103,7 +110,8 @@ int main(int argc, char** argv) {
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::cancelled) {
       std::fprintf(stderr, "%s\n", e.what());
-      return exit_interrupted;
+      const int signal = apps::InterruptGuard::received();
+      return signal == SIGTERM || signal == SIGHUP ? exit_runtime_failure : exit_interrupted;
     }
     std::fprintf(stderr, "%s\n", e.what());  // Error's message starts "oocfft: KIND:"
   } catch (const std::bad_alloc& e) {

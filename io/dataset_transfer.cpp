@@ -5,12 +5,15 @@
 #include <mutex>
 #include <system_error>
 
+#include "core/durable_file.hpp"
 #include "io/box_io.hpp"
 #include "io/chunk_geometry.hpp"
 #include "io/hdf5_library.hpp"
 #include "io/dataset_attributes.hpp"
 #include "io/hdf5_volume.hpp"
+#include "io/output_temporaries.hpp"
 #include "io/real_dataset_volume.hpp"
+#include "io/run_lock.hpp"
 #include "io/stored_type.hpp"
 #include "oocfft/error.hpp"
 
@@ -25,16 +28,9 @@ namespace fs = std::filesystem;
 constexpr std::size_t slab_target_bytes = std::size_t{64} << 20;
 
 // The link names the output lives under before commit(), and the input
-// while an in-place commit swaps it out. Prefixed so no user dataset is
-// likely to collide, and so a leftover from an interrupted run is
-// recognisable as oocfft's.
-constexpr const char* partial_prefix = ".oocfft-partial-";
-constexpr const char* replaced_prefix = ".oocfft-replaced-";
-constexpr const char* scratch_prefix = ".oocfft-scratch-";
-
+// while an in-place commit swaps it out: io/output_temporaries.hpp.
 std::string sibling(const std::string& dataset, const char* prefix) {
-  const std::size_t slash = dataset.rfind('/');
-  return dataset.substr(0, slash + 1) + prefix + dataset.substr(slash + 1);
+  return temporary_sibling_dataset(dataset, prefix);
 }
 
 bool same_file(const std::string& a, const std::string& b) {
@@ -71,6 +67,17 @@ OutputRecord transform_record(Direction direction, Norm norm, bool shifted) {
   return r;
 }
 
+Error cancelled_before_commit(const Error& cancel, const DatasetPath& input, const DatasetPath& output) {
+  std::string progress = cancel.what();
+  const std::string prefix = std::string("oocfft: ") + to_string(ErrorKind::cancelled) + ": ";
+  if (progress.rfind(prefix, 0) == 0) progress.erase(0, prefix.size());
+  progress = progress.substr(0, progress.find(';'));
+  const std::string in = input.to_string();
+  const bool same = output == input;
+  return Error(ErrorKind::cancelled, progress + "; nothing was committed: the input " + in + " is untouched" +
+                                         (same ? "" : " and nothing was written under " + output.to_string()));
+}
+
 struct DatasetTransfer::Impl {
   DatasetPath input_path;
   DatasetPath output_path;
@@ -81,9 +88,16 @@ struct DatasetTransfer::Impl {
   Hid input_dataset;
   Hid output_dataset;
   std::string partial_name;  // the output's link name until commit()
+  // One writer of the output file at a time, whatever HDF5's locks do;
+  // held from before the output is looked at until the end.
+  std::unique_ptr<RunLock> run_lock;
+  // A new output file is created as created_file ("FILE.oocfft-partial")
+  // and renamed to its name by commit(): a kill leaves nothing there.
   bool output_file_created = false;
+  std::string created_file;
   bool partial_linked = false;
-  bool committed = false;
+  bool linked = false;     // the result holds its name (in its file)
+  bool committed = false;  // and the file holds its name, on disk
   std::vector<std::size_t> requested_dims;  // the record's; empty: the input's
   StoredElement output_element = StoredElement::complex_compound;
   std::unique_ptr<Hdf5Volume> store;
@@ -156,6 +170,7 @@ void DatasetTransfer::Impl::open(const OutputRecord& record) {
   // Everything about the input is checked through a read-only handle first:
   // a bad input is refused without ever opening its file for writing.
   input_file = open_file_read_only(input_path.file, in_where);
+  explain_missing_input(input_file.get(), input_path);
   input_dataset = open_dataset(input_file.get(), input_path);
   input = describe_dataset(input_dataset.get(), input_path);
   // A real result may replace a real input (a DCT of it), not a complex one.
@@ -164,6 +179,15 @@ void DatasetTransfer::Impl::open(const OutputRecord& record) {
   if (in_place && !same_dims())
     throw Error(ErrorKind::invalid_argument, "in-place: the result of " + in_where + " has another shape (" +
                                                  volume_of(requested_dims).to_string() + ")");
+  if (!shared_file && !fs::exists(output_path.file)) {
+    const fs::path directory = fs::path(output_path.file).parent_path();
+    std::error_code ec;
+    if (!directory.empty() && !fs::is_directory(directory, ec))
+      throw Error(ErrorKind::io, "output " + out_where + ": directory " + directory.string() + " does not exist");
+  }
+  // Before the output is looked at, so that what is checked holds until
+  // the commit for every other oocfft run.
+  run_lock = std::make_unique<RunLock>(output_path.file, "output " + out_where);
   check_output_location(shared_file);
 
   if (shared_file) {
@@ -176,8 +200,9 @@ void DatasetTransfer::Impl::open(const OutputRecord& record) {
   } else if (fs::exists(output_path.file)) {
     separate_output_file = open_file(output_path.file, H5F_ACC_RDWR, out_where);
   } else {
-    separate_output_file = checked_id(H5Fcreate(output_path.file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT),
-                                      HidKind::file, out_where + ": creating HDF5 file " + output_path.file);
+    created_file = temporary_sibling(output_path.file, false);
+    separate_output_file = checked_id(H5Fcreate(created_file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT),
+                                      HidKind::file, out_where + ": creating HDF5 file " + created_file);
     output_file_created = true;
   }
   create_output(record);
@@ -186,18 +211,24 @@ void DatasetTransfer::Impl::open(const OutputRecord& record) {
 void DatasetTransfer::Impl::check_output_location(bool shared_file) {
   const std::string out_where = output_where();
   if (!shared_file && !fs::exists(output_path.file)) {
-    const fs::path directory = fs::path(output_path.file).parent_path();
-    std::error_code ec;
-    if (!directory.empty() && !fs::is_directory(directory, ec))
-      throw Error(ErrorKind::io, "output " + out_where + ": directory " + directory.string() + " does not exist");
-    return;  // a new file holds no dataset yet
+    // A new file holds no dataset yet; its temporary name must be free.
+    require_free_temporary_file(temporary_sibling(output_path.file, false), output_path.file);
+    return;
   }
-  // An existing file: look for the name through a read-only handle, so a
+  // An existing file: look for the names through a read-only handle, so a
   // refusal writes nothing.
   Hid probe = shared_file ? Hid() : open_file_read_only(output_path.file, out_where);
   const hid_t file = shared_file ? input_file.get() : probe.get();
   if (!in_place && link_exists(file, output_path.dataset))
     throw Error(ErrorKind::invalid_argument, "output " + out_where + " exists; oocfft does not overwrite datasets");
+  const std::string& name = output_path.dataset;
+  require_free_temporary_name(file, output_path.file, sibling(name, partial_prefix),
+                              "the temporary of the output " + name);
+  require_free_temporary_name(file, output_path.file, sibling(name, scratch_prefix),
+                              "the scratch dataset of the output " + name);
+  if (in_place)
+    require_free_temporary_name(file, output_path.file, sibling(name, replaced_prefix),
+                                "the input while the result takes its name");
 }
 
 void DatasetTransfer::Impl::create_output(const OutputRecord& record) {
@@ -205,12 +236,6 @@ void DatasetTransfer::Impl::create_output(const OutputRecord& record) {
   const std::string what = "creating output dataset " + out_where;
   const hid_t file = output_file();
   partial_name = sibling(output_path.dataset, partial_prefix);
-  if (link_exists(file, partial_name)) {
-    // Left by a run that was killed before it could clean up; the name is
-    // oocfft's own, so it is removed rather than blocking every later run.
-    check(H5Ldelete(file, partial_name.c_str(), H5P_DEFAULT), "removing the leftover " + partial_name + " in " +
-                                                                  output_path.file);
-  }
 
   const std::vector<std::size_t> dims = output_dims();
   const std::size_t element_bytes = output_element_bytes();
@@ -236,6 +261,7 @@ void DatasetTransfer::Impl::create_output(const OutputRecord& record) {
                                          create.get(), H5P_DEFAULT),
                               HidKind::dataset, what);
   partial_linked = true;
+  mark_temporary(output_dataset.get(), "the partial output of " + output_path.dataset, out_where);
 
   for (const auto& [name, value] : record.attributes)
     write_string_attribute(output_dataset.get(), name.c_str(), value, out_where);
@@ -244,13 +270,20 @@ void DatasetTransfer::Impl::create_output(const OutputRecord& record) {
   write_string_attribute(output_dataset.get(), "source", input_path.to_string(), out_where);
   write_string_attribute(output_dataset.get(), "original_dtype", input.info.dtype, out_where);
   write_string_attribute(output_dataset.get(), "oocfft_version", OOCFFT_VERSION, out_where);
+  // The file's own structures (its groups and their links) are on disk as
+  // they now stay until commit(): a run killed from here on leaves them
+  // readable, every other dataset as it was, and the temporary marked.
+  check(H5Fflush(file, H5F_SCOPE_LOCAL), what);
 }
 
 // Never throws: runs in the destructor and on a failed constructor.
-// HDF5 does not give the space of an unlinked dataset back to the file
-// (the file keeps its size; h5repack reclaims it), so an abandoned output
-// in an existing file leaves the file larger, though its datasets are as
-// they were. A file this transfer created is removed whole.
+// Removes only what this transfer created. HDF5 does not give the space of
+// an unlinked dataset back to the file (the file keeps its size; h5repack
+// reclaims it), so an abandoned output in an existing file leaves the file
+// larger, though its datasets are as they were. A file this transfer
+// created (under its temporary name) is removed whole. Datasets are closed
+// before their file; a close that fails (a full disk) gives its id up all
+// the same (Hid::close), and HDF5 is not called on it again.
 void DatasetTransfer::Impl::abandon() noexcept {
   try {
     const std::lock_guard lock(hdf5_library_mutex());
@@ -263,7 +296,7 @@ void DatasetTransfer::Impl::abandon() noexcept {
       if (H5Ldelete(output_file(), scratch_name.c_str(), H5P_DEFAULT) < 0) (void)hdf5_error_text();
     }
     output_dataset.reset();
-    if (partial_linked && !committed && !output_file_created) {
+    if (partial_linked && !linked && !output_file_created) {
       if (H5Ldelete(output_file(), partial_name.c_str(), H5P_DEFAULT) < 0) (void)hdf5_error_text();
     }
     input_dataset.reset();
@@ -271,8 +304,9 @@ void DatasetTransfer::Impl::abandon() noexcept {
     input_file.reset();
     if (output_file_created && !committed) {
       std::error_code ec;
-      fs::remove(output_path.file, ec);
+      fs::remove(created_file, ec);
     }
+    run_lock.reset();
   } catch (...) {
     // Nothing to report to from here; the handles' own destructors still close them.
   }
@@ -301,7 +335,7 @@ const DatasetInfo& DatasetTransfer::input() const { return impl_->input.info; }
 DatasetTransfer::SlabHook DatasetTransfer::polling_cancel(const Options& options) {
   return [&options] {
     if (options.cancel && options.cancel())
-      throw Error(ErrorKind::cancelled, "cancelled while moving the dataset; the input is untouched");
+      throw Error(ErrorKind::cancelled, "cancelled while moving the dataset");
   };
 }
 
@@ -473,8 +507,9 @@ volume::VolumeStore& DatasetTransfer::scratch_store(Shape shape, std::size_t bri
   m.scratch_name = sibling(m.output_path.dataset, scratch_prefix);
   const std::string where = m.output_path.file + ":" + m.scratch_name;
   const std::string what = "creating the scratch dataset " + where;
-  if (link_exists(file, m.scratch_name))  // left by a run that was killed; oocfft's own name
-    check(H5Ldelete(file, m.scratch_name.c_str(), H5P_DEFAULT), "removing the leftover " + where);
+  // Checked free when the transfer was made; taken since, it is not ours.
+  require_free_temporary_name(file, m.output_path.file, m.scratch_name,
+                              "the scratch dataset of the output " + m.output_path.dataset);
   const std::vector<std::size_t> dims{shape.nz, shape.ny, shape.nx};
   const std::size_t element_bytes = complex_bytes(m.input.type.precision);
   const std::vector<std::size_t> chunk_dims = output_chunks(dims, element_bytes);
@@ -493,6 +528,8 @@ volume::VolumeStore& DatasetTransfer::scratch_store(Shape shape, std::size_t bri
                                             create.get(), access.get()),
                                  HidKind::dataset, what);
   m.scratch_linked = true;
+  mark_temporary(m.scratch_dataset.get(), "the scratch dataset of " + m.output_path.dataset, where);
+  check(H5Fflush(file, H5F_SCOPE_LOCAL), what);
   const StoredDataset view{m.scratch_dataset.get(),
                            StoredType{StoredElement::complex_compound, m.input.type.precision, "", "r", "i"}, 3,
                            where};
@@ -510,6 +547,10 @@ void DatasetTransfer::Impl::remove_scratch() {
   }
 }
 
+// The order keeps every moment safe to crash in: the result's values reach
+// the disk before it takes its name, the name before the input is deleted
+// (in place), and a new file is renamed into place only when whole and on
+// disk.
 void DatasetTransfer::commit() {
   Impl& m = *impl_;
   const std::lock_guard lock(hdf5_library_mutex());
@@ -517,11 +558,12 @@ void DatasetTransfer::commit() {
   if (m.committed) return;
   const std::string out_where = m.output_where();
   const hid_t file = m.output_file();
+  const std::string disk_file = m.output_file_created ? m.created_file : m.output_path.file;
   m.store.reset();
   m.real_side.reset();
   m.remove_scratch();
-  check(H5Fflush(file, H5F_SCOPE_LOCAL), "flushing " + out_where);
-  m.output_dataset.reset();
+  // A new file is not visible before its rename: one fsync after its close does.
+  if (!m.output_file_created) flush_to_disk(file, out_where);
   if (m.in_place) {
     // The input is moved aside, not deleted, until the result holds its
     // name: a failed relink puts it back, so the name never points nowhere.
@@ -534,13 +576,25 @@ void DatasetTransfer::commit() {
       (void)H5Lmove(file, replaced.c_str(), file, m.input_path.dataset.c_str(), H5P_DEFAULT, H5P_DEFAULT);
       throw Error(ErrorKind::io, "linking the result as " + out_where + ": " + detail);
     }
+    m.linked = true;
+    unmark_temporary(m.output_dataset.get(), out_where);
+    // The user's only copy is deleted next: the result under its name first.
+    flush_to_disk(file, out_where);
     check(H5Ldelete(file, replaced.c_str(), H5P_DEFAULT), "unlinking the replaced input " + m.input_path.to_string());
   } else {
     check(H5Lmove(file, m.partial_name.c_str(), file, m.output_path.dataset.c_str(), H5P_DEFAULT, H5P_DEFAULT),
           "linking the result as " + out_where);
+    m.linked = true;
+    unmark_temporary(m.output_dataset.get(), out_where);
   }
+  m.output_dataset.reset();
+  m.input_dataset.reset();
+  close_file(m.separate_output_file, out_where);
+  close_file(m.input_file, m.input_path.to_string());
+  fsync_path(disk_file);
+  if (m.output_file_created) publish_file(m.created_file, m.output_path.file);
   m.committed = true;
-  check(H5Fflush(file, H5F_SCOPE_LOCAL), "flushing " + out_where);
+  m.run_lock.reset();
 }
 
 }  // namespace oocfft::io

@@ -2,11 +2,15 @@
 // DatasetTransfer: one transform's input and output datasets. It opens the
 // input read-only (read-write only when the output replaces it), checks
 // everything that can be checked before a byte is written, and creates the
-// output dataset under a temporary name next to the output's name. commit()
-// links the result under its name (replacing the input when in place);
-// without commit() the destructor removes the temporary dataset (and a
-// scratch dataset, scratch_store), so an error or a cancel leaves the input
-// as it was and no half-written dataset under the output name.
+// output dataset under a temporary name next to the output's name (in a
+// new output file, itself under a temporary name). commit() links the
+// result under its name (replacing the input when in place); without
+// commit() the destructor removes the temporary dataset (and a scratch
+// dataset, scratch_store), so an error or a cancel leaves the input as it
+// was and no half-written dataset under the output name. Its temporaries
+// are marked as oocfft's and only those it created are removed
+// (io/output_temporaries.hpp); one output file has one writer at a time
+// (io/run_lock.hpp).
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -14,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "oocfft/error.hpp"
 #include "oocfft/hdf5.hpp"
 #include "oocfft/options.hpp"
 #include "volume/volume_store.hpp"
@@ -36,6 +41,13 @@ struct OutputRecord {
 
 // An FFT's record: direction, norm and shift.
 OutputRecord transform_record(Direction direction, Norm norm, bool shifted);
+
+// A cancel (Error(cancelled)) that reached a transform before commit(),
+// reworded for the files: what the engine said of its progress ("after 5
+// of 40 bricks"; its words about an array's contents do not apply), and
+// what holds: nothing was committed, the input is as it was, nothing is
+// under the output's name.
+Error cancelled_before_commit(const Error& cancel, const DatasetPath& input, const DatasetPath& output);
 
 class DatasetTransfer {
  public:
@@ -100,8 +112,13 @@ class DatasetTransfer {
   // by commit() and by the destructor. Owned by this object; one at most.
   volume::VolumeStore& scratch_store(Shape shape, std::size_t brick_bytes);
 
-  // Flushes the output and links it under its name; with in_place, the input
-  // dataset is unlinked first. Throws Error(io) on failure.
+  // Makes the result durable and visible, in an order that is safe to
+  // crash in: the output's values are flushed and fsynced, then linked
+  // under its name (in place: the input moved aside first, and deleted
+  // only once the result under its name is on disk); the files are closed
+  // and fsynced, and a new output file is renamed from its temporary name
+  // to its own. Throws Error(io) on failure (the destructor then removes
+  // what was not committed).
   void commit();
 
  private:

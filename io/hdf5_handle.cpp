@@ -1,23 +1,51 @@
 #include "io/hdf5_handle.hpp"
 
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+
 #include "oocfft/error.hpp"
 
 namespace oocfft::io {
 
-void Hid::reset() noexcept {
-  if (id_ < 0) return;
-  switch (kind_) {
-    case HidKind::file: (void)H5Fclose(id_); break;
-    case HidKind::group: (void)H5Gclose(id_); break;
-    case HidKind::dataset: (void)H5Dclose(id_); break;
-    case HidKind::dataspace: (void)H5Sclose(id_); break;
-    case HidKind::datatype: (void)H5Tclose(id_); break;
-    case HidKind::property_list: (void)H5Pclose(id_); break;
-    case HidKind::attribute: (void)H5Aclose(id_); break;
-    case HidKind::object: (void)H5Oclose(id_); break;
-  }
-  id_ = H5I_INVALID_HID;
+namespace {
+
+// on_exit (glibc) handlers run in the reverse order of registration, with
+// the atexit ones: registered after HDF5 has initialised (it registers its
+// cleanup then), this one runs first.
+void end_now(int status, void*) {
+  (void)std::fflush(nullptr);
+  ::_exit(status);
 }
+
+}  // namespace
+
+void end_process_before_hdf5_cleanup() noexcept {
+  static std::atomic<bool> registered{false};
+  if (!registered.exchange(true)) (void)::on_exit(end_now, nullptr);
+}
+
+herr_t Hid::close() noexcept {
+  if (id_ < 0) return 0;
+  herr_t status = 0;
+  switch (kind_) {
+    case HidKind::file: status = H5Fclose(id_); break;
+    case HidKind::group: status = H5Gclose(id_); break;
+    case HidKind::dataset: status = H5Dclose(id_); break;
+    case HidKind::dataspace: status = H5Sclose(id_); break;
+    case HidKind::datatype: status = H5Tclose(id_); break;
+    case HidKind::property_list: status = H5Pclose(id_); break;
+    case HidKind::attribute: status = H5Aclose(id_); break;
+    case HidKind::object: status = H5Oclose(id_); break;
+  }
+  if (status < 0 && (kind_ == HidKind::file || kind_ == HidKind::dataset)) end_process_before_hdf5_cleanup();
+  id_ = H5I_INVALID_HID;
+  return status;
+}
+
+void Hid::reset() noexcept { (void)close(); }
 
 namespace {
 

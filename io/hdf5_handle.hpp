@@ -41,11 +41,24 @@ class Hid {
   // Closes the id now. Never throws: a close that fails in a destructor or
   // an unwind has nobody to report to (commit() flushes, checked, before).
   void reset() noexcept;
+  // Closes the id now and returns the closer's status (negative: failed);
+  // the id is given up either way.
+  herr_t close() noexcept;
 
  private:
   hid_t id_ = H5I_INVALID_HID;
   HidKind kind_ = HidKind::datatype;
 };
+
+// A file or dataset whose close failed (its buffers could not be written:
+// a full disk, a file-size limit) stays in HDF5's id table pointing at
+// memory HDF5 has already freed (1.10 frees the object and keeps the id),
+// and HDF5's own end-of-process cleanup (H5_term_library, run by exit())
+// then crashes on it: exit status 139 after the error was reported. After
+// such a close, a handler that runs before HDF5's ends the process with
+// the status it was exiting with (stdio flushed), skipping HDF5's cleanup.
+// Called by Hid::close; registered once.
+void end_process_before_hdf5_cleanup() noexcept;
 
 // HDF5's innermost error description on the current error stack ("unable
 // to open file: name = ..., errno = 2, ..."), or "" when the stack is empty.

@@ -1,5 +1,9 @@
 #include "io/hdf5_library.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -37,6 +41,25 @@ bool link_exists(hid_t file, const std::string& name) {
       return false;
     }
     if (end == std::string::npos) return true;
+  }
+}
+
+void flush_to_disk(hid_t file, const std::string& what) {
+  check(H5Fflush(file, H5F_SCOPE_LOCAL), "flushing " + what);
+  // The default (sec2) driver's handle is its file descriptor.
+  void* handle = nullptr;
+  check(H5Fget_vfd_handle(file, H5P_DEFAULT, &handle), "flushing " + what + " to disk");
+  const int fd = *static_cast<const int*>(handle);
+  int status;
+  do status = ::fsync(fd);
+  while (status != 0 && errno == EINTR);
+  if (status != 0) throw Error(ErrorKind::io, "flushing " + what + " to disk: " + std::strerror(errno));
+}
+
+void close_file(Hid& file, const std::string& what) {
+  if (file.close() < 0) {
+    const std::string detail = hdf5_error_text();
+    throw Error(ErrorKind::io, "closing " + what + (detail.empty() ? "" : ": " + detail));
   }
 }
 

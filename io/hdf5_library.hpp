@@ -32,6 +32,15 @@ Hid open_file(const std::string& file, unsigned flags, const std::string& purpos
 // (H5Lexists alone fails when an intermediate group is missing).
 bool link_exists(hid_t file, const std::string& name);
 
+// Writes HDF5's buffers of the open `file` and fsyncs it, so that what it
+// holds now survives a crash; Error(io) naming `what` on failure. (HDF5's
+// own flush and close stop at the operating system's page cache.)
+void flush_to_disk(hid_t file, const std::string& what);
+
+// Closes `file` (every object in it closed before), checked: its last
+// metadata is written by the close. Error(io) naming `what` on failure.
+void close_file(Hid& file, const std::string& what);
+
 // Opens `path.dataset` in `file`: Error(io) naming the file and dataset when
 // it is missing or is not a dataset (a group, a named type).
 Hid open_dataset(hid_t file, const DatasetPath& path, hid_t access = H5P_DEFAULT);

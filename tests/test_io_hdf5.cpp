@@ -196,10 +196,13 @@ TEST(IoTransfer, ReadInputGivesTheValuesH5pyWrote) {
       std::size_t wrong = 0;
       for (std::size_t i = 0; i < got.size(); ++i) wrong += got[i] != want[i];  // exact: the stored values
       EXPECT_EQ(wrong, 0u);
-      EXPECT_TRUE(fs::exists(out));
+      EXPECT_FALSE(fs::exists(out)) << "a new output file is written under a temporary name";
+      EXPECT_TRUE(fs::exists(out.string() + ".oocfft-partial"));
     }
     // Never committed: the file it created is gone again.
     EXPECT_FALSE(fs::exists(out));
+    EXPECT_FALSE(fs::exists(out.string() + ".oocfft-partial"));
+    EXPECT_FALSE(fs::exists(out.string() + ".oocfft-lock"));
   }
 }
 

@@ -117,9 +117,11 @@ void run_streamed(AsmMode mode, const DatasetInfo& info, std::span<const double>
 
 }  // namespace
 
-AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& output, AsmMode mode,
-                                   std::span<const double> distances, const AsmOptions& options,
-                                   const DatasetTransformOptions& file_options) {
+namespace {
+
+AsmDatasetReport propagate(const DatasetPath& input, const DatasetPath& output, AsmMode mode,
+                           std::span<const double> distances, const AsmOptions& options,
+                           const DatasetTransformOptions& file_options) {
   const Clock::time_point start = Clock::now();
   optics::check_asm_options(options);
   optics::check_distances(distances);
@@ -167,6 +169,19 @@ AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& 
   transfer.commit();
   report.seconds = seconds_since(start);
   return report;
+}
+
+}  // namespace
+
+AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& output, AsmMode mode,
+                                   std::span<const double> distances, const AsmOptions& options,
+                                   const DatasetTransformOptions& file_options) {
+  try {
+    return propagate(input, output, mode, distances, options, file_options);
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::cancelled) throw io::cancelled_before_commit(e, input, output);
+    throw;
+  }
 }
 
 }  // namespace oocfft

@@ -172,6 +172,9 @@ DatasetTransformReport transform_dataset(const DatasetPath& input, const Dataset
   // the transfer's destructor has removed the partial output by then.
   try {
     return transform(input, output, direction, options, file_options);
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::cancelled) throw io::cancelled_before_commit(e, input, output);
+    throw;
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::out_of_memory, "transforming " + input.to_string() +
                                               ": the host memory could not be had (std::bad_alloc)");

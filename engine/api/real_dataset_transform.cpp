@@ -360,6 +360,9 @@ DatasetTransformReport transform_real_dataset(const DatasetPath& input, const Da
   // the transfer's destructor has removed the partial output by then.
   try {
     return transform(input, output, direction, options, file_options, real_nx);
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::cancelled) throw io::cancelled_before_commit(e, input, output);
+    throw;
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::out_of_memory, std::string(transform_name(direction)) + " of " + input.to_string() +
                                               ": the host memory could not be had (std::bad_alloc)");

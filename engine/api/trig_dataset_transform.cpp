@@ -233,6 +233,9 @@ DatasetTransformReport transform_trig_dataset(const DatasetPath& input, const Da
   // the transfer's destructor has removed the partial output by then.
   try {
     return run_transform(input, output, transform, direction, options, file_options);
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::cancelled) throw io::cancelled_before_commit(e, input, output);
+    throw;
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::out_of_memory, "the " + std::string(to_string(transform)) + " of " + input.to_string() +
                                               ": the host memory could not be had (std::bad_alloc)");
