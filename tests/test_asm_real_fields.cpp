@@ -84,12 +84,23 @@ TEST(CudaAsmRealFields, RealInputsGiveTheComplexResult) {
   check_real_fields<double>(options_for(Backend::cuda));
 }
 
-TEST(AsmRealFields, NullPointersAreRefused) {
+TEST(AsmRealFields, NullPointersAndOverlapsAreRefused) {
   std::vector<std::complex<float>> out(4);
   const std::vector<double> z{1e-4};
   EXPECT_THROW(propagate_stack(static_cast<const float*>(nullptr), Shape{1, 2, 2}, z, out.data(),
                                options_for(Backend::host)),
                Error);
+  // The real input inside the complex output: later bricks would be read
+  // after earlier ones were written over them.
+  std::vector<std::complex<float>> one(2 * 4 * 4);
+  const auto* real = reinterpret_cast<const float*>(one.data());
+  try {
+    propagate_stack(real, Shape{2, 4, 4}, z, one.data(), options_for(Backend::host));
+    ADD_FAILURE() << "an overlapping output was taken";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("overlap"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

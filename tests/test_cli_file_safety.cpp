@@ -158,7 +158,7 @@ TEST(CliFileSafety, JsonReportIsCheckedFirstAndReplacedWhole) {
   REQUIRE_H5PY();
   const fs::path dir = scratch();
   const fs::path a = dir / "a.h5";
-  make_volume(dir, a);
+  ASSERT_NO_FATAL_FAILURE(make_volume(dir, a));
   ASSERT_TRUE(python(dir, "f = h5py.File('" + a.string() + "', 'a'); f['done'] = np.zeros(3)\n"));
   const std::string before = slurp(a);
 
@@ -220,7 +220,7 @@ TEST(CliFileSafety, KilledRunLeavesNothingAtANewOutputPath) {
   REQUIRE_H5PY();
   const fs::path dir = scratch();
   const fs::path in = dir / "v.h5", out = dir / "o.h5";
-  make_volume(dir, in);
+  ASSERT_NO_FATAL_FAILURE(make_volume(dir, in));
   Child c = start(slow_fft(in, out));
   ASSERT_TRUE(c.wait_for("pass 1/3")) << c.text;
   ::kill(c.pid, SIGKILL);
@@ -244,7 +244,7 @@ TEST(CliFileSafety, TermAndHangUpCancelCleanly) {
   REQUIRE_H5PY();
   const fs::path dir = scratch();
   const fs::path in = dir / "v.h5";
-  make_volume(dir, in);
+  ASSERT_NO_FATAL_FAILURE(make_volume(dir, in));
   const std::string before = slurp(in);
   for (const int signal : {SIGTERM, SIGHUP}) {
     SCOPED_TRACE(signal == SIGTERM ? "SIGTERM" : "SIGHUP");
@@ -269,7 +269,7 @@ TEST(CliFileSafety, FileSizeLimitEndsInAnErrorNotASignal) {
   REQUIRE_H5PY();
   const fs::path dir = scratch();
   const fs::path in = dir / "v.h5", out = dir / "o.h5";
-  make_volume(dir, in);
+  ASSERT_NO_FATAL_FAILURE(make_volume(dir, in));
   for (const bool streamed : {false, true}) {
     SCOPED_TRACE(streamed ? "streamed" : "in memory");
     std::vector<std::string> args{"fft", in.string() + ":/data", out.string() + ":/data", "--backend", "host"};
@@ -287,7 +287,7 @@ TEST(CliFileSafety, SecondWriterIsRefusedWithoutHdf5Locking) {
   REQUIRE_H5PY();
   const fs::path dir = scratch();
   const fs::path in = dir / "v.h5", out = dir / "o.h5";
-  make_volume(dir, in);
+  ASSERT_NO_FATAL_FAILURE(make_volume(dir, in));
   ASSERT_TRUE(python(dir, "h5py.File('" + out.string() + "', 'w')['other'] = np.zeros(4)\n"));
   const std::vector<std::string> no_locks{"HDF5_USE_FILE_LOCKING=FALSE"};
   Child first = start(slow_fft(in, out), no_locks);
@@ -320,7 +320,7 @@ TEST(CliFileSafety, ResultsAreFsyncedBeforeTheyAreNamed) {
   REQUIRE_H5PY();
   const fs::path dir = scratch();
   const fs::path in = dir / "v.h5", out = dir / "o.h5", log = dir / "probe.log";
-  make_volume(dir, in);
+  ASSERT_NO_FATAL_FAILURE(make_volume(dir, in));
   const std::vector<std::string> probe{std::string("LD_PRELOAD=") + OOCFFT_FSYNC_PROBE_PATH,
                                        "OOCFFT_FSYNC_PROBE_LOG=" + log.string()};
   Outcome r = run({"fft", in.string() + ":/data", out.string() + ":/data", "--backend", "host"}, probe);

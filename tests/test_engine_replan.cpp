@@ -8,7 +8,10 @@
 
 #include <oocfft/oocfft.hpp>
 
+#include <tbb/task_arena.h>
+
 #include <complex>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +22,7 @@
 #include "tests/engine_test_support.hpp"
 #include "tests/reference.hpp"
 #include "volume/host_volume.hpp"
+#include "volume/real_spectrum_store.hpp"
 
 namespace oocfft::test {
 namespace {
@@ -143,6 +147,49 @@ TEST(EngineReplan, WithoutARefusalTheReportShowsTheFirstPlan) {
   EXPECT_EQ(engine.describe().find("re-planned"), std::string::npos);
   const std::string summary = apps::run_summary(report.seconds, shape.bytes(8), report, "host array");
   EXPECT_EQ(summary.find("re-planned"), std::string::npos) << summary;
+}
+
+// A re-plan may change the number of passes; a real inverse's x stage,
+// back to real rows, must follow the passes of the plan that ran (the
+// store learns them at each attempt), not those planned first.
+TEST(EngineReplan, ARealInverseFollowsThePassesOfThePlanThatRan) {
+  const Shape real{8, 16, 30};
+  const Shape half = half_spectrum_shape(real);
+  Options o;
+  o.backend = Backend::host;
+  o.streams = 2;
+  // Bricks of one XY plane of the half spectrum: two passes.
+  o.device_memory_budget = budget_for(Strategy::two_pass, half, sizeof(std::complex<double>), 2, 1);
+  // At half of it a plane no longer fits a stream's share: three passes.
+  const std::size_t capacity = o.device_memory_budget / 3;
+  unsigned refusals = 0;
+  const kernels::VolumeTransform transform{kernels::TransformKind::real, real.nx};
+  const engine::StreamingEngine engine(
+      half, Precision::double_precision, o,
+      std::make_unique<SmallDevice>(engine::make_host_backend(half, Precision::double_precision, transform),
+                                    capacity, &refusals),
+      transform);
+  ASSERT_EQ(engine.plan().passes.size(), 2u) << engine.describe();
+
+  std::vector<double> x(real.elements());
+  const std::vector<LongComplex> seed = random_signal(real.elements(), 23);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = double(seed[i].real());
+  Options host;
+  host.backend = Backend::host;
+  std::vector<std::complex<double>> spectrum(half.elements());
+  rfft3d(x.data(), spectrum.data(), real, host);
+
+  std::vector<double> back(real.elements(), std::numeric_limits<double>::quiet_NaN());
+  volume::HostVolume input(reinterpret_cast<std::byte*>(spectrum.data()), half, sizeof(std::complex<double>));
+  volume::HostVolume output(reinterpret_cast<std::byte*>(back.data()), real, sizeof(double));
+  volume::RealSpectrumStore store(input, output, nullptr);
+  tbb::task_arena arena;
+  RunReport report;
+  engine.execute(store, true, 1.0 / double(real.elements()), arena, &report);
+  EXPECT_GE(refusals, 1u);
+  EXPECT_EQ(report.passes, 3u) << engine.describe();
+  std::vector<std::complex<double>> got(back.begin(), back.end()), want(x.begin(), x.end());
+  EXPECT_LE(relative_l2(got, want), tolerance<double>(4.0, real.elements())) << engine.describe();
 }
 
 }  // namespace

@@ -40,6 +40,19 @@ TEST(PassPlanner, VolumeThatFitsTheDeviceStaysResident) {
   EXPECT_NE(describe_passes(p, "in host memory").find("kept in host memory"), std::string::npos);
 }
 
+// The streams take bricks in rounds: a split axis that alone makes the
+// bricks is cut into a multiple of the streams, never into more rounds.
+// The half spectrum of 1024x1024x2048 real (planes of 1024 x 1025) fell
+// one plane short of 8 slabs of 128 and made 9, three rounds on 4 streams.
+TEST(PassPlanner, BricksOfASplitAxisComeInWholeRoundsOfTheStreams) {
+  const PassPlan p = plan_passes(device_input({1024, 1024, 1025}, std::size_t(74.7 * GiB), 100 * GiB));
+  ASSERT_EQ(p.passes.size(), 2u);
+  for (const PassSpec& pass : p.passes) {
+    EXPECT_EQ(pass.bricks % p.streams, 0u) << describe_passes(p);
+    EXPECT_LE(pass.bricks, 12u) << describe_passes(p);  // ceil(9 / 4) = 3 rounds of 4
+  }
+}
+
 // 96 GiB on the same device, 27 GiB of host memory left beside the array:
 // bricks of at most 1 GiB, staging within a quarter of what is left, and
 // what the budget holds beyond the bricks carried over in whole slabs.

@@ -1,6 +1,7 @@
 #include "volume/real_spectrum_store.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "oocfft/error.hpp"
 
@@ -68,13 +69,37 @@ class RealSpectrumStore::Direct final : public DirectAccess {
   std::unique_ptr<DirectAccess> real_, input_, spectrum_;
 };
 
+namespace {
+// A store of the half spectrum of `real`: its shape and complex elements.
+void check_spectrum(const VolumeStore& spectrum, const VolumeStore& real, const char* which) {
+  const Shape want = half_spectrum(real.shape());
+  const Shape got = spectrum.shape();
+  if (got.nz != want.nz || got.ny != want.ny || got.nx != want.nx ||
+      spectrum.element_bytes() != 2 * real.element_bytes())
+    throw Error(ErrorKind::invalid_argument, std::string("internal: the ") + which + " store of a real transform is " +
+                                                 got.to_string() + " of " + std::to_string(spectrum.element_bytes()) +
+                                                 "-byte elements, not the half spectrum " + want.to_string() + " of " +
+                                                 std::to_string(2 * real.element_bytes()) + "-byte ones");
+}
+}  // namespace
+
 RealSpectrumStore::RealSpectrumStore(VolumeStore& real, VolumeStore& spectrum)
     : real_(real), spectrum_(&spectrum), real_pass_(0), inverse_(false),
-      spectrum_shape_(half_spectrum(real.shape())), complex_bytes_(2 * real.element_bytes()) {}
+      spectrum_shape_(half_spectrum(real.shape())), complex_bytes_(2 * real.element_bytes()) {
+  check_spectrum(spectrum, real, "spectrum");
+}
 
-RealSpectrumStore::RealSpectrumStore(VolumeStore& input, VolumeStore& real, VolumeStore* spectrum, unsigned passes)
-    : real_(real), input_(&input), spectrum_(spectrum), real_pass_(passes == 0 ? 0 : passes - 1), inverse_(true),
-      spectrum_shape_(half_spectrum(real.shape())), complex_bytes_(2 * real.element_bytes()) {}
+RealSpectrumStore::RealSpectrumStore(VolumeStore& input, VolumeStore& real, VolumeStore* spectrum)
+    : real_(real), input_(&input), spectrum_(spectrum), real_pass_(0), inverse_(true),
+      spectrum_shape_(half_spectrum(real.shape())), complex_bytes_(2 * real.element_bytes()) {
+  check_spectrum(input, real, "input");
+  if (spectrum != nullptr) check_spectrum(*spectrum, real, "intermediate");
+}
+
+void RealSpectrumStore::run_starting(unsigned passes) {
+  pass_ = 0;
+  real_pass_ = inverse_ && passes > 0 ? passes - 1 : 0;
+}
 
 Box RealSpectrumStore::real_columns(const Box& box) const {
   const std::size_t nx = real_.shape().nx;

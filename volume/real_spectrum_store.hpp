@@ -32,16 +32,19 @@ class RealSpectrumStore final : public VolumeStore {
   // A forward run: `real` is read in pass 0 and `spectrum` written, then
   // read and written by the later passes.
   RealSpectrumStore(VolumeStore& real, VolumeStore& spectrum);
-  // An inverse run of `passes` passes: pass 0 reads `input` (never
-  // written; non-const only so that its memory may be page-locked for
-  // DMA), the last pass writes `real`; in between `spectrum`, or, when it
-  // is null, host memory allocated on the first write that needs it.
-  RealSpectrumStore(VolumeStore& input, VolumeStore& real, VolumeStore* spectrum, unsigned passes);
+  // An inverse run: pass 0 reads `input` (never written; non-const only so
+  // that its memory may be page-locked for DMA), the last pass writes
+  // `real`; in between `spectrum`, or, when it is null, host memory
+  // allocated on the first write that needs it. Which pass is the last
+  // comes with each attempt of the run (run_starting): a re-plan may change
+  // the number of passes.
+  RealSpectrumStore(VolumeStore& input, VolumeStore& real, VolumeStore* spectrum);
 
   Shape shape() const override { return spectrum_shape_; }
   std::size_t element_bytes() const override { return complex_bytes_; }
   void read(const Box& box, BrickLayout layout, std::byte* staging) const override;
   void write(const Box& box, BrickLayout layout, const std::byte* staging) override;
+  void run_starting(unsigned passes) override;
   void pass_finished(unsigned pass) override { pass_ = pass + 1; }
   std::unique_ptr<DirectAccess> open_direct_access(HostRegistration policy, const PageLocker& locker) override;
 

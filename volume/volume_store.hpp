@@ -66,8 +66,9 @@ class VolumeStore {
   virtual void read(const Box& box, BrickLayout layout, std::byte* staging) const = 0;
   virtual void write(const Box& box, BrickLayout layout, const std::byte* staging) = 0;
   // read() and write() of a natural-layout `box` whose rows lie
-  // `row_pitch` bytes apart in the staging (at least a row's bytes), the
-  // bytes between the rows untouched: the real rows of a real transform in
+  // `row_pitch` bytes apart in the staging (at least a row's bytes); what
+  // lies between the rows after a read is unspecified, and a write does
+  // not read it: the real rows of a real transform in
   // FFTW's padded layout (real_spectrum_store.hpp). The defaults read in
   // place and spread the rows, and write through a bounded scratch; a
   // store over memory copies the rows where they go.
@@ -81,6 +82,10 @@ class VolumeStore {
   // default is the whole box.
   virtual Box read_part(const Box& box) const { return box; }
   virtual Box write_part(const Box& box) const { return box; }
+  // Called by the engine before each attempt of a run (a re-plan after a
+  // device out-of-memory is a new attempt, maybe of other passes), with its
+  // number of passes, before any brick is read.
+  virtual void run_starting(unsigned passes) { (void)passes; }
   // Called by the engine once every brick of `pass` is written back and
   // before the next pass reads: a store that reads one dataset and writes
   // another switches its reads to what it wrote.

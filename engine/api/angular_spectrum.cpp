@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <new>
+#include <numbers>
 
 #include "engine/pipeline/execution_backend.hpp"
 #include "engine/api/host_threads.hpp"
@@ -42,14 +43,13 @@ namespace {
 
 // The largest phase k |z| = 2 pi n |z| / wavelength the transfer function
 // may hold: a double carries it to 2^45 * 2^-52 = 2^-7 rad, so past it the
-// phase is noise (and far past it k^2 overflows: a wavelength of 1e-300 m
-// gave an all-NaN field).
+// phase is noise, and far past it k^2 overflows to a field of NaNs.
 constexpr double largest_phase = 35184372088832.0;  // 2^45 rad
 
 void check_phase_range(const AsmOptions& o, std::span<const double> distances) {
   double farthest = 0;
   for (const double z : distances) farthest = std::max(farthest, std::abs(z));
-  const double wavenumber = 2 * 3.14159265358979323846 * o.index / o.wavelength;
+  const double wavenumber = 2 * std::numbers::pi * o.index / o.wavelength;
   require(std::isfinite(wavenumber) && wavenumber * farthest <= largest_phase,
           "index " + std::to_string(o.index) + " over wavelength " + std::to_string(o.wavelength) +
               " m gives a wavenumber of " + std::to_string(wavenumber) + " rad/m, a phase of " +

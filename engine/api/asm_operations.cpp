@@ -7,6 +7,7 @@
 #include "oocfft/asm.hpp"
 #include "oocfft/error.hpp"
 #include "engine/api/angular_spectrum.hpp"
+#include "engine/api/call_guards.hpp"
 #include "volume/host_volume.hpp"
 #include "volume/widened_real_store.hpp"
 
@@ -62,6 +63,8 @@ void propagate_real(const T* stack, Shape shape, std::span<const double> distanc
   require(distances.size() == 1 || distances.size() == shape.nz,
           std::to_string(distances.size()) + " distances for " + std::to_string(shape.nz) +
               " planes: give one per plane or one for all");
+  engine::check_apart(stack, shape.bytes(sizeof(T)), out, shape.bytes(sizeof(std::complex<T>)),
+                      "propagate_stack: the real input and the complex output overlap; give them separate arrays");
   WidenedInput<T> in(stack, shape);
   volume::HostVolume sink(reinterpret_cast<std::byte*>(out), shape, sizeof(std::complex<T>));
   optics::AngularSpectrum<T>(shape.ny, shape.nx, o).propagate(in.complex, sink, shape.nz, distances);
@@ -72,6 +75,8 @@ void refocus_real(const T* field, std::size_t ny, std::size_t nx, std::span<cons
                   std::complex<T>* volume, const AsmOptions& o) {
   require(field != nullptr && volume != nullptr, "the field or the output volume is a null pointer");
   check_distances(distances);
+  engine::check_apart(field, ny * nx * sizeof(T), volume, distances.size() * ny * nx * sizeof(std::complex<T>),
+                      "refocus_stack: the real field and the output volume overlap; give them separate arrays");
   WidenedInput<T> in(field, Shape{1, ny, nx});
   optics::AngularSpectrum<T>(ny, nx, o).refocus(in.complex, distances, volume);
 }
@@ -83,6 +88,8 @@ void sum_real_layers(const T* layers, Shape shape, std::span<const double> dista
   check_distances(distances);
   require(distances.size() == shape.nz, std::to_string(distances.size()) + " distances for " +
                                             std::to_string(shape.nz) + " layers: give one per layer");
+  engine::check_apart(layers, shape.bytes(sizeof(T)), hologram, shape.ny * shape.nx * sizeof(std::complex<T>),
+                      "layer_sum: the real layers and the hologram overlap; give them separate arrays");
   WidenedInput<T> in(layers, shape);
   optics::AngularSpectrum<T>(shape.ny, shape.nx, o).layer_sum(in.complex, shape.nz, distances, hologram);
 }

@@ -1,6 +1,7 @@
 #pragma once
 // What every call of the public plan objects (Plan, RealPlan, TrigPlan)
 // goes through before it reaches its implementation.
+#include <cstdint>
 #include <memory>
 #include <new>
 #include <string>
@@ -18,6 +19,15 @@ Impl& live_impl(const std::unique_ptr<Impl>& impl, const char* type) {
     throw Error(ErrorKind::invalid_argument,
                 std::string("this ") + type + " was moved from and holds no plan; make a new one");
   return *impl;
+}
+
+// Out of place means two arrays: overlapping ones would be read after
+// being written. Throws Error(invalid_argument) with `message` when
+// [a, a + a_bytes) and [b, b + b_bytes) overlap.
+inline void check_apart(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes,
+                        const std::string& message) {
+  const auto a0 = reinterpret_cast<std::uintptr_t>(a), b0 = reinterpret_cast<std::uintptr_t>(b);
+  if (a0 < b0 + b_bytes && b0 < a0 + a_bytes) throw Error(ErrorKind::invalid_argument, message);
 }
 
 // Every allocation failure inside the library reaches the caller as

@@ -219,14 +219,6 @@ RealPath choose_path(const RealJob& job, const Options& options, const DatasetTr
   return path;
 }
 
-// Whether an inverse run of `plan` writes a half spectrum between its
-// passes: not with one pass, nor when the plan keeps the volume resident
-// on the device between its two (volume/real_spectrum_store.hpp).
-bool writes_intermediate(const engine::PassPlan& plan, const Shape& spectrum) {
-  if (plan.host_in_place || plan.passes.size() <= 1) return false;
-  return !(plan.passes.size() == 2 && plan.resident_planes == spectrum.nz);
-}
-
 std::string intermediate_text(IntermediateSpectrum where, std::size_t bytes) {
   switch (where) {
     case IntermediateSpectrum::none: return "";
@@ -300,11 +292,11 @@ void transform_streamed(io::DatasetTransfer& transfer, const RealJob& job, const
   } else {
     volume::VolumeStore& input = transfer.input_store(cache_brick);
     volume::VolumeStore& real = transfer.real_store(cache_brick);
-    if (!writes_intermediate(plan, job.spectrum_shape)) report.intermediate = IntermediateSpectrum::none;
+    if (!plan.writes_between_passes()) report.intermediate = IntermediateSpectrum::none;
     volume::VolumeStore* between = report.intermediate == IntermediateSpectrum::output_file
                                        ? &transfer.scratch_store(job.spectrum_shape, cache_brick)
                                        : nullptr;
-    volume::RealSpectrumStore store(input, real, between, static_cast<unsigned>(plan.passes.size()));
+    volume::RealSpectrumStore store(input, real, between);
     engine.execute(store, true, scale, arena, &report.run);
     report.run.host_scratch_bytes = store.scratch_bytes();
   }
@@ -388,7 +380,7 @@ std::string describe_real_dataset_transform(const DatasetPath& input, Direction 
   }
   const engine::StreamingEngine engine = make_engine(job, path);
   const IntermediateSpectrum where =
-      writes_intermediate(engine.plan(), job.spectrum_shape) ? path.intermediate : IntermediateSpectrum::none;
+      engine.plan().writes_between_passes() ? path.intermediate : IntermediateSpectrum::none;
   s += intermediate_text(where, job.spectrum_bytes());
   s += engine.describe();
   return s;

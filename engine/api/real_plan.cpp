@@ -60,15 +60,6 @@ void copy_rows(const std::byte* from, std::size_t from_pitch, std::byte* to, std
   });
 }
 
-// Out of place means two arrays: overlapping ones would be read after
-// being written. The padded layout has calls of its own.
-void check_apart(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes, const char* call) {
-  const auto a0 = reinterpret_cast<std::uintptr_t>(a), b0 = reinterpret_cast<std::uintptr_t>(b);
-  if (a0 < b0 + b_bytes && b0 < a0 + a_bytes)
-    throw Error(ErrorKind::invalid_argument, std::string(call) +
-                                                 ": the real and the spectrum arrays overlap; for one array in FFTW's "
-                                                 "padded layout call forward_in_place or inverse_in_place");
-}
 
 }  // namespace
 
@@ -101,7 +92,9 @@ class RealPlan::Impl {
     check_pointer(real, "RealPlan::forward", "the real array");
     check_pointer(out, "RealPlan::forward", "the spectrum array");
     check_type<T>("RealPlan::forward");
-    check_apart(real, shape.bytes(sizeof(T)), out, spectrum.bytes(sizeof(std::complex<T>)), "RealPlan::forward");
+    engine::check_apart(real, shape.bytes(sizeof(T)), out, spectrum.bytes(sizeof(std::complex<T>)),
+                        "RealPlan::forward: the real and the spectrum arrays overlap; for one array in FFTW's padded "
+                        "layout call forward_in_place");
     auto* out_bytes = reinterpret_cast<std::byte*>(out);
     // The store reads the real array and never writes it.
     auto* in_bytes = const_cast<std::byte*>(reinterpret_cast<const std::byte*>(real));
@@ -125,7 +118,9 @@ class RealPlan::Impl {
     check_pointer(in, "RealPlan::inverse", "the spectrum array");
     check_pointer(real, "RealPlan::inverse", "the real array");
     check_type<T>("RealPlan::inverse");
-    check_apart(real, shape.bytes(sizeof(T)), in, spectrum.bytes(sizeof(std::complex<T>)), "RealPlan::inverse");
+    engine::check_apart(real, shape.bytes(sizeof(T)), in, spectrum.bytes(sizeof(std::complex<T>)),
+                        "RealPlan::inverse: the spectrum and the real arrays overlap; for one array in FFTW's padded "
+                        "layout call inverse_in_place");
     auto* in_bytes = const_cast<std::byte*>(reinterpret_cast<const std::byte*>(in));
     auto* out_bytes = reinterpret_cast<std::byte*>(real);
     if (streaming.host_in_place()) {
@@ -145,8 +140,7 @@ class RealPlan::Impl {
     }
     volume::HostVolume input_side(in_bytes, spectrum, sizeof(std::complex<T>));
     volume::HostVolume real_side(out_bytes, shape, sizeof(T));
-    volume::RealSpectrumStore store(input_side, real_side, nullptr,
-                                    static_cast<unsigned>(streaming.plan().passes.size()));
+    volume::RealSpectrumStore store(input_side, real_side, nullptr);
     streaming.execute(store, true, scale(Direction::inverse), *arena, report);
     if (report != nullptr) report->host_scratch_bytes = store.scratch_bytes();
   }
@@ -178,7 +172,7 @@ class RealPlan::Impl {
          "; the passes run over the half spectrum, the x stage turning real rows into it first (forward) and "
          "back last (the inverse runs the passes in reverse order)\n";
     const engine::PassPlan plan = streaming.plan();
-    if (!plan.host_in_place && !(plan.passes.size() == 2 && plan.resident_planes == shape.nz))
+    if (plan.writes_between_passes())
       s += "  an out-of-place inverse keeps the half spectrum between its passes in host memory (" +
            format_bytes(double(spectrum.bytes(2 * value))) + "); inverse_in_place needs none\n";
     s += streaming.describe();

@@ -61,7 +61,9 @@ class TrigPlan::Impl {
   void execute(T* data, Direction direction, RunReport* report) const {
     if (data == nullptr) throw Error(ErrorKind::invalid_argument, "TrigPlan::execute: data is a null pointer");
     if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) != 0)
-      throw Error(ErrorKind::invalid_argument, "TrigPlan::execute: data is not aligned");
+      throw Error(ErrorKind::invalid_argument, std::string("TrigPlan::execute: data is not aligned to ") +
+                                                   std::to_string(alignof(T)) + " bytes (" +
+                                                   (std::is_same_v<T, float> ? "float" : "double") + ")");
     engine::check_direction(direction);
     const Precision given = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
     if (given != precision)

@@ -72,11 +72,13 @@ std::unique_ptr<ExecutionBackend> checked_backend(const Shape& shape, Precision 
 }  // namespace
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend)
-    : StreamingEngine(shape, precision, options, checked_backend(shape, precision, options, backend, nullptr), {}) {}
+    : StreamingEngine(shape, precision, options, checked_backend(shape, precision, options, backend, nullptr),
+                      std::vector<Stage>{}) {}
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
                                  const BrickKernelFactory& kernels)
-    : StreamingEngine(shape, precision, options, checked_backend(shape, precision, options, backend, &kernels), {}) {}
+    : StreamingEngine(shape, precision, options, checked_backend(shape, precision, options, backend, &kernels),
+                      std::vector<Stage>{}) {}
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
                                  std::vector<Stage> plane_program)
@@ -86,12 +88,18 @@ StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const 
 StreamingEngine::StreamingEngine(const Shape& spectrum_shape, Precision precision, const Options& options,
                                  Backend backend, const kernels::VolumeTransform& transform)
     : StreamingEngine(spectrum_shape, precision, options,
-                      checked_backend(spectrum_shape, precision, options, backend, nullptr, transform), {},
+                      checked_backend(spectrum_shape, precision, options, backend, nullptr, transform),
+                      std::vector<Stage>{},
                       transform) {}
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options,
+                                 std::unique_ptr<ExecutionBackend> backend, const kernels::VolumeTransform& transform)
+    : StreamingEngine(shape, precision, options, std::move(backend), std::vector<Stage>{}, transform) {}
+
+StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options,
                                  std::unique_ptr<ExecutionBackend> backend)
-    : StreamingEngine(shape, precision, options, (check_axis_tables_fit(shape), std::move(backend)), {}) {}
+    : StreamingEngine(shape, precision, options, (check_axis_tables_fit(shape), std::move(backend)),
+                      std::vector<Stage>{}) {}
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options,
                                  std::unique_ptr<ExecutionBackend> backend, std::vector<Stage> plane_program,
@@ -190,6 +198,7 @@ void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double s
       report->timeline.clear();
     }
     try {
+      store.run_starting(static_cast<unsigned>(current.plan.passes.size()));
       if (transform_.kind == kernels::TransformKind::real && inverse) {
         // The x stage, the half spectrum back to real rows, comes last.
         FittedPlan reversed = current;

@@ -47,6 +47,10 @@ class StreamingEngine {
   // buffers, to drive the re-plan path without a GPU.
   StreamingEngine(const Shape& shape, Precision precision, const Options& options,
                   std::unique_ptr<ExecutionBackend> backend);
+  // The same for a real or trigonometric transform: the tests' backend
+  // whose device refuses buffers, under a real inverse.
+  StreamingEngine(const Shape& shape, Precision precision, const Options& options,
+                  std::unique_ptr<ExecutionBackend> backend, const kernels::VolumeTransform& transform);
   ~StreamingEngine();
   StreamingEngine(const StreamingEngine&) = delete;
   StreamingEngine& operator=(const StreamingEngine&) = delete;

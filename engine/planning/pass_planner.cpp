@@ -49,9 +49,9 @@ std::size_t minimum_brick(const AxisSet& axes, const Shape& v) {
 // host copies move the longest contiguous runs (and the line layouts take
 // lines in the paper's order). The split axis is balanced so the last brick
 // is not a sliver, and, when it alone makes the bricks, cut into a multiple
-// of `streams` bricks: the streams take bricks in rounds, and 9 bricks on 4
-// streams take three rounds, as 12 smaller ones do (a half spectrum's
-// planes, 1024 x 1025, fell one plane short of 8 bricks of 128).
+// of `streams` bricks: the streams take bricks in rounds, so 9 bricks on 4
+// streams take three rounds, as 12 smaller ones do, the last with one
+// stream busy.
 PassSpec fit_pass(std::string name, AxisSet axes, BrickLayout layout, const Shape& v, std::size_t limit,
                   unsigned streams = 1) {
   const auto n = dims(v);

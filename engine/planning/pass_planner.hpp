@@ -102,6 +102,14 @@ struct PassPlan {
   // its x stage, the half spectrum back to real rows, must come last.
   bool reversed = false;
 
+  // Whether some brick goes back to the volume between two passes: not in
+  // a one-pass plan, nor in the resident plan that keeps the whole volume
+  // on the device, nor on the host in place. A real inverse out of place
+  // needs a half spectrum between its passes exactly when this holds.
+  bool writes_between_passes() const {
+    return !host_in_place && passes.size() > 1 && strategy != Strategy::in_core;
+  }
+
   // Pass 1 of a carry-over plan: whether z-slab `box` stays on the device.
   bool keeps_resident(const Box& box) const { return box.z0 + box.extent.nz <= resident_planes; }
   // Pass 2: the planes of y-slab `box` that are not resident, which the

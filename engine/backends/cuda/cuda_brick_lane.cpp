@@ -10,9 +10,8 @@ namespace oocfft::engine {
 namespace {
 
 // `n` units in runs of at most `most`, as few runs as that allows and of
-// even size: a plane of a half spectrum (1024 x 1025 complex) is a little
-// over a slot of 8 MiB, and cut greedily it gave a run of 1023 rows and one
-// of a single row, a slot's turn and a DMA for 8 KiB.
+// equal length (within one): cut greedily, a plane a little over a slot
+// gives a full run and a sliver, a slot's turn and a DMA for a few KiB.
 std::size_t balanced_run(std::size_t n, std::size_t most) {
   const std::size_t runs = (n + most - 1) / most;
   return (n + runs - 1) / runs;
