@@ -7,6 +7,7 @@
 // Exit status: 0 success, 1 a failure at run time (bad file, out of memory,
 // a demo check that failed), 2 a bad command line (with usage text), 130
 // interrupted by Ctrl-C (the shell's 128 + SIGINT).
+#include <malloc.h>
 #include <tbb/global_control.h>
 
 #include <atomic>
@@ -78,6 +79,13 @@ int run(const apps::CliOptions& cli) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --host-memory bounds the whole process (README, "Memory"): a fixed
+  // mmap threshold sends every allocation of 4 MiB or more (a brick's
+  // scratch, a padded plane) to its own mapping, given back to the system
+  // when freed. glibc's default raises the threshold to the largest block
+  // freed so far (up to 32 MiB), after which such blocks come from the
+  // per-thread arenas and stay resident there after they are freed.
+  (void)mallopt(M_MMAP_THRESHOLD, 4 << 20);
   CLI::App app("oocfft: 3D FFTs of volumes larger than GPU memory", "oocfft");
   apps::CliOptions cli;
   try {

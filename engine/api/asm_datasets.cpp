@@ -8,6 +8,7 @@
 
 #include "core/format_bytes.hpp"
 #include "engine/planning/host_memory.hpp"
+#include "engine/pipeline/execution_backend.hpp"
 #include "engine/pipeline/stream_pipeline.hpp"
 #include "io/dataset_transfer.hpp"
 #include "oocfft/asm.hpp"
@@ -75,9 +76,26 @@ io::OutputRecord asm_record(AsmMode mode, std::vector<std::size_t> dims, std::sp
   return r;
 }
 
-// Bricks of whole planes reach the files as they come; the chunk caches
-// hold about one brick.
-constexpr std::size_t cache_brick_bytes = std::size_t{1} << 30;
+// How the host budget of a dataset operation is shared, after what the
+// mode holds (the field and its spectrum, or a plane and the hologram):
+// half of the rest for the bricks (on the host backend the brick buffers
+// are the "device", so the device budget is that half too), a quarter for
+// each of the two datasets' chunk caches (chunk_cache_for: at most twice
+// the brick it is sized for, so bricks of an eighth). With pad 2 the
+// store's gather and scatter each hold the field part of a brick (a
+// quarter of it) while they copy it: the bricks then take a third of the
+// half, the rest left to those copies.
+struct BudgetShare {
+  std::size_t bricks = 0;
+  std::size_t cache_brick = 0;
+};
+
+BudgetShare share_budget(std::size_t rest, unsigned pad) {
+  BudgetShare s;
+  s.bricks = pad == 2 ? rest / 3 : rest / 2;
+  s.cache_brick = rest / 8;
+  return s;
+}
 
 // Runs `mode` between the datasets of `transfer`, streaming: propagate
 // reads the input's planes and writes the output's as bricks need them;
@@ -85,8 +103,8 @@ constexpr std::size_t cache_brick_bytes = std::size_t{1} << 30;
 // layers in and holds one padded plane and the hologram.
 template <class T>
 void run_streamed(AsmMode mode, const DatasetInfo& info, std::span<const double> distances, const AsmOptions& o,
-                  io::DatasetTransfer& transfer, const io::DatasetTransfer::SlabHook& poll_cancel,
-                  AsmDatasetReport& report) {
+                  std::size_t cache_brick_bytes, io::DatasetTransfer& transfer,
+                  const io::DatasetTransfer::SlabHook& poll_cancel, AsmDatasetReport& report) {
   using C = std::complex<T>;
   const Shape& s = info.shape;
   const optics::AngularSpectrum<T> asm_plan(s.ny, s.nx, o);
@@ -147,10 +165,16 @@ AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& 
                     " (" + format_bytes(double(held)) + ") in host memory, more than the budget of " +
                     format_bytes(double(budget)));
 
-  // The engine's staging (the host backend's brick buffers) takes the rest.
+  // The engine's staging (the host backend's brick buffers, its "device")
+  // and the chunk caches share the rest.
   AsmOptions o = options;
-  const std::size_t staging = budget - held;
-  o.fft.host_staging_budget = o.fft.host_staging_budget == 0 ? staging : std::min(o.fft.host_staging_budget, staging);
+  const BudgetShare share = share_budget(budget - held, options.pad);
+  o.fft.host_staging_budget =
+      o.fft.host_staging_budget == 0 ? share.bricks : std::min(o.fft.host_staging_budget, share.bricks);
+  if (engine::resolve_backend(o.fft.backend) == Backend::host)
+    o.fft.device_memory_budget = o.fft.device_memory_budget == 0
+                                     ? o.fft.host_staging_budget
+                                     : std::min(o.fft.device_memory_budget, o.fft.host_staging_budget);
 
   const io::DatasetTransfer::SlabHook poll_cancel = io::DatasetTransfer::polling_cancel(options.fft);
   AsmDatasetReport report;
@@ -159,9 +183,9 @@ AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& 
   report.output_shape = out_shape;
   const Clock::time_point t = Clock::now();
   if (info.precision == Precision::single) {
-    run_streamed<float>(mode, info, distances, o, transfer, poll_cancel, report);
+    run_streamed<float>(mode, info, distances, o, share.cache_brick, transfer, poll_cancel, report);
   } else {
-    run_streamed<double>(mode, info, distances, o, transfer, poll_cancel, report);
+    run_streamed<double>(mode, info, distances, o, share.cache_brick, transfer, poll_cancel, report);
   }
   report.propagate_seconds = seconds_since(t) - report.read_seconds - report.write_seconds;
   transfer.commit();
