@@ -215,8 +215,9 @@ TEST(AsmDatasets, RefusalsLeaveTheInputAndNoOutput) {
       {AsmMode::propagate, three, {}, ErrorKind::invalid_argument, "one per plane"},
       {AsmMode::propagate, {}, {}, ErrorKind::invalid_argument, "no distance"},
       {AsmMode::layer_sum, {1e-3, 2e-3}, {true, 0}, ErrorKind::invalid_argument, "in place only"},
-      // Streamed, propagate holds only the bricks: not even a padded row fits 64 bytes.
-      {AsmMode::propagate, one, {false, 64}, ErrorKind::out_of_memory, "share"},
+      // Streamed, propagate holds only the bricks: not even a padded row
+      // fits 64 bytes; the refusal names the smallest budget that works.
+      {AsmMode::propagate, one, {false, 64}, ErrorKind::out_of_memory, "smallest budget that works"},
       {AsmMode::layer_sum, {1e-3, 2e-3}, {false, 1024}, ErrorKind::out_of_memory, "budget"},
   };
   for (const Case& c : cases) {

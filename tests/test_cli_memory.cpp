@@ -12,9 +12,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -30,14 +33,16 @@ fs::path scratch() {
   return root.for_current_test();
 }
 
-struct Run {
+struct Measured {
   int exit_code = -1;
   std::size_t peak_rss = 0;  // bytes
+  std::string err;           // stderr
 };
 
-// Runs the command with stdout and stderr to /dev/null; its exit status and
-// peak resident set.
-Run run_measured(const std::vector<std::string>& args) {
+// Runs the command with stdout to /dev/null; its exit status, peak
+// resident set and stderr.
+Measured run_measured(const std::vector<std::string>& args) {
+  const fs::path err_file = fs::temp_directory_path() / ("oocfft_cli_memory_err_" + std::to_string(::getpid()));
   std::vector<char*> argv;
   std::string program = OOCFFT_CLI_PATH;
   argv.push_back(program.data());
@@ -48,18 +53,21 @@ Run run_measured(const std::vector<std::string>& args) {
   const pid_t pid = ::fork();
   if (pid == 0) {
     std::FILE* null = std::freopen("/dev/null", "w", stdout);
-    null = std::freopen("/dev/null", "w", stderr);
+    null = std::freopen(err_file.c_str(), "w", stderr);
     (void)null;
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
-  Run run;
+  Measured run;
   int status = 0;
   rusage usage{};
   if (pid > 0 && ::wait4(pid, &status, 0, &usage) == pid) {
     run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     run.peak_rss = std::size_t(usage.ru_maxrss) * 1024;  // KiB on Linux
   }
+  std::ifstream err(err_file);
+  run.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
+  fs::remove(err_file);
   return run;
 }
 
@@ -106,14 +114,14 @@ constexpr std::size_t MiB = std::size_t{1} << 20;
 
 // The process's peak opening `dataset` without transforming it.
 std::size_t baseline(const std::string& dataset) {
-  const Run run = run_measured({"info", dataset, "--backend", "host"});
+  const Measured run = run_measured({"info", dataset, "--backend", "host"});
   EXPECT_EQ(run.exit_code, 0);
   return run.peak_rss;
 }
 
 void expect_within_budget(const std::vector<std::string>& args, std::size_t budget, std::size_t base) {
-  const Run run = run_measured(args);
-  ASSERT_EQ(run.exit_code, 0);
+  const Measured run = run_measured(args);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::size_t bound = budget + budget / 4 + base;
   std::printf("  %s to %s: peak %zu MiB, budget %zu MiB, bound %zu MiB\n", args[0].c_str(),
               args[2].substr(args[2].rfind(':') + 1).c_str(), run.peak_rss / MiB, budget / MiB, bound / MiB);
@@ -159,6 +167,61 @@ TEST(CliHostBudget, AsmPeakStaysWithinTheBudget) {
   expect_within_budget(args("s.h5", "p1", "32MiB", "1"), 32 * MiB, base);
   expect_within_budget(args("s.h5", "p2", "32MiB", "2"), 32 * MiB, base);
   expect_within_budget(args("small.h5", "big_budget", "128MiB", "1"), 128 * MiB, base);
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The smallest budget a refusal names, "(N bytes)"; 0 when none.
+std::size_t named_budget(const std::string& err) {
+  const std::size_t end = err.rfind(" bytes)");
+  if (end == std::string::npos) return 0;
+  const std::size_t start = err.rfind('(', end);
+  const std::string digits = start == std::string::npos ? "" : err.substr(start + 1, end - start - 1);
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
+    ADD_FAILURE() << "no budget named in: " << err;
+    return 0;
+  }
+  return std::stoull(digits);
+}
+
+// A budget that cannot make progress is refused before anything is
+// written, in the user's words (--host-memory, not the library's device
+// budget), with the smallest budget that works; that one works and a KiB
+// less does not. 8 KiB once ran 24,576 bricks of 512 bytes (512 MiB
+// through 64 KiB took 55 s against 2.2 s), and 1 byte answered "give the
+// host backend a device_memory_budget".
+TEST(CliHostBudget, ABudgetTooSmallIsRefusedWithTheSmallestThatWorks) {
+  const fs::path dir = scratch();
+  write_volume(dir / "v.h5", 64, 128, 128, 0);  // 8 MiB
+  const std::string in = (dir / "v.h5").string() + ":/data";
+  auto fft = [&](const std::string& budget, const std::string& out) {
+    return run_measured({"fft", in, (dir / "out.h5").string() + ":/" + out, "--backend", "host", "--host-memory",
+                         budget});
+  };
+  std::size_t smallest = 0;
+  for (const char* budget : {"1", "8KiB"}) {
+    SCOPED_TRACE(budget);
+    const Measured refused = fft(budget, "refused");
+    EXPECT_EQ(refused.exit_code, 1) << refused.err;
+    EXPECT_TRUE(contains(refused.err, "--host-memory")) << refused.err;
+    EXPECT_TRUE(contains(refused.err, "smallest budget that works")) << refused.err;
+    EXPECT_FALSE(contains(refused.err, "device_memory_budget")) << refused.err;
+    smallest = std::max(smallest, named_budget(refused.err));
+  }
+  ASSERT_GT(smallest, 8u << 10);
+  EXPECT_FALSE(fs::exists(dir / "out.h5")) << "nothing was written";
+  const Measured below = fft(std::to_string(smallest - 1024), "below");
+  EXPECT_EQ(below.exit_code, 1) << below.err;
+  EXPECT_EQ(named_budget(below.err), smallest) << below.err;
+  const Measured works = fft(std::to_string(smallest), "works");
+  EXPECT_EQ(works.exit_code, 0) << works.err;
+  // asm's share of a budget of 1 byte was no budget at all: it ran unbounded.
+  const Measured asm_refused = run_measured({"asm", in, (dir / "out.h5").string() + ":/asm", "--backend", "host",
+                                             "--host-memory", "1", "--wavelength", "532e-9", "--pitch", "1e-6",
+                                             "--distance", "1e-3"});
+  EXPECT_EQ(asm_refused.exit_code, 1) << asm_refused.err;
+  EXPECT_TRUE(contains(asm_refused.err, "smallest budget that works")) << asm_refused.err;
+  EXPECT_GT(named_budget(asm_refused.err), 0u);
 }
 
 }  // namespace

@@ -3,12 +3,14 @@
 // name, commit), the planes streamed through the engine's bricks so that a
 // stack may be larger than host memory.
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
 #include "core/format_bytes.hpp"
 #include "engine/planning/host_memory.hpp"
 #include "engine/pipeline/execution_backend.hpp"
+#include "engine/planning/pass_planner.hpp"
 #include "engine/pipeline/stream_pipeline.hpp"
 #include "io/dataset_transfer.hpp"
 #include "oocfft/asm.hpp"
@@ -167,14 +169,51 @@ AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& 
 
   // The engine's staging (the host backend's brick buffers, its "device")
   // and the chunk caches share the rest.
-  AsmOptions o = options;
-  const BudgetShare share = share_budget(budget - held, options.pad);
-  o.fft.host_staging_budget =
-      o.fft.host_staging_budget == 0 ? share.bricks : std::min(o.fft.host_staging_budget, share.bricks);
-  if (engine::resolve_backend(o.fft.backend) == Backend::host)
-    o.fft.device_memory_budget = o.fft.device_memory_budget == 0
-                                     ? o.fft.host_staging_budget
-                                     : std::min(o.fft.device_memory_budget, o.fft.host_staging_budget);
+  const Backend backend = engine::resolve_backend(options.fft.backend);
+  auto options_for = [&](std::size_t host_budget) {
+    AsmOptions o = options;
+    const BudgetShare share = share_budget(host_budget - std::min(host_budget, held), options.pad);
+    o.fft.host_staging_budget =
+        o.fft.host_staging_budget == 0 ? share.bricks : std::min(o.fft.host_staging_budget, share.bricks);
+    if (backend == Backend::host)
+      o.fft.device_memory_budget = o.fft.device_memory_budget == 0
+                                       ? o.fft.host_staging_budget
+                                       : std::min(o.fft.device_memory_budget, o.fft.host_staging_budget);
+    return o;
+  };
+  // A budget too small to make progress is refused with the smallest that
+  // works (one whose bricks hold the whole padded stack always does).
+  const std::size_t planes = mode == AsmMode::refocus ? distances.size() : info.shape.nz;
+  const Shape padded{planes, info.shape.ny * options.pad, info.shape.nx * options.pad};
+  engine::check_streaming_budget(
+      budget, held + 4 * padded.bytes(e),
+      std::string("asm ") + to_string(mode) + " on " + input.to_string() + " (" + format_bytes(double(info.complex_bytes())) + ")",
+      [&](std::size_t host_budget) -> std::size_t {
+        if (host_budget <= held) return SIZE_MAX;
+        const AsmOptions o = options_for(host_budget);
+        if (o.fft.host_staging_budget == 0) return SIZE_MAX;  // 0 would mean "no limit"
+        engine::PlannerInput in;
+        in.volume = padded;
+        in.element_bytes = e;
+        in.staging_budget = o.fft.host_staging_budget;
+        in.device_budget = o.fft.device_memory_budget == 0 ? SIZE_MAX / 4 : o.fft.device_memory_budget;
+        in.streams = o.fft.streams;
+        in.requested = o.fft.strategy;
+        in.host_backend = backend == Backend::host;
+        in.host_available = engine::available_host_memory();
+        in.workspace_ratio = 0;
+        in.plane_program = {engine::Stage::forward, engine::Stage::multiply, engine::Stage::inverse};
+        try {
+          // Only the first pass reads the file and the last writes it; a
+          // plane split into rows and columns keeps the planes between
+          // them in memory.
+          const engine::PassPlan plan = engine::plan_passes(in);
+          return plan.passes.front().bricks + (plan.passes.size() > 1 ? plan.passes.back().bricks : 0);
+        } catch (const Error&) {
+          return SIZE_MAX;
+        }
+      });
+  const AsmOptions o = options_for(budget);
 
   const io::DatasetTransfer::SlabHook poll_cancel = io::DatasetTransfer::polling_cancel(options.fft);
   AsmDatasetReport report;
@@ -183,9 +222,9 @@ AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& 
   report.output_shape = out_shape;
   const Clock::time_point t = Clock::now();
   if (info.precision == Precision::single) {
-    run_streamed<float>(mode, info, distances, o, share.cache_brick, transfer, poll_cancel, report);
+    run_streamed<float>(mode, info, distances, o, share_budget(budget - held, options.pad).cache_brick, transfer, poll_cancel, report);
   } else {
-    run_streamed<double>(mode, info, distances, o, share.cache_brick, transfer, poll_cancel, report);
+    run_streamed<double>(mode, info, distances, o, share_budget(budget - held, options.pad).cache_brick, transfer, poll_cancel, report);
   }
   report.propagate_seconds = seconds_since(t) - report.read_seconds - report.write_seconds;
   transfer.commit();
