@@ -158,6 +158,7 @@ void DatasetTransfer::Impl::open(const OutputRecord& record) {
   input_file = open_file_read_only(input_path.file, in_where);
   input_dataset = open_dataset(input_file.get(), input_path);
   input = describe_dataset(input_dataset.get(), input_path);
+  check_transformable(input.info);
   // A real result may replace a real input (a DCT of it), not a complex one.
   if (in_place && real_output() && input.type.element != StoredElement::real)
     throw Error(ErrorKind::invalid_argument, "in-place: the result of " + in_where + " is real, the input is not");

@@ -27,6 +27,7 @@
 #include "engine/pipeline/stream_pipeline.hpp"
 #include "engine/pipeline/streaming_engine.hpp"
 #include "io/dataset_transfer.hpp"
+#include "io/stored_type.hpp"
 #include "oocfft/error.hpp"
 #include "oocfft/hdf5.hpp"
 #include "volume/host_buffer.hpp"
@@ -218,6 +219,7 @@ std::string describe_dataset_transform(const DatasetPath& input, const Options& 
                                        const DatasetTransformOptions& file_options) {
   engine::check_options(options);
   const DatasetInfo info = inspect_dataset(input);
+  io::check_transformable(info);  // what transform_dataset would refuse
   const TransformPath path = choose_path(info, options, file_options);
   const engine::StreamingEngine engine(info.shape, info.precision, path.options, path.backend);
   std::string s = "oocfft dataset transform: " + input.to_string() + ", stored " + info.dtype + ", volume " +

@@ -1,11 +1,12 @@
-// The host budget of the `oocfft` command, measured as a user would: the
-// peak resident set of the process (the child's ru_maxrss from wait4)
+// The `oocfft` command on HDF5 files written here. Its host budget,
+// measured as a user would: the peak resident set of the process (the child's ru_maxrss from wait4)
 // against --host-memory. The bound is the one README states: at most 1.25x
 // the budget plus the process's baseline, the peak of the same binary
 // opening the same file without transforming it (`oocfft info`). Volumes
 // of 64-256 MiB through 32-128 MiB keep the suite to a few seconds; the
 // volumes are written here through the HDF5 C API as h5py writes them
-// (compound {r, i} of float32), contiguous or chunked.
+// (compound {r, i} of float32), contiguous or chunked. And a dataset it
+// cannot read: one stored with a filter whose plugin this host lacks.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <sys/resource.h>
@@ -29,7 +30,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path scratch() {
-  static const ScratchRoot root("oocfft_cli_memory_");
+  static const ScratchRoot root("oocfft_cli_files_");
   return root.for_current_test();
 }
 
@@ -42,7 +43,7 @@ struct Measured {
 // Runs the command with stdout to /dev/null; its exit status, peak
 // resident set and stderr.
 Measured run_measured(const std::vector<std::string>& args) {
-  const fs::path err_file = fs::temp_directory_path() / ("oocfft_cli_memory_err_" + std::to_string(::getpid()));
+  const fs::path err_file = fs::temp_directory_path() / ("oocfft_cli_files_err_" + std::to_string(::getpid()));
   std::vector<char*> argv;
   std::string program = OOCFFT_CLI_PATH;
   argv.push_back(program.data());
@@ -222,6 +223,58 @@ TEST(CliHostBudget, ABudgetTooSmallIsRefusedWithTheSmallestThatWorks) {
   EXPECT_EQ(asm_refused.exit_code, 1) << asm_refused.err;
   EXPECT_TRUE(contains(asm_refused.err, "smallest budget that works")) << asm_refused.err;
   EXPECT_GT(named_budget(asm_refused.err), 0u);
+}
+
+// A filter of this process only (the command's process has no plugin for
+// it): the identity, under an id of the range HDF5 leaves to testing.
+constexpr H5Z_filter_t test_filter_id = 32100;
+
+std::size_t identity_filter(unsigned, std::size_t, const unsigned[], std::size_t bytes, std::size_t*, void**) {
+  return bytes;
+}
+
+// A dataset stored with a filter HDF5 cannot apply here is named as such by
+// `info` and refused by `fft` naming the filter. Before, `info` called it
+// fine and `fft` failed reading with HDF5's "can't open directory" of the
+// plugin search path.
+TEST(CliHostileDatasets, AnUnavailableFilterIsNamedByInfoAndByTheRefusal) {
+  const fs::path dir = scratch();
+  const H5Z_class2_t filter{H5Z_CLASS_T_VERS, test_filter_id, 1, 1, "oocfft_test_identity", nullptr, nullptr,
+                            identity_filter};
+  ASSERT_GE(H5Zregister(&filter), 0);
+  const fs::path file = dir / "filtered.h5";
+  const hid_t f = H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+  const hsize_t dims[3] = {4, 16, 16}, chunks[3] = {1, 16, 16};
+  const hid_t s = H5Screate_simple(3, dims, nullptr);
+  const hid_t create = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(create, 3, chunks);
+  H5Pset_filter(create, test_filter_id, H5Z_FLAG_MANDATORY, 0, nullptr);
+  const hid_t d = H5Dcreate2(f, "/data", H5T_NATIVE_FLOAT, s, H5P_DEFAULT, create, H5P_DEFAULT);
+  ASSERT_GE(d, 0);
+  const std::vector<float> values(4 * 16 * 16, 1.0f);
+  ASSERT_GE(H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+  H5Dclose(d);
+  H5Pclose(create);
+  H5Sclose(s);
+  H5Fclose(f);
+  H5Zunregister(test_filter_id);
+
+  const fs::path out_file = dir / "info.txt";
+  const std::string in = file.string() + ":/data";
+  const std::string command = std::string("'") + OOCFFT_CLI_PATH + "' info '" + in + "' --backend host >'" +
+                              out_file.string() + "' 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream info_text(out_file);
+  const std::string info((std::istreambuf_iterator<char>(info_text)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(contains(info, "oocfft_test_identity (32100)")) << info;
+  EXPECT_TRUE(contains(info, "unavailable")) << info;
+  EXPECT_NE(WEXITSTATUS(status), 0) << "info says what fft would refuse\n" << info;
+
+  const Measured fft = run_measured({"fft", in, (dir / "out.h5").string() + ":/s", "--backend", "host"});
+  EXPECT_EQ(fft.exit_code, 1) << fft.err;
+  EXPECT_TRUE(contains(fft.err, "oocfft_test_identity (32100)")) << fft.err;
+  EXPECT_TRUE(contains(fft.err, "HDF5_PLUGIN_PATH")) << fft.err;
+  EXPECT_FALSE(fs::exists(dir / "out.h5"));
 }
 
 }  // namespace
