@@ -282,8 +282,8 @@ void DatasetTransfer::Impl::abandon() noexcept {
 DatasetTransfer::DatasetTransfer(const DatasetPath& input, const DatasetPath& output, bool in_place,
                                  const OutputRecord& record)
     : impl_(std::make_unique<Impl>()) {
-  impl_->input_path = input;
-  impl_->output_path = output;
+  impl_->input_path = input.normalised();
+  impl_->output_path = output.normalised();
   impl_->in_place = in_place;
   try {
     const std::lock_guard lock(hdf5_library_mutex());

@@ -222,6 +222,25 @@ TEST(DatasetTransform, ADatasetNeverWrittenIsRefusedBeforeStreaming) {
   }
 }
 
+// An existing dataset named another way ("/./c128_3d") is refused before
+// any work: it used to run the whole transform and fail when linking the
+// result.
+TEST(DatasetTransform, AnotherSpellingOfAnExistingOutputIsRefusedBeforeAnyWork) {
+  REQUIRE_FIXTURES();
+  const fs::path dir = scratch_directory();
+  const fs::path file = copy_fixtures_to(dir);
+  for (const char* spelling : {"/./c128_3d", "//c128_3d", "/group/./nested//c64_1d"}) {
+    SCOPED_TRACE(spelling);
+    Options o = host();
+    int bricks = 0;
+    o.progress = [&](const Progress&) { ++bricks; };
+    expect_error([&] {
+      transform_dataset({file.string(), "/c64_3d"}, {file.string(), spelling}, Direction::forward, o);
+    }, ErrorKind::invalid_argument, {"exists"});
+    EXPECT_EQ(bricks, 0) << "no work was done";
+  }
+}
+
 TEST(DatasetTransform, CancelLeavesTheInputAndNoOutput) {
   REQUIRE_FIXTURES();
   const fs::path dir = scratch_directory();

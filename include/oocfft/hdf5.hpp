@@ -28,8 +28,13 @@ struct DatasetPath {
 
   // "volume.h5:/group/data". The file name is everything before the last
   // ":/". Throws Error(invalid_argument) when there is no ":/" or either
-  // part is empty.
+  // part is empty. The dataset name comes back normalised().
   static DatasetPath parse(const std::string& text);
+  // The same dataset with its name as HDF5 resolves it: empty and "."
+  // components dropped ("/g//./d" is "/g/d"), so that two spellings of one
+  // dataset compare equal. ".." is an ordinary link name in HDF5 and stays.
+  // The transforms normalise the names they are given.
+  DatasetPath normalised() const;
   std::string to_string() const;  // "volume.h5:/group/data"
   friend bool operator==(const DatasetPath&, const DatasetPath&) = default;
 };
