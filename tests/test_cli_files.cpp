@@ -277,5 +277,21 @@ TEST(CliHostileDatasets, AnUnavailableFilterIsNamedByInfoAndByTheRefusal) {
   EXPECT_FALSE(fs::exists(dir / "out.h5"));
 }
 
+// --distances is read within 64 MiB: /dev/zero used to be read until
+// memory ran out. (The run is held to 1 GiB of address space and 30 s, so
+// that where the bound is missing the test fails instead of the machine.)
+TEST(CliHostileDatasets, ADistancesFileIsReadWithinABound) {
+  const fs::path dir = scratch();
+  const fs::path err_file = dir / "err.txt";
+  const std::string command = "ulimit -v 1048576; timeout 30 '" + std::string(OOCFFT_CLI_PATH) +
+                              "' asm a.h5:/x b.h5:/y --wavelength 5e-7 --pitch 8e-6 --distances /dev/zero "
+                              ">/dev/null 2>'" + err_file.string() + "'";
+  const int status = std::system(command.c_str());
+  std::ifstream err_text(err_file);
+  const std::string err((std::istreambuf_iterator<char>(err_text)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(WEXITSTATUS(status), 1) << err;
+  EXPECT_TRUE(contains(err, "larger than 64.0 MiB")) << err;
+}
+
 }  // namespace
 }  // namespace oocfft::test
