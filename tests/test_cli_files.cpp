@@ -72,14 +72,17 @@ Measured run_measured(const std::vector<std::string>& args) {
   return run;
 }
 
-// A complex64 dataset (nz, ny, nx) of seeded values; `chunk_rows` > 0
-// stores it chunked (4, chunk_rows, nx).
-void write_volume(const fs::path& file, std::size_t nz, std::size_t ny, std::size_t nx, std::size_t chunk_rows) {
+// A complex64 (or, `real`, float32) dataset (nz, ny, nx) of seeded values;
+// `chunk_rows` > 0 stores it chunked (4, chunk_rows, nx).
+void write_volume(const fs::path& file, std::size_t nz, std::size_t ny, std::size_t nx, std::size_t chunk_rows,
+                  bool real = false) {
   const hid_t f = H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
   ASSERT_GE(f, 0);
-  const hid_t t = H5Tcreate(H5T_COMPOUND, 8);
-  H5Tinsert(t, "r", 0, H5T_NATIVE_FLOAT);
-  H5Tinsert(t, "i", 4, H5T_NATIVE_FLOAT);
+  const hid_t t = real ? H5Tcopy(H5T_NATIVE_FLOAT) : H5Tcreate(H5T_COMPOUND, 8);
+  if (!real) {
+    H5Tinsert(t, "r", 0, H5T_NATIVE_FLOAT);
+    H5Tinsert(t, "i", 4, H5T_NATIVE_FLOAT);
+  }
   const hsize_t dims[3] = {nz, ny, nx};
   const hid_t s = H5Screate_simple(3, dims, nullptr);
   const hid_t create = H5Pcreate(H5P_DATASET_CREATE);
@@ -89,7 +92,7 @@ void write_volume(const fs::path& file, std::size_t nz, std::size_t ny, std::siz
   }
   const hid_t d = H5Dcreate2(f, "/data", t, s, H5P_DEFAULT, create, H5P_DEFAULT);
   ASSERT_GE(d, 0);
-  std::vector<float> plane(2 * ny * nx);
+  std::vector<float> plane((real ? 1 : 2) * ny * nx);
   std::uint64_t state = 2026;
   for (std::size_t z = 0; z < nz; ++z) {
     for (float& v : plane) {
@@ -216,6 +219,16 @@ TEST(CliHostBudget, ABudgetTooSmallIsRefusedWithTheSmallestThatWorks) {
   EXPECT_EQ(named_budget(below.err), smallest) << below.err;
   const Measured works = fft(std::to_string(smallest), "works");
   EXPECT_EQ(works.exit_code, 0) << works.err;
+  // The real transforms and the DCT share the rule.
+  write_volume(dir / "r.h5", 64, 128, 256, 0, true);  // 8 MiB of float32
+  for (const char* command : {"rfft", "dct"}) {
+    SCOPED_TRACE(command);
+    const Measured real = run_measured({command, (dir / "r.h5").string() + ":/data",
+                                        (dir / "out.h5").string() + ":/" + command, "--backend", "host",
+                                        "--host-memory", "8KiB"});
+    EXPECT_EQ(real.exit_code, 1) << real.err;
+    EXPECT_TRUE(contains(real.err, "smallest budget that works")) << real.err;
+  }
   // asm's share of a budget of 1 byte was no budget at all: it ran unbounded.
   const Measured asm_refused = run_measured({"asm", in, (dir / "out.h5").string() + ":/asm", "--backend", "host",
                                              "--host-memory", "1", "--wavelength", "532e-9", "--pitch", "1e-6",

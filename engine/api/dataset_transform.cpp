@@ -22,7 +22,6 @@
 #include "engine/planning/host_memory.hpp"
 #include "engine/api/host_threads.hpp"
 #include "engine/planning/normalization.hpp"
-#include "engine/planning/pass_planner.hpp"
 #include "engine/planning/options_check.hpp"
 #include "engine/pipeline/stream_pipeline.hpp"
 #include "engine/pipeline/streaming_engine.hpp"
@@ -48,33 +47,6 @@ struct TransformPath {
   Options options;
   std::string reason;
 };
-
-// The bricks of the streamed plan under `host_budget`, all passes
-// together, as choose_path would share it (SIZE_MAX where no plan fits).
-std::size_t streamed_bricks(const DatasetInfo& info, const Options& options, Backend backend,
-                            std::size_t host_budget) {
-  if (host_budget >= info.complex_bytes()) return 0;  // in memory
-  const std::size_t staging = std::min(options.host_staging_budget == 0 ? SIZE_MAX : options.host_staging_budget,
-                                       host_budget / 2);
-  if (staging == 0) return SIZE_MAX;  // 0 would mean "no limit" to the planner
-  engine::PlannerInput in;
-  in.volume = info.shape;
-  in.element_bytes = info.precision == Precision::single ? 8 : 16;
-  in.staging_budget = staging;
-  const std::size_t device = options.device_memory_budget == 0 ? SIZE_MAX / 4 : options.device_memory_budget;
-  in.device_budget = backend == Backend::host ? std::min(device, staging) : device;
-  in.streams = options.streams;
-  in.requested = options.strategy;
-  in.host_backend = backend == Backend::host;
-  in.host_available = engine::available_host_memory();
-  in.workspace_ratio = 0;
-  try {
-    const engine::PassPlan plan = engine::plan_passes(in);
-    return plan.host_in_place ? SIZE_MAX : plan.total_bricks();
-  } catch (const Error&) {
-    return SIZE_MAX;
-  }
-}
 
 TransformPath choose_path(const DatasetInfo& info, const Options& options,
                           const DatasetTransformOptions& file_options) {
@@ -108,8 +80,10 @@ TransformPath choose_path(const DatasetInfo& info, const Options& options,
   // works (a budget of the volume always does: in memory).
   engine::check_streaming_budget(path.host_budget, volume,
                                  "streaming " + info.path.to_string() + " (" + format_bytes(double(volume)) + ")",
-                                 [&](std::size_t host_budget) {
-                                   return streamed_bricks(info, options, path.backend, host_budget);
+                                 [&](std::size_t host_budget) -> std::size_t {
+                                   if (host_budget >= volume) return 0;  // in memory
+                                   return engine::streamed_bricks(info.shape, info.precision == Precision::single ? 8 : 16,
+                                                                  options, path.backend, host_budget / 2);
                                  });
   return path;
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/format_bytes.hpp"
+#include "engine/planning/pass_planner.hpp"
 #include "oocfft/error.hpp"
 
 namespace oocfft::engine {
@@ -39,6 +40,30 @@ std::size_t default_host_memory_budget() {
     throw Error(ErrorKind::unsupported,
                 "cannot read MemAvailable from /proc/meminfo: give a host memory budget (--host-memory)");
   return available / 5 * 4;
+}
+
+std::size_t streamed_bricks(const Shape& volume, std::size_t element_bytes, const Options& options, Backend backend,
+                            std::size_t staging, bool real_x) {
+  staging = std::min(options.host_staging_budget == 0 ? SIZE_MAX : options.host_staging_budget, staging);
+  if (staging == 0) return SIZE_MAX;  // 0 would mean "no limit" to the planner
+  PlannerInput in;
+  in.volume = volume;
+  in.element_bytes = element_bytes;
+  in.staging_budget = staging;
+  const std::size_t device = options.device_memory_budget == 0 ? SIZE_MAX / 4 : options.device_memory_budget;
+  in.device_budget = backend == Backend::host ? std::min(device, staging) : device;
+  in.streams = options.streams;
+  in.requested = options.strategy;
+  in.host_backend = backend == Backend::host;
+  in.host_available = available_host_memory();
+  in.workspace_ratio = 0;
+  in.real_x = real_x;
+  try {
+    const PassPlan plan = plan_passes(in);
+    return plan.host_in_place ? SIZE_MAX : plan.total_bricks();
+  } catch (const Error&) {
+    return SIZE_MAX;
+  }
 }
 
 void check_streaming_budget(std::size_t budget, std::size_t ceiling, const std::string& what,

@@ -5,6 +5,9 @@
 #include <functional>
 #include <string>
 
+#include "oocfft/options.hpp"
+#include "oocfft/shape.hpp"
+
 namespace oocfft::engine {
 
 // The kernel's estimate of memory available to new work without swapping
@@ -31,6 +34,14 @@ inline constexpr std::size_t most_streamed_bricks = 16384;
 // The bricks a streamed run takes under a host budget, all passes together;
 // SIZE_MAX where no plan fits the budget.
 using BricksForBudget = std::function<std::size_t(std::size_t host_budget)>;
+
+// The bricks, all passes together, of the streamed plan of `volume`
+// (elements of `element_bytes`; `real_x`: a real transform's half
+// spectrum) for `options` on `backend` with `staging` bytes of staging (and,
+// on the host backend, as much "device"), as the engine plans it; SIZE_MAX
+// where no plan fits.
+std::size_t streamed_bricks(const Shape& volume, std::size_t element_bytes, const Options& options, Backend backend,
+                            std::size_t staging, bool real_x = false);
 
 // Throws Error(out_of_memory) when the run under `budget` takes more
 // than most_streamed_bricks (or no plan fits it), naming `what` ("streaming
