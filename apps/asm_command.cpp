@@ -2,7 +2,7 @@
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
+#include <string>
 
 #include "apps/progress_reporter.hpp"
 #include "apps/value_parsers.hpp"
@@ -12,14 +12,31 @@ namespace oocfft::apps {
 
 namespace {
 
+// A distances file is read whole, so its size is bounded: 64 MiB holds
+// millions of distances (a stack has one a plane), and a device such as
+// /dev/zero or a wrong file is refused instead of read until memory runs
+// out. The values are bounded as --range bounds its count.
+constexpr std::size_t most_distance_file_bytes = std::size_t{64} << 20;
+constexpr std::size_t most_distances = std::size_t{1} << 24;
+
 std::vector<double> distances_of(const AsmArgs& a) {
   if (a.distances_file.empty()) return a.distances;
-  std::ifstream file(a.distances_file);
+  std::ifstream file(a.distances_file, std::ios::binary);
   if (!file) throw Error(ErrorKind::io, "cannot read the distances file '" + a.distances_file + "'");
-  std::stringstream text;
-  text << file.rdbuf();
+  std::string text(most_distance_file_bytes + 1, '\0');
+  file.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(file.gcount()));
+  if (text.size() > most_distance_file_bytes)
+    throw Error(ErrorKind::invalid_argument, "distances file '" + a.distances_file + "' is larger than " +
+                                                 format_bytes(double(most_distance_file_bytes)) +
+                                                 ": not a list of distances (one per plane)");
   try {
-    return parse_real_list(text.str());
+    std::vector<double> values = parse_real_list(text);
+    if (values.size() > most_distances)
+      throw Error(ErrorKind::invalid_argument, "distances file '" + a.distances_file + "' holds " +
+                                                   std::to_string(values.size()) + " distances; at most " +
+                                                   std::to_string(most_distances) + " (2^24)");
+    return values;
   } catch (const std::invalid_argument& e) {
     throw Error(ErrorKind::invalid_argument, "distances file '" + a.distances_file + "': " + e.what());
   }

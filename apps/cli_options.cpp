@@ -110,10 +110,22 @@ void add_volume_options(CLI::App& app, Shape& shape, Precision& precision) {
   add_choice(app, "--precision", precision, "complex64 or complex128");
 }
 
+// 0 is refused rather than read as the library's "default": a budget of
+// nothing is a mistake, and leaving the option out gives the default.
+std::size_t parse_host_memory(std::string_view text) {
+  const std::size_t bytes = parse_size(text);
+  if (bytes == 0)
+    throw std::invalid_argument("'" + std::string(text) +
+                                "' is no memory; leave --host-memory out for the default (80% of MemAvailable)");
+  return bytes;
+}
+
 void add_host_memory(CLI::App& app, std::size_t& bytes) {
-  add_parsed(app, "--host-memory", bytes, parse_size,
-             "host memory the dataset transform may hold; a volume that fits is read whole, a larger one "
-             "streamed; default: 80% of the host's available memory (MemAvailable)",
+  add_parsed(app, "--host-memory", bytes, parse_host_memory,
+             "host memory the whole process may hold (peak RSS within 1.25x it plus the process's baseline); a "
+             "volume that fits is read whole, a larger one streamed; a budget too small to make progress is "
+             "refused with the smallest that works; not 0; default (option left out): 80% of the host's "
+             "available memory (MemAvailable)",
              "SIZE");
 }
 

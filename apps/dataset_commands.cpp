@@ -31,6 +31,19 @@ void run_info_dataset(const CliOptions& cli) {
   std::printf("volume    %s complex, %s precision, %s\n", info.shape.to_string().c_str(), to_string(info.precision),
               format_bytes(static_cast<double>(info.complex_bytes())).c_str());
   std::printf("chunks    %s\n", info.chunks.empty() ? "contiguous" : dims_text(info.chunks).c_str());
+  std::string filters;
+  for (const std::string& f : info.filters) filters += (filters.empty() ? "" : ", ") + f;
+  std::printf("filters   %s\n", filters.empty() ? "none" : filters.c_str());
+  std::printf("in file   %s allocated", format_bytes(static_cast<double>(info.allocated_bytes)).c_str());
+  if (!info.chunks.empty())
+    std::printf(", %zu of %zu chunks written%s", info.chunks_written, info.chunks_in_all,
+                info.fully_allocated ? "" : " (the others read as the fill value)");
+  else if (!info.fully_allocated)
+    std::printf(" (never written: it reads as the fill value)");
+  std::printf("\n");
+  for (const std::string& f : info.unavailable_filters)
+    std::printf("UNREADABLE: the filter %s is unavailable: no plugin for it is installed (HDF5_PLUGIN_PATH)\n",
+                f.c_str());
   DatasetTransformOptions file_options;
   file_options.host_memory_budget = cli.host_memory;
   std::printf("%s", describe_dataset_transform(path, cli.options, file_options).c_str());

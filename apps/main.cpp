@@ -8,6 +8,7 @@
 // a full disk, a file-size limit, a demo check that failed, a run cancelled
 // by SIGTERM or SIGHUP), 2 a bad command line (with usage text), 130
 // interrupted by Ctrl-C (the shell's 128 + SIGINT).
+#include <malloc.h>
 #include <tbb/global_control.h>
 
 #include <signal.h>
@@ -85,6 +86,13 @@ int main(int argc, char** argv) {
   // the middle of a write; ignored, the write fails with EFBIG and the run
   // ends as on a full disk: its temporaries removed, exit 1 with a message.
   ::signal(SIGXFSZ, SIG_IGN);
+  // --host-memory bounds the whole process (README, "Memory"): a fixed
+  // mmap threshold sends every allocation of 4 MiB or more (a brick's
+  // scratch, a padded plane) to its own mapping, given back to the system
+  // when freed. glibc's default raises the threshold to the largest block
+  // freed so far (up to 32 MiB), after which such blocks come from the
+  // per-thread arenas and stay resident there after they are freed.
+  (void)mallopt(M_MMAP_THRESHOLD, 4 << 20);
   CLI::App app("oocfft: 3D FFTs of volumes larger than GPU memory", "oocfft");
   apps::CliOptions cli;
   try {

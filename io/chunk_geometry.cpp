@@ -61,13 +61,19 @@ std::vector<std::size_t> output_chunks(const std::vector<std::size_t>& dims, std
 // hold whole x rows, so no edge cuts across x): the partial chunks on a
 // brick's edge stay cached until the neighbouring brick has used (read) or
 // filled (written) the rest, so each chunk is read and written once instead
-// of once per brick that touches it. Capped at twice the brick, so that
-// the caches of the two datasets stay within the share of the host budget
-// the streamed path leaves them (engine/api/dataset_transform.cpp): a y-layer
-// of a large volume is itself gigabytes, and a brick edge that cuts it then
-// costs a re-read of the chunks it cuts, not memory. (Counting the x axis
-// as a layer once made the cache the whole volume: peak RSS 1.1 GB for a
-// 1 GiB volume streamed through a 256 MiB budget.)
+// of once per brick that touches it. (Counting the x axis as a layer once
+// made the cache the whole volume: peak RSS 1.1 GB for a 1 GiB volume
+// streamed through a 256 MiB budget.)
+// When that is more than twice the brick (a y-layer of a large volume is
+// itself gigabytes), no cache at all: HDF5 then reads or writes each chunk
+// a brick touches straight through one chunk-sized buffer, and a brick edge
+// that cuts a chunk costs a re-read of it. A cache smaller than the layer
+// would only thrash (the bricks cycle through more chunks than it holds, so
+// every access misses), and HDF 1.10 keeps every chunk one H5Dread or
+// H5Dwrite touches in the cache until the call returns, beyond its byte
+// limit: a 32 MiB cache over y-slabs of 16 MiB that cut 64 chunks of 1 MiB
+// held 130-190 MB, and the process peaked at 338 MB streaming 512 MiB
+// through a 128 MiB budget (84 MB without the cache, and faster).
 // slots: a prime at least 10x the chunks that fit, as the HDF5 manual
 // advises, so the hash of chunk indices rarely collides.
 // w0 = 1: evict fully read or written chunks first; oocfft reads and writes
@@ -86,10 +92,14 @@ ChunkCache chunk_cache_for(const std::vector<std::size_t>& dims, const std::vect
     largest_layer = std::max(largest_layer, layer);
   }
   ChunkCache cache;
-  cache.bytes = std::min(brick_bytes + largest_layer, 2 * brick_bytes);
-  cache.bytes = std::max(cache.bytes, chunk_bytes);
-  cache.slots = next_prime(10 * (cache.bytes / chunk_bytes + 1));
   cache.w0 = 1.0;
+  if (largest_layer > brick_bytes || chunk_bytes > brick_bytes) {
+    cache.bytes = 0;
+    cache.slots = 1;  // H5Pset_chunk_cache wants at least one slot
+    return cache;
+  }
+  cache.bytes = brick_bytes + largest_layer;
+  cache.slots = next_prime(10 * (cache.bytes / chunk_bytes + 1));
   return cache;
 }
 

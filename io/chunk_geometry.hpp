@@ -16,7 +16,8 @@ struct ChunkCache {
   double w0 = 1.0;
 };
 
-// A cache that holds every chunk one brick of `brick_bytes` touches.
+// A cache that holds every chunk one brick of `brick_bytes` touches, at
+// most twice the brick; none (bytes 0) where that would take more.
 // `dims` and `chunks` as stored, `element_bytes` of one stored value.
 ChunkCache chunk_cache_for(const std::vector<std::size_t>& dims, const std::vector<std::size_t>& chunks,
                            std::size_t element_bytes, std::size_t brick_bytes);

@@ -173,6 +173,7 @@ void DatasetTransfer::Impl::open(const OutputRecord& record) {
   explain_missing_input(input_file.get(), input_path);
   input_dataset = open_dataset(input_file.get(), input_path);
   input = describe_dataset(input_dataset.get(), input_path);
+  check_transformable(input.info);
   // A real result may replace a real input (a DCT of it), not a complex one.
   if (in_place && real_output() && input.type.element != StoredElement::real)
     throw Error(ErrorKind::invalid_argument, "in-place: the result of " + in_where + " is real, the input is not");
@@ -315,8 +316,8 @@ void DatasetTransfer::Impl::abandon() noexcept {
 DatasetTransfer::DatasetTransfer(const DatasetPath& input, const DatasetPath& output, bool in_place,
                                  const OutputRecord& record)
     : impl_(std::make_unique<Impl>()) {
-  impl_->input_path = input;
-  impl_->output_path = output;
+  impl_->input_path = input.normalised();
+  impl_->output_path = output.normalised();
   impl_->in_place = in_place;
   try {
     const std::lock_guard lock(hdf5_library_mutex());

@@ -69,6 +69,51 @@ Hid complex_compound(Precision precision, const std::string& re, const std::stri
   return compound;
 }
 
+// allocated_bytes, fully_allocated, filters and unavailable_filters.
+void describe_storage(hid_t dataset, hid_t create, const std::string& where, DatasetInfo& info) {
+  info.allocated_bytes = H5Dget_storage_size(dataset);
+  if (info.chunks.empty()) {
+    // H5Dget_space_status compares bytes, which a filtered chunked dataset
+    // never fills; a contiguous one is allocated whole or not at all.
+    H5D_space_status_t status = H5D_SPACE_STATUS_ERROR;
+    check(H5Dget_space_status(dataset, &status), "reading the storage of " + where);
+    info.fully_allocated = status == H5D_SPACE_STATUS_ALLOCATED;
+  } else {
+    hsize_t written = 0;
+    Hid all = checked_id(H5Dget_space(dataset), HidKind::dataspace, "counting the chunks of " + where);
+    check(H5Dget_num_chunks(dataset, all.get(), &written), "counting the chunks of " + where);
+    std::size_t total = 1;
+    for (std::size_t a = 0; a < info.dims.size(); ++a) total *= (info.dims[a] + info.chunks[a] - 1) / info.chunks[a];
+    info.chunks_written = written;
+    info.chunks_in_all = total;
+    info.fully_allocated = written >= total;
+  }
+  const int filters = H5Pget_nfilters(create);
+  for (int f = 0; f < filters; ++f) {
+    unsigned flags = 0, config = 0;
+    std::size_t values = 0;
+    char name[256] = {};
+    const H5Z_filter_t id = H5Pget_filter2(create, static_cast<unsigned>(f), &flags, &values, nullptr,
+                                           sizeof name, name, &config);
+    if (id < 0) {
+      (void)hdf5_error_text();
+      info.filters.push_back("unknown");
+      info.unavailable_filters.push_back("unknown");
+      continue;
+    }
+    // The predefined filters' names as HDF5 spells them; others with their
+    // registered id, which is what a plugin is found by.
+    std::string text = name[0] != '\0' ? name : "filter";
+    if (id >= H5Z_FILTER_RESERVED) text += " (" + std::to_string(id) + ")";
+    info.filters.push_back(text);
+    const htri_t available = H5Zfilter_avail(id);
+    if (available < 0) (void)hdf5_error_text();
+    // An optional filter that cannot run was skipped when the chunks were
+    // written, and is skipped again when they are read.
+    if (available <= 0 && !(flags & H5Z_FLAG_OPTIONAL)) info.unavailable_filters.push_back(text);
+  }
+}
+
 }  // namespace
 
 std::string describe_type(hid_t type) {
@@ -155,7 +200,31 @@ OpenedDataset describe_dataset(hid_t dataset, const DatasetPath& path) {
     check(H5Pget_chunk(create.get(), rank, chunks.data()), "reading the chunks of " + where);
     info.chunks.assign(chunks.begin(), chunks.end());
   }
+  describe_storage(dataset, create.get(), where, info);
   return opened;
+}
+
+void check_transformable(const DatasetInfo& info) {
+  const std::string where = info.path.to_string();
+  if (!info.unavailable_filters.empty()) {
+    std::string names;
+    for (const std::string& f : info.unavailable_filters) names += (names.empty() ? "" : ", ") + f;
+    throw Error(ErrorKind::unsupported,
+                where + ": stored with the filter " + names + ", which this HDF5 library cannot apply: no plugin "
+                "for it is installed (install one, e.g. Python's hdf5plugin, and point HDF5_PLUGIN_PATH at its "
+                "directory)");
+  }
+  const bool chunked = !info.chunks.empty();
+  const bool unwritten = chunked ? info.chunks_written == 0 || info.chunks_written < info.chunks_in_all / 1024
+                                 : !info.fully_allocated;
+  if (unwritten)
+    throw Error(ErrorKind::invalid_argument,
+                where + ": (almost) none of its values were ever written: " +
+                    (chunked ? std::to_string(info.chunks_written) + " of its " + std::to_string(info.chunks_in_all) +
+                                   " chunks are in the file"
+                             : std::string("the file holds no storage for it")) +
+                    " (" + std::to_string(info.allocated_bytes) + " bytes; the rest reads as the fill value, a "
+                    "constant), so it is refused rather than streamed; write the dataset first");
 }
 
 Hid memory_type(const StoredType& type) {

@@ -35,6 +35,10 @@ struct OpenedDataset {
 // dataset and the type; Error(io) when HDF5 cannot tell.
 OpenedDataset describe_dataset(hid_t dataset, const DatasetPath& path);
 
+// Refuses what a transform cannot read (include/oocfft/hdf5.hpp, after
+// inspect_dataset): a filter without its plugin, values never written.
+void check_transformable(const DatasetInfo& info);
+
 // The memory type one stored element is read as: the interleaved complex
 // compound {real_name @0, imag_name @sizeof(T)} (HDF5 converts compounds
 // member by member, matched by name, so the file's names are used), or

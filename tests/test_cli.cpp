@@ -98,6 +98,8 @@ const BadValue bad_values[] = {
     {"SizeOverflows", {"demo", "--device-memory", "16777216TiB"}, "--device-memory"},
     {"SizeSuffixOnly", {"demo", "--device-memory", "GiB"}, "--device-memory"},
     {"HostMemoryJunk", {"info", "--host-memory", "lots"}, "--host-memory"},
+    {"HostMemoryZero", {"fft", "a.h5:/x", "b.h5:/y", "--host-memory", "0"}, "--host-memory"},
+    {"HostMemoryZeroKiB", {"info", "--host-memory", "0KiB"}, "--host-memory"},
     {"BackendUnknown", {"demo", "--backend", "opencl"}, "--backend"},
     {"BackendAutomaticIsGone", {"demo", "--backend", "automatic"}, "--backend"},
     {"BackendIntegerIsNoSpelling", {"demo", "--backend", "1"}, "--backend"},

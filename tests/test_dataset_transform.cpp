@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <oocfft/asm.hpp>
+
 #include "core/relative_l2.hpp"
 #include "tests/h5py_fixtures.hpp"
 
@@ -150,6 +152,93 @@ TEST(DatasetTransform, ABudgetUnderOneBrickIsRefusedBeforeWriting) {
                ErrorKind::out_of_memory, {});
   EXPECT_EQ(file_hash(fixtures().fixtures()), before);
   EXPECT_FALSE(fs::exists(out)) << "a file created for the output is removed again";
+}
+
+// A chunked complex64 dataset of `dims` and `chunks` in a new file, with
+// the chunk at the origin written when `one_chunk`, else nothing.
+void write_unwritten(const fs::path& file, const std::vector<hsize_t>& dims, const std::vector<hsize_t>& chunks,
+                     bool one_chunk) {
+  const hid_t f = H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  const hid_t t = H5Tcreate(H5T_COMPOUND, 8);
+  H5Tinsert(t, "r", 0, H5T_NATIVE_FLOAT);
+  H5Tinsert(t, "i", 4, H5T_NATIVE_FLOAT);
+  const hid_t s = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+  const hid_t create = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(create, static_cast<int>(chunks.size()), chunks.data());
+  const hid_t d = H5Dcreate2(f, "/claimed", t, s, H5P_DEFAULT, create, H5P_DEFAULT);
+  ASSERT_GE(d, 0);
+  if (one_chunk) {
+    std::size_t n = 1;
+    for (hsize_t c : chunks) n *= c;
+    const std::vector<float> values(2 * n, 1.0f);
+    const std::vector<hsize_t> start(dims.size(), 0);
+    const hid_t file_space = H5Dget_space(d);
+    H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start.data(), nullptr, chunks.data(), nullptr);
+    const hid_t memory = H5Screate_simple(static_cast<int>(chunks.size()), chunks.data(), nullptr);
+    EXPECT_GE(H5Dwrite(d, t, memory, file_space, H5P_DEFAULT, values.data()), 0);
+    H5Sclose(memory);
+    H5Sclose(file_space);
+  }
+  H5Dclose(d);
+  H5Pclose(create);
+  H5Sclose(s);
+  H5Tclose(t);
+  H5Fclose(f);
+}
+
+// A dataset whose claimed size cannot be real (a 1.4 KB file claiming
+// 8 TiB, no chunk written; another with one chunk of 16384) is refused
+// before anything is streamed or written: it once streamed until the disk
+// filled. inspect_dataset still describes it. (The cancel hook stops a run
+// that would stream at its first brick, so the test fails fast, and
+// writes little, where the refusal is missing.)
+TEST(DatasetTransform, ADatasetNeverWrittenIsRefusedBeforeStreaming) {
+  const fs::path dir = scratch_directory();
+  write_unwritten(dir / "none.h5", {16384, 16384, 4096}, {1, 64, 4096}, false);
+  write_unwritten(dir / "one.h5", {1024, 1024, 1024}, {1, 64, 1024}, true);
+  EXPECT_LT(fs::file_size(dir / "none.h5"), 16u << 10);
+  const DatasetInfo none = inspect_dataset({(dir / "none.h5").string(), "/claimed"});
+  EXPECT_EQ(none.chunks_written, 0u);
+  EXPECT_EQ(none.chunks_in_all, 16384u * 256u);
+  EXPECT_FALSE(none.fully_allocated);
+  for (const char* name : {"none.h5", "one.h5"}) {
+    SCOPED_TRACE(name);
+    Options o = host();
+    o.cancel = [] { return true; };
+    const DatasetPath in{(dir / name).string(), "/claimed"};
+    const fs::path out = dir / "out.h5";
+    expect_error([&] { transform_dataset(in, {out.string(), "/s"}, Direction::forward, o); },
+                 ErrorKind::invalid_argument, {"ever written", "chunks are in the file", "fill value"});
+    EXPECT_FALSE(fs::exists(out));
+    AsmOptions a;
+    a.wavelength = 532e-9;
+    a.pitch_x = 1e-6;
+    a.fft = o;
+    const double z[] = {1e-3};
+    expect_error([&] { propagate_dataset(in, {out.string(), "/s"}, AsmMode::propagate, z, a); },
+                 ErrorKind::invalid_argument, {"ever written"});
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
+// An existing dataset named another way ("/./c128_3d") is refused before
+// any work: it used to run the whole transform and fail when linking the
+// result.
+TEST(DatasetTransform, AnotherSpellingOfAnExistingOutputIsRefusedBeforeAnyWork) {
+  REQUIRE_FIXTURES();
+  const fs::path dir = scratch_directory();
+  const fs::path file = copy_fixtures_to(dir);
+  for (const char* spelling : {"/./c128_3d", "//c128_3d", "/group/./nested//c64_1d"}) {
+    SCOPED_TRACE(spelling);
+    Options o = host();
+    int bricks = 0;
+    o.progress = [&](const Progress&) { ++bricks; };
+    expect_error([&] {
+      transform_dataset({file.string(), "/c64_3d"}, {file.string(), spelling}, Direction::forward, o);
+    }, ErrorKind::invalid_argument, {"exists"});
+    EXPECT_EQ(bricks, 0) << "no work was done";
+  }
 }
 
 TEST(DatasetTransform, CancelLeavesTheInputAndNoOutput) {

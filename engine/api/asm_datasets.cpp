@@ -3,11 +3,14 @@
 // name, commit), the planes streamed through the engine's bricks so that a
 // stack may be larger than host memory.
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
 #include "core/format_bytes.hpp"
 #include "engine/planning/host_memory.hpp"
+#include "engine/pipeline/execution_backend.hpp"
+#include "engine/planning/pass_planner.hpp"
 #include "engine/pipeline/stream_pipeline.hpp"
 #include "io/dataset_transfer.hpp"
 #include "oocfft/asm.hpp"
@@ -75,9 +78,26 @@ io::OutputRecord asm_record(AsmMode mode, std::vector<std::size_t> dims, std::sp
   return r;
 }
 
-// Bricks of whole planes reach the files as they come; the chunk caches
-// hold about one brick.
-constexpr std::size_t cache_brick_bytes = std::size_t{1} << 30;
+// How the host budget of a dataset operation is shared, after what the
+// mode holds (the field and its spectrum, or a plane and the hologram):
+// half of the rest for the bricks (on the host backend the brick buffers
+// are the "device", so the device budget is that half too), a quarter for
+// each of the two datasets' chunk caches (chunk_cache_for: at most twice
+// the brick it is sized for, so bricks of an eighth). With pad 2 the
+// store's gather and scatter each hold the field part of a brick (a
+// quarter of it) while they copy it: the bricks then take a third of the
+// half, the rest left to those copies.
+struct BudgetShare {
+  std::size_t bricks = 0;
+  std::size_t cache_brick = 0;
+};
+
+BudgetShare share_budget(std::size_t rest, unsigned pad) {
+  BudgetShare s;
+  s.bricks = pad == 2 ? rest / 3 : rest / 2;
+  s.cache_brick = rest / 8;
+  return s;
+}
 
 // Runs `mode` between the datasets of `transfer`, streaming: propagate
 // reads the input's planes and writes the output's as bricks need them;
@@ -85,8 +105,8 @@ constexpr std::size_t cache_brick_bytes = std::size_t{1} << 30;
 // layers in and holds one padded plane and the hologram.
 template <class T>
 void run_streamed(AsmMode mode, const DatasetInfo& info, std::span<const double> distances, const AsmOptions& o,
-                  io::DatasetTransfer& transfer, const io::DatasetTransfer::SlabHook& poll_cancel,
-                  AsmDatasetReport& report) {
+                  std::size_t cache_brick_bytes, io::DatasetTransfer& transfer,
+                  const io::DatasetTransfer::SlabHook& poll_cancel, AsmDatasetReport& report) {
   using C = std::complex<T>;
   const Shape& s = info.shape;
   const optics::AngularSpectrum<T> asm_plan(s.ny, s.nx, o);
@@ -138,21 +158,73 @@ AsmDatasetReport propagate(const DatasetPath& input, const DatasetPath& output, 
   // What each mode holds in host memory besides the engine's staging.
   const std::size_t padded_plane = info.shape.ny * info.shape.nx * options.pad * options.pad * e;
   const std::size_t plane = info.shape.ny * info.shape.nx * e;
-  const std::size_t held = mode == AsmMode::propagate ? 0
-                           : mode == AsmMode::refocus ? plane + padded_plane
-                                                      : padded_plane + plane;
-  if (held > budget)
+  const std::size_t planes_held = mode == AsmMode::propagate ? 0 : plane + padded_plane;
+  if (planes_held > budget)
     throw Error(ErrorKind::out_of_memory,
                 std::string("asm ") + to_string(mode) + " on " + input.to_string() + " holds " +
                     (mode == AsmMode::refocus ? "the field and its padded spectrum"
                                               : "a padded plane and the hologram") +
-                    " (" + format_bytes(double(held)) + ") in host memory, more than the budget of " +
+                    " (" + format_bytes(double(planes_held)) + ") in host memory, more than the budget of " +
                     format_bytes(double(budget)));
+  // A padded plane larger than the bricks' share (or rows and columns on
+  // request) runs plane by plane through a padded scratch plane
+  // (AngularSpectrum::run_plane_by_plane): that is held too. (Uncounted, a
+  // refocus through 72 MiB peaked at 111 MiB.)
+  auto held_for = [&](std::size_t host_budget) {
+    const bool plane_by_plane =
+        options.fft.strategy == Strategy::three_pass ||
+        padded_plane > share_budget(host_budget - std::min(host_budget, planes_held), options.pad).bricks;
+    return planes_held + (plane_by_plane ? padded_plane : 0);
+  };
+  const std::size_t held = std::min(budget, held_for(budget));
 
-  // The engine's staging (the host backend's brick buffers) takes the rest.
-  AsmOptions o = options;
-  const std::size_t staging = budget - held;
-  o.fft.host_staging_budget = o.fft.host_staging_budget == 0 ? staging : std::min(o.fft.host_staging_budget, staging);
+  // The engine's staging (the host backend's brick buffers, its "device")
+  // and the chunk caches share the rest.
+  const Backend backend = engine::resolve_backend(options.fft.backend);
+  auto options_for = [&](std::size_t host_budget) {
+    AsmOptions o = options;
+    const BudgetShare share = share_budget(host_budget - std::min(host_budget, held_for(host_budget)), options.pad);
+    o.fft.host_staging_budget =
+        o.fft.host_staging_budget == 0 ? share.bricks : std::min(o.fft.host_staging_budget, share.bricks);
+    if (backend == Backend::host)
+      o.fft.device_memory_budget = o.fft.device_memory_budget == 0
+                                       ? o.fft.host_staging_budget
+                                       : std::min(o.fft.device_memory_budget, o.fft.host_staging_budget);
+    return o;
+  };
+  // A budget too small to make progress is refused with the smallest that
+  // works (one whose bricks hold the whole padded stack always does).
+  const std::size_t planes = mode == AsmMode::refocus ? distances.size() : info.shape.nz;
+  const Shape padded{planes, info.shape.ny * options.pad, info.shape.nx * options.pad};
+  engine::check_streaming_budget(
+      budget, planes_held + padded_plane + 4 * padded.bytes(e),
+      std::string("asm ") + to_string(mode) + " on " + input.to_string() + " (" + format_bytes(double(info.complex_bytes())) + ")",
+      [&](std::size_t host_budget) -> std::size_t {
+        if (host_budget <= held_for(host_budget)) return SIZE_MAX;
+        const AsmOptions o = options_for(host_budget);
+        if (o.fft.host_staging_budget == 0) return SIZE_MAX;  // 0 would mean "no limit"
+        engine::PlannerInput in;
+        in.volume = padded;
+        in.element_bytes = e;
+        in.staging_budget = o.fft.host_staging_budget;
+        in.device_budget = o.fft.device_memory_budget == 0 ? SIZE_MAX / 4 : o.fft.device_memory_budget;
+        in.streams = o.fft.streams;
+        in.requested = o.fft.strategy;
+        in.host_backend = backend == Backend::host;
+        in.host_available = engine::available_host_memory();
+        in.workspace_ratio = 0;
+        in.plane_program = {engine::Stage::forward, engine::Stage::multiply, engine::Stage::inverse};
+        try {
+          // Only the first pass reads the file and the last writes it; a
+          // plane split into rows and columns keeps the planes between
+          // them in memory.
+          const engine::PassPlan plan = engine::plan_passes(in);
+          return plan.passes.front().bricks + (plan.passes.size() > 1 ? plan.passes.back().bricks : 0);
+        } catch (const Error&) {
+          return SIZE_MAX;
+        }
+      });
+  const AsmOptions o = options_for(budget);
 
   const io::DatasetTransfer::SlabHook poll_cancel = io::DatasetTransfer::polling_cancel(options.fft);
   AsmDatasetReport report;
@@ -161,9 +233,9 @@ AsmDatasetReport propagate(const DatasetPath& input, const DatasetPath& output, 
   report.output_shape = out_shape;
   const Clock::time_point t = Clock::now();
   if (info.precision == Precision::single) {
-    run_streamed<float>(mode, info, distances, o, transfer, poll_cancel, report);
+    run_streamed<float>(mode, info, distances, o, share_budget(budget - held, options.pad).cache_brick, transfer, poll_cancel, report);
   } else {
-    run_streamed<double>(mode, info, distances, o, transfer, poll_cancel, report);
+    run_streamed<double>(mode, info, distances, o, share_budget(budget - held, options.pad).cache_brick, transfer, poll_cancel, report);
   }
   report.propagate_seconds = seconds_since(t) - report.read_seconds - report.write_seconds;
   transfer.commit();

@@ -15,6 +15,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <new>
 #include <optional>
 
@@ -25,6 +26,7 @@
 #include "engine/pipeline/stream_pipeline.hpp"
 #include "engine/pipeline/streaming_engine.hpp"
 #include "io/dataset_transfer.hpp"
+#include "io/stored_type.hpp"
 #include "oocfft/error.hpp"
 #include "oocfft/hdf5.hpp"
 #include "volume/host_buffer.hpp"
@@ -74,6 +76,15 @@ TransformPath choose_path(const DatasetInfo& info, const Options& options,
   path.reason = "streamed file -> device -> file: the volume (" + format_bytes(double(volume)) +
                 ") exceeds the host memory budget of " + budget + "; staging at most " +
                 format_bytes(double(o.host_staging_budget));
+  // A budget too small to make progress is refused with the smallest that
+  // works (a budget of the volume always does: in memory).
+  engine::check_streaming_budget(path.host_budget, volume,
+                                 "streaming " + info.path.to_string() + " (" + format_bytes(double(volume)) + ")",
+                                 [&](std::size_t host_budget) -> std::size_t {
+                                   if (host_budget >= volume) return 0;  // in memory
+                                   return engine::streamed_bricks(info.shape, info.precision == Precision::single ? 8 : 16,
+                                                                  options, path.backend, host_budget / 2);
+                                 });
   return path;
 }
 
@@ -185,6 +196,7 @@ std::string describe_dataset_transform(const DatasetPath& input, const Options& 
                                        const DatasetTransformOptions& file_options) {
   engine::check_options(options);
   const DatasetInfo info = inspect_dataset(input);
+  io::check_transformable(info);  // what transform_dataset would refuse
   const TransformPath path = choose_path(info, options, file_options);
   const engine::StreamingEngine engine(info.shape, info.precision, path.options, path.backend);
   std::string s = "oocfft dataset transform: " + input.to_string() + ", stored " + info.dtype + ", volume " +

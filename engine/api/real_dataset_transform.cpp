@@ -216,6 +216,18 @@ RealPath choose_path(const RealJob& job, const Options& options, const DatasetTr
         o.device_memory_budget == 0 ? o.host_staging_budget : std::min(o.device_memory_budget, o.host_staging_budget);
   path.reason = "streamed file -> device -> file: " + sizes + " exceed the host memory budget of " + budget +
                 "; staging at most " + format_bytes(double(o.host_staging_budget));
+  // A budget too small to make progress is refused with the smallest that
+  // works (one that holds everything always does: in memory).
+  engine::check_streaming_budget(
+      path.host_budget, whole,
+      "streaming " + job.input.path.to_string() + " (" + format_bytes(double(job.real_bytes())) + " real)",
+      [&](std::size_t host_budget) -> std::size_t {
+        if (host_budget >= whole) return 0;
+        const bool intermediate_in_memory = !job.forward() && spectrum <= host_budget / 2;
+        const std::size_t working = host_budget - (intermediate_in_memory ? spectrum : 0);
+        return engine::streamed_bricks(job.spectrum_shape, 2 * job.value_bytes, options, path.backend, working / 2,
+                                       true);
+      });
   return path;
 }
 

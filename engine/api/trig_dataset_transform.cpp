@@ -134,6 +134,15 @@ TrigPath choose_path(const TrigJob& job, const Options& options, const DatasetTr
   path.reason = "streamed file -> device -> file: the real volume (" + format_bytes(double(volume)) +
                 ") exceeds the host memory budget of " + budget + "; staging at most " +
                 format_bytes(double(o.host_staging_budget));
+  // A budget too small to make progress is refused with the smallest that
+  // works (a budget of the volume always does: in memory).
+  engine::check_streaming_budget(path.host_budget, volume,
+                                 "streaming " + job.input.path.to_string() + " (" + format_bytes(double(volume)) + ")",
+                                 [&](std::size_t host_budget) -> std::size_t {
+                                   if (host_budget >= volume) return 0;
+                                   return engine::streamed_bricks(job.input.shape, job.value_bytes, options,
+                                                                  path.backend, host_budget / 2);
+                                 });
   return path;
 }
 

@@ -28,8 +28,13 @@ struct DatasetPath {
 
   // "volume.h5:/group/data". The file name is everything before the last
   // ":/". Throws Error(invalid_argument) when there is no ":/" or either
-  // part is empty.
+  // part is empty. The dataset name comes back normalised().
   static DatasetPath parse(const std::string& text);
+  // The same dataset with its name as HDF5 resolves it: empty and "."
+  // components dropped ("/g//./d" is "/g/d"), so that two spellings of one
+  // dataset compare equal. ".." is an ordinary link name in HDF5 and stays.
+  // The transforms normalise the names they are given.
+  DatasetPath normalised() const;
   std::string to_string() const;  // "volume.h5:/group/data"
   friend bool operator==(const DatasetPath&, const DatasetPath&) = default;
 };
@@ -49,13 +54,35 @@ struct DatasetInfo {
   StoredElement element = StoredElement::complex_compound;
   std::string dtype;                // numpy's name of the stored type: "complex64", "float64", ...
   std::vector<std::size_t> chunks;  // empty for a contiguous dataset
+  // What the file holds of it: the bytes allocated for its values
+  // (H5Dget_storage_size, compressed where filtered); of a chunked one, the
+  // chunks ever written of all its chunks (the others read as the fill
+  // value); whether all of it was written.
+  std::size_t allocated_bytes = 0;
+  std::size_t chunks_written = 0;
+  std::size_t chunks_in_all = 0;
+  bool fully_allocated = true;
+  // Its filter pipeline by name ("deflate", "shuffle", "lz4 (32004)"), and
+  // those this HDF5 library cannot apply (no plugin for them).
+  std::vector<std::string> filters;
+  std::vector<std::string> unavailable_filters;
   std::size_t complex_bytes() const;  // the transformed volume's bytes
 };
 
 // Opens the dataset read-only and describes it. Throws Error(io) for a
 // missing or unreadable file or dataset, Error(unsupported) for a type or
-// rank oocfft cannot transform, each naming the file and dataset.
+// rank oocfft cannot transform, each naming the file and dataset. A
+// dataset whose values cannot be read (a filter without its plugin) or
+// were never written is described, not refused: the transforms refuse it.
 DatasetInfo inspect_dataset(const DatasetPath& path);
+
+// The transforms and propagate_dataset refuse, before anything is
+// written, a dataset stored with a filter this HDF5 cannot apply
+// (Error(unsupported), naming the filter), and one whose values were never
+// written: no storage allocated, or fewer than 1/1024 of its chunks
+// written (Error(invalid_argument)). Such a dataset reads as the fill
+// value (h5py would give a constant), and its claimed size need not be
+// real: a 1.4 KB file claiming 8 TiB once streamed until the disk filled.
 
 struct DatasetTransformOptions {
   // Replace the input dataset by the result (output == input); the input is
