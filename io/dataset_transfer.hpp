@@ -49,6 +49,18 @@ OutputRecord transform_record(Direction direction, Norm norm, bool shifted);
 // under the output's name.
 Error cancelled_before_commit(const Error& cancel, const DatasetPath& input, const DatasetPath& output);
 
+// Runs a dataset operation from `input` to `output`, its cancel reworded
+// by cancelled_before_commit: what every public dataset entry point does.
+template <class F>
+auto nothing_committed_on_cancel(const DatasetPath& input, const DatasetPath& output, F&& operation) {
+  try {
+    return operation();
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::cancelled) throw cancelled_before_commit(e, input, output);
+    throw;
+  }
+}
+
 class DatasetTransfer {
  public:
   // Throws Error(invalid_argument) when output == input without in_place,

@@ -248,12 +248,8 @@ AsmDatasetReport propagate(const DatasetPath& input, const DatasetPath& output, 
 AsmDatasetReport propagate_dataset(const DatasetPath& input, const DatasetPath& output, AsmMode mode,
                                    std::span<const double> distances, const AsmOptions& options,
                                    const DatasetTransformOptions& file_options) {
-  try {
-    return propagate(input, output, mode, distances, options, file_options);
-  } catch (const Error& e) {
-    if (e.kind() == ErrorKind::cancelled) throw io::cancelled_before_commit(e, input, output);
-    throw;
-  }
+  return io::nothing_committed_on_cancel(
+      input, output, [&] { return propagate(input, output, mode, distances, options, file_options); });
 }
 
 }  // namespace oocfft

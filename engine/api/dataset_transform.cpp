@@ -25,6 +25,7 @@
 #include "engine/planning/options_check.hpp"
 #include "engine/pipeline/stream_pipeline.hpp"
 #include "engine/pipeline/streaming_engine.hpp"
+#include "engine/api/call_guards.hpp"
 #include "io/dataset_transfer.hpp"
 #include "io/stored_type.hpp"
 #include "oocfft/error.hpp"
@@ -181,15 +182,10 @@ DatasetTransformReport transform_dataset(const DatasetPath& input, const Dataset
                                          const Options& options, const DatasetTransformOptions& file_options) {
   // Every allocation failure reaches the caller as Error(out_of_memory);
   // the transfer's destructor has removed the partial output by then.
-  try {
-    return transform(input, output, direction, options, file_options);
-  } catch (const Error& e) {
-    if (e.kind() == ErrorKind::cancelled) throw io::cancelled_before_commit(e, input, output);
-    throw;
-  } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::out_of_memory, "transforming " + input.to_string() +
-                                              ": the host memory could not be had (std::bad_alloc)");
-  }
+  return engine::out_of_memory_as_error("transforming " + input.to_string(), [&] {
+    return io::nothing_committed_on_cancel(input, output,
+                                           [&] { return transform(input, output, direction, options, file_options); });
+  });
 }
 
 std::string describe_dataset_transform(const DatasetPath& input, const Options& options,

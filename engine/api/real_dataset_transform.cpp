@@ -31,6 +31,7 @@
 #include "engine/planning/normalization.hpp"
 #include "engine/planning/options_check.hpp"
 #include "io/dataset_attributes.hpp"
+#include "engine/api/call_guards.hpp"
 #include "io/dataset_transfer.hpp"
 #include "io/stored_element_names.hpp"
 #include "kernels/volume_transform.hpp"
@@ -362,15 +363,10 @@ DatasetTransformReport transform_real_dataset(const DatasetPath& input, const Da
                                               const DatasetTransformOptions& file_options, std::size_t real_nx) {
   // Every allocation failure reaches the caller as Error(out_of_memory);
   // the transfer's destructor has removed the partial output by then.
-  try {
-    return transform(input, output, direction, options, file_options, real_nx);
-  } catch (const Error& e) {
-    if (e.kind() == ErrorKind::cancelled) throw io::cancelled_before_commit(e, input, output);
-    throw;
-  } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::out_of_memory, std::string(transform_name(direction)) + " of " + input.to_string() +
-                                              ": the host memory could not be had (std::bad_alloc)");
-  }
+  return engine::out_of_memory_as_error(std::string(transform_name(direction)) + " of " + input.to_string(), [&] {
+    return io::nothing_committed_on_cancel(
+        input, output, [&] { return transform(input, output, direction, options, file_options, real_nx); });
+  });
 }
 
 std::string describe_real_dataset_transform(const DatasetPath& input, Direction direction, const Options& options,

@@ -30,6 +30,7 @@
 #include "engine/pipeline/streaming_engine.hpp"
 #include "engine/planning/host_memory.hpp"
 #include "engine/planning/options_check.hpp"
+#include "engine/api/call_guards.hpp"
 #include "io/dataset_transfer.hpp"
 #include "oocfft/error.hpp"
 #include "oocfft/hdf5.hpp"
@@ -240,15 +241,11 @@ DatasetTransformReport transform_trig_dataset(const DatasetPath& input, const Da
                                               const DatasetTransformOptions& file_options) {
   // Every allocation failure reaches the caller as Error(out_of_memory);
   // the transfer's destructor has removed the partial output by then.
-  try {
-    return run_transform(input, output, transform, direction, options, file_options);
-  } catch (const Error& e) {
-    if (e.kind() == ErrorKind::cancelled) throw io::cancelled_before_commit(e, input, output);
-    throw;
-  } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::out_of_memory, "the " + std::string(to_string(transform)) + " of " + input.to_string() +
-                                              ": the host memory could not be had (std::bad_alloc)");
-  }
+  return engine::out_of_memory_as_error("the " + std::string(to_string(transform)) + " of " + input.to_string(), [&] {
+    return io::nothing_committed_on_cancel(input, output, [&] {
+      return run_transform(input, output, transform, direction, options, file_options);
+    });
+  });
 }
 
 }  // namespace oocfft
