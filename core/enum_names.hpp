@@ -85,6 +85,14 @@ struct EnumTable<Precision> {
 };
 
 template <>
+struct EnumTable<Axes> {
+  static constexpr EnumName<Axes> rows[] = {
+      {Axes::all, "all", "all"},
+      {Axes::planes, "planes", "planes"},
+  };
+};
+
+template <>
 struct EnumTable<Strategy> {
   static constexpr EnumName<Strategy> rows[] = {
       {Strategy::automatic, "automatic", "auto"},

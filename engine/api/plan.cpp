@@ -40,14 +40,16 @@ constexpr Precision precision_of() {
 
 class Plan::Impl {
  public:
-  Impl(Shape shape_in, Precision precision_in, const Options& options_in)
-      : shape((validate_shape(shape_in), engine::check_options(options_in), shape_in)),
+  Impl(Shape shape_in, Precision precision_in, Axes axes_in, const Options& options_in)
+      : shape((validate_shape(shape_in), engine::check_options(options_in), check_axes(axes_in, options_in),
+               shape_in)),
         precision(precision_in),
+        axes(axes_in),
         options(options_in),
         arena(engine::make_arena(options_in)),
         // Makes the backend, chooses the strategy and builds the kernels;
         // refuses bad options before any data is seen.
-        streaming(shape, precision, options, engine::resolve_backend(options_in.backend)) {}
+        streaming(make_engine(shape, precision, axes, options)) {}
 
   template <class T>
   void execute(std::complex<T>* data, Direction direction, RunReport* report = nullptr) const {
@@ -61,7 +63,7 @@ class Plan::Impl {
       throw Error(ErrorKind::invalid_argument, std::string("execute: the plan is ") + to_string(precision) +
                                                    " precision but the array holds complex<" +
                                                    (std::is_same_v<T, float> ? "float" : "double") + ">");
-    const double scale = engine::norm_scale(options.norm, direction, shape.elements());
+    const double scale = engine::norm_scale(options.norm, direction, transform_points());
     const bool inverse = direction == Direction::inverse;
     auto* bytes = reinterpret_cast<std::byte*>(data);
     if (streaming.host_in_place()) {
@@ -74,7 +76,8 @@ class Plan::Impl {
   }
 
   std::string describe() const {
-    std::string s = "oocfft plan: shape " + shape.to_string() + ", complex " + to_string(precision) + ", backend " +
+    std::string s = "oocfft plan: shape " + shape.to_string() + ", complex " + to_string(precision) +
+                    (axes == Axes::planes ? ", axes y and x of each z plane" : "") + ", backend " +
                     to_string(streaming.backend()) + ", norm " + to_string(options.norm) + ", threads " +
                     (options.threads == 0 ? std::string("all") : std::to_string(options.threads)) + "\n";
     s += "  volume: " + format_bytes(double(shape.bytes(element_bytes()))) + "\n";
@@ -86,8 +89,29 @@ class Plan::Impl {
     return precision == Precision::single ? sizeof(std::complex<float>) : sizeof(std::complex<double>);
   }
 
+  // Points of one transform, for the norm: the volume, or one plane.
+  std::size_t transform_points() const { return axes == Axes::planes ? shape.ny * shape.nx : shape.elements(); }
+
+  static int check_axes(Axes axes, const Options& options) {
+    if (axes != Axes::all && axes != Axes::planes)
+      throw Error(ErrorKind::invalid_argument, "axes is neither all nor planes");
+    if (axes == Axes::planes && options.shift)
+      throw Error(ErrorKind::unsupported, "options.shift is not supported for a stack of 2D transforms "
+                                          "(Axes::planes): apply numpy's fftshift over the last two axes instead");
+    return 0;
+  }
+
+  static engine::StreamingEngine make_engine(const Shape& shape, Precision precision, Axes axes,
+                                             const Options& options) {
+    const Backend backend = engine::resolve_backend(options.backend);
+    if (axes == Axes::planes)
+      return engine::StreamingEngine(shape, precision, options, backend, std::vector<engine::Stage>{engine::Stage::transform});
+    return engine::StreamingEngine(shape, precision, options, backend);
+  }
+
   Shape shape;
   Precision precision;
+  Axes axes;
   Options options;
   // Limits the host threads (host_threads.hpp); shared with other plans
   // when options.host_threads is set.
@@ -95,9 +119,10 @@ class Plan::Impl {
   engine::StreamingEngine streaming;
 };
 
-Plan::Plan(Shape shape, Precision precision, const Options& options)
+Plan::Plan(Shape shape, Precision precision, const Options& options) : Plan(shape, precision, Axes::all, options) {}
+Plan::Plan(Shape shape, Precision precision, Axes axes, const Options& options)
     : impl_(out_of_memory_as_error("planning " + shape.to_string(),
-                                   [&] { return std::make_unique<Impl>(shape, precision, options); })) {}
+                                   [&] { return std::make_unique<Impl>(shape, precision, axes, options); })) {}
 Plan::~Plan() = default;
 Plan::Plan(Plan&&) noexcept = default;
 Plan& Plan::operator=(Plan&&) noexcept = default;
@@ -115,6 +140,7 @@ PinnedMemory Plan::pin(void* data, std::size_t bytes) const {
 }
 Shape Plan::shape() const { return live_impl(impl_, "Plan").shape; }
 Precision Plan::precision() const { return live_impl(impl_, "Plan").precision; }
+Axes Plan::axes() const { return live_impl(impl_, "Plan").axes; }
 Backend Plan::backend() const { return live_impl(impl_, "Plan").streaming.backend(); }
 std::string Plan::describe() const { return live_impl(impl_, "Plan").describe(); }
 

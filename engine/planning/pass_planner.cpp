@@ -198,6 +198,8 @@ void plan_carry_over(PassPlan& p, const PlannerInput& in, std::size_t usable, do
 // Refuses a plane program that is not forward, multiply, inverse or a
 // part of them in that order.
 void check_plane_program(const std::vector<Stage>& program) {
+  // A stack of 2D transforms in the run's direction (Axes::planes).
+  if (program.size() == 1 && program.front() == Stage::transform) return;
   const Stage order[] = {Stage::forward, Stage::multiply, Stage::inverse};
   std::size_t next = 0;
   for (const Stage st : program) {
@@ -263,9 +265,9 @@ PassPlan plan_plane_program(const PlannerInput& in, std::size_t usable, double p
     // Rows forward, then columns: the plane is a spectrum along both axes
     // only there, so the multiply and the inverse along y run in the
     // column pass, and rows come back last.
-    if (program.front() == Stage::forward) {
+    if (program.front() == Stage::forward || program.front() == Stage::transform) {
       PassSpec rows = fit_pass("x on x-rows", x, BrickLayout::natural, v, std::max(v.nx, cap));
-      rows.stages = {Stage::forward};
+      rows.stages = {program.front()};
       plan.passes.push_back(std::move(rows));
     }
     PassSpec columns = fit_pass("y on y-columns", y, BrickLayout::natural, v, cap);

@@ -21,9 +21,10 @@
 //              elements with k = 3, Y and Z lines transposed element-wise
 //              on the host into contiguous lines.
 //
-// A plane program (PlannerInput::plane_program, angular-spectrum work)
-// transforms only x and y of each z plane, with a multiply between the
-// transforms (pass_program.hpp):
+// A plane program (PlannerInput::plane_program: angular-spectrum work, or
+// a stack of 2D transforms, the lone stage `transform`) transforms only x
+// and y of each z plane, with a multiply between the transforms where
+// there is one (pass_program.hpp):
 //   one pass   a plane fits a stream's share: z-slabs of whole planes run
 //              the whole program on the device (reported as in_core);
 //   split      it does not (or three_pass is requested): x-rows forward,

@@ -22,6 +22,15 @@ enum class Backend { automatic, host, cuda };
 
 enum class Precision { single, double_precision };
 
+// The axes a Plan transforms.
+//   all:    z, y and x: numpy's fftn of the volume;
+//   planes: y and x of every z plane, a stack of nz 2D transforms: numpy's
+//           fft2 of a 3D array, fftn(a, axes=(-2, -1)). Normalised over
+//           ny*nx; each plane runs its whole 2D transform in one trip to the
+//           device when it fits a stream's share (rows then columns when it
+//           does not).
+enum class Axes { all, planes };
+
 // How a volume is streamed through the device (docs/ARCHITECTURE.md, "The algorithm").
 // automatic = the fewest passes that fit the budgets. in_core: on a device
 // the volume stays resident (z-slabs up and transformed along x and y as
@@ -134,6 +143,7 @@ const char* to_string(Direction) noexcept;
 const char* to_string(Norm) noexcept;
 const char* to_string(Backend) noexcept;
 const char* to_string(Precision) noexcept;
+const char* to_string(Axes) noexcept;
 const char* to_string(Strategy) noexcept;
 const char* to_string(HostRegistration) noexcept;
 

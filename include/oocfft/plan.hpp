@@ -18,6 +18,9 @@ namespace oocfft {
 class Plan {
  public:
   Plan(Shape shape, Precision precision, const Options& options = {});
+  // A plan over `axes` (options.hpp): all three, or a stack of 2D
+  // transforms of the z planes (numpy's fft2 of a 3D array).
+  Plan(Shape shape, Precision precision, Axes axes, const Options& options = {});
   ~Plan();
   Plan(Plan&&) noexcept;
   Plan& operator=(Plan&&) noexcept;
@@ -40,6 +43,7 @@ class Plan {
 
   Shape shape() const;
   Precision precision() const;
+  Axes axes() const;
   Backend backend() const;  // the resolved backend, never automatic
   // Human-readable explanation: backend, per-axis algorithm and radices,
   // Bluestein lengths, normalisation, memory.
