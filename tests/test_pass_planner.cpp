@@ -183,8 +183,12 @@ TEST(PassPlanner, PlaneProgramsRefuseWhatTheyCannotRun) {
   PlannerInput in = device_input({4, 64, 64}, GiB, 100 * GiB);
   in.plane_program = {Stage::inverse, Stage::forward};
   EXPECT_THROW(plan_passes(in), Error);
-  in.plane_program = {Stage::transform};
+  // The lone transform is a stack of 2D transforms (Axes::planes); with
+  // anything beside it, it is not a program.
+  in.plane_program = {Stage::transform, Stage::multiply};
   EXPECT_THROW(plan_passes(in), Error);
+  in.plane_program = {Stage::transform};
+  EXPECT_EQ(plan_passes(in).passes.size(), 1u);
   in.plane_program = {Stage::forward, Stage::multiply, Stage::inverse};
   in.requested = Strategy::line_transpose;
   EXPECT_THROW(plan_passes(in), Error);
