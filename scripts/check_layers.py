@@ -17,7 +17,7 @@ volume, transpose, kernels} -> core):
   6  engine/api, and the public entry points it implements:
      include/oocfft plan, pinned_memory, host_array, asm, oocfft -- a layer
      below the engine that included them would depend on the engine
-  7  apps, bench, tests
+  7  apps, bench, tests, python
 
 It fails on
   * an include from a lower layer to a higher one;
@@ -55,6 +55,7 @@ FOLDERS = [
     ("apps/", "apps", 7),
     ("bench/", "bench", 7),
     ("tests/", "tests", 7),
+    ("python/", "python", 7),
 ]
 
 # Arrows known to run up that another change removes; reported, not failed.

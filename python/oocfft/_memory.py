@@ -1,0 +1,38 @@
+"""numpy arrays over oocfft's page-locked host memory."""
+import numpy as np
+
+from . import _oocfft
+from .errors import InvalidArgumentError
+
+
+def _shape_tuple(shape):
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    try:
+        return tuple(int(n) for n in shape)
+    except TypeError:
+        raise InvalidArgumentError(f"shape={shape!r} must be an int or a sequence of ints") from None
+
+
+def empty(shape, dtype=np.complex64):
+    """A numpy array over HostArray memory: the fastest input a transform can have.
+
+    The memory is mapped with transparent huge pages advised, first touched
+    from all cores and page-locked for the GPU, so a plan DMAs its bricks
+    straight from it and needs no staging. Where no GPU is usable, or the
+    system refuses to lock (RLIMIT_MEMLOCK), it is ordinary memory
+    (host_memory_info() says which). It stays allocated and locked as long as
+    the array or any view of it lives. The elements start as zero.
+    """
+    return _oocfft.host_empty(list(_shape_tuple(shape)), np.dtype(dtype))
+
+
+def zeros(shape, dtype=np.complex64):
+    """As empty(): HostArray memory is zero-filled when mapped."""
+    return empty(shape, dtype)
+
+
+def host_memory_info(array):
+    """For an array from empty()/zeros() or a view of one: a dict with page_locked,
+    huge_pages_advised, lock_failure and bytes. None for any other array."""
+    return _oocfft.host_memory_of(array)
