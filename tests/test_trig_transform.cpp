@@ -150,6 +150,28 @@ TEST(TrigTransform, ForwardNormScalesTheForwardTransform) {
   EXPECT_LE(relative_l2(widened(data), widened(x)), tolerance<double>(8.0, s.elements()));
 }
 
+// scipy's dctn of a 1D or 2D array: the leading axes of length 1 stand for
+// no axis, so a rank-r plan equals the 1D line transforms' reference
+// (fftwl's REDFT10 of the line) with no factor for them, where the volume's
+// own plan doubles the type 2 run once per one-point axis.
+TEST(TrigTransform, RankLeavesTheLeadingAxesOut) {
+  const Shape line{1, 1, 12};
+  const std::vector<long double> x = random_real_signal(line.elements(), 29);
+  const std::vector<long double> want = fftwl_trig(x, TrigReference::dct2);
+  Options o;
+  o.backend = Backend::host;
+  std::vector<double> volume(x.begin(), x.end()), array = volume;
+  TrigPlan(line, Precision::double_precision, TrigTransform::dct2, o).execute(volume.data(), Direction::forward);
+  TrigPlan(line, Precision::double_precision, TrigTransform::dct2, 1, o).execute(array.data(), Direction::forward);
+  EXPECT_LE(relative_l2(widened(array), widened(want)), tolerance<double>(6.0, line.elements()));
+  EXPECT_LE(relative_l2(widened(volume), widened(want), 4.0L), tolerance<double>(6.0, line.elements()));
+  // The inverse of the rank-1 plan undoes it.
+  TrigPlan(line, Precision::double_precision, TrigTransform::dct2, 1, o).execute(array.data(), Direction::inverse);
+  EXPECT_LE(relative_l2(widened(array), widened(x)), tolerance<double>(8.0, line.elements()));
+  EXPECT_THROW(TrigPlan(Shape{2, 3, 4}, Precision::single, TrigTransform::dct2, 2, o), Error);
+  EXPECT_THROW(TrigPlan(Shape{1, 3, 4}, Precision::single, TrigTransform::dct2, 0, o), Error);
+}
+
 TEST(TrigTransform, UnsupportedTypesAndShiftAreRefused) {
   std::vector<float> data(8, 1.0f);
   Options o;

@@ -66,6 +66,9 @@ struct TrigJob {
   std::size_t value_bytes = 4;  // one real value
 
   std::size_t volume_bytes() const { return input.shape.bytes(value_bytes); }
+  // The dataset's own axes: scipy's dctn of a 1D or 2D dataset has no
+  // factor for the leading axes the volume adds (TrigPlan's rank).
+  unsigned rank() const { return static_cast<unsigned>(std::min<std::size_t>(3, std::max<std::size_t>(1, input.dims.size()))); }
 };
 
 TrigJob check_job(const DatasetPath& input, TrigTransform transform, Direction direction, const Options& options) {
@@ -156,7 +159,7 @@ void execute_plan(const TrigPlan& plan, std::byte* data, Direction direction, Ru
 // read), reads the input whole, transforms in place, writes.
 void transform_in_memory(io::DatasetTransfer& transfer, const TrigJob& job, const TrigPath& path,
                          DatasetTransformReport& report) {
-  const TrigPlan plan(job.input.shape, job.input.precision, job.transform, path.options);
+  const TrigPlan plan(job.input.shape, job.input.precision, job.transform, job.rank(), path.options);
   volume::HostBuffer buffer(job.volume_bytes(), ("dataset " + job.input.path.to_string()).c_str());
   const io::DatasetTransfer::SlabHook poll_cancel = io::DatasetTransfer::polling_cancel(path.options);
   Clock::time_point t = Clock::now();
@@ -192,7 +195,8 @@ void transform_streamed(io::DatasetTransfer& transfer, const TrigJob& job, const
                                                  " does not hold real values");
   const Clock::time_point t = Clock::now();
   engine.execute(store, job.direction == Direction::inverse,
-                 engine::trig_scale(job.transform, path.options.norm, job.input.shape, job.direction), arena,
+                 engine::trig_scale(job.transform, path.options.norm, job.input.shape, job.direction, job.rank()),
+                 arena,
                  &report.run);
   report.transform_seconds = seconds_since(t);
 }

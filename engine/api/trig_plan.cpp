@@ -40,21 +40,32 @@ void validate(const Shape& shape) {
   (void)shape.bytes(sizeof(double));
 }
 
+void validate_rank(const Shape& shape, unsigned rank) {
+  if (rank < 1 || rank > 3)
+    throw Error(ErrorKind::invalid_argument, "rank " + std::to_string(rank) + " is not 1, 2 or 3");
+  if ((rank < 3 && shape.nz != 1) || (rank < 2 && shape.ny != 1))
+    throw Error(ErrorKind::invalid_argument, "shape " + shape.to_string() + " is not an array of rank " +
+                                                 std::to_string(rank) + ": its leading axes must have length 1");
+}
+
 }  // namespace
 
 class TrigPlan::Impl {
  public:
-  Impl(Shape shape_in, Precision precision_in, TrigTransform transform_in, const Options& options_in)
-      : shape((validate(shape_in), engine::check_options(options_in), shape_in)),
+  Impl(Shape shape_in, Precision precision_in, TrigTransform transform_in, unsigned rank_in,
+       const Options& options_in)
+      : shape((validate(shape_in), validate_rank(shape_in, rank_in), engine::check_options(options_in), shape_in)),
         precision(precision_in),
         transform(transform_in),
+        rank(rank_in),
         options(options_in),
         arena(engine::make_arena(options_in)),
         streaming(shape, precision, options, engine::resolve_backend(options_in.backend),
                   engine::trig_volume_transform(transform_in, options_in.norm)) {}
 
   double scale(bool inverse) const {
-    return engine::trig_scale(transform, options.norm, shape, inverse ? Direction::inverse : Direction::forward);
+    return engine::trig_scale(transform, options.norm, shape, inverse ? Direction::inverse : Direction::forward,
+                              rank);
   }
 
   template <class T>
@@ -93,6 +104,7 @@ class TrigPlan::Impl {
   Shape shape;
   Precision precision;
   TrigTransform transform;
+  unsigned rank;  // the array's own axes, the last `rank` of the shape
   Options options;
   std::shared_ptr<tbb::task_arena> arena;
   engine::StreamingEngine streaming;
@@ -115,8 +127,10 @@ void one_shot(T* data, Shape shape, bool cosine, int type, Direction direction, 
 }  // namespace
 
 TrigPlan::TrigPlan(Shape shape, Precision precision, TrigTransform transform, const Options& options)
+    : TrigPlan(shape, precision, transform, 3, options) {}
+TrigPlan::TrigPlan(Shape shape, Precision precision, TrigTransform transform, unsigned rank, const Options& options)
     : impl_(out_of_memory_as_error("planning the " + std::string(to_string(transform)) + " of " + shape.to_string(),
-                                   [&] { return std::make_unique<Impl>(shape, precision, transform, options); })) {}
+                                   [&] { return std::make_unique<Impl>(shape, precision, transform, rank, options); })) {}
 TrigPlan::~TrigPlan() = default;
 TrigPlan::TrigPlan(TrigPlan&&) noexcept = default;
 TrigPlan& TrigPlan::operator=(TrigPlan&&) noexcept = default;

@@ -1,5 +1,6 @@
 #include "engine/api/trig_volume.hpp"
 
+#include <algorithm>
 #include <cstddef>
 
 namespace oocfft::engine {
@@ -25,12 +26,14 @@ kernels::VolumeTransform trig_volume_transform(TrigTransform transform, Norm nor
                                   norm == Norm::ortho ? kernels::TrigNorm::ortho : kernels::TrigNorm::none};
 }
 
-double trig_scale(TrigTransform transform, Norm norm, const Shape& shape, Direction direction) {
+double trig_scale(TrigTransform transform, Norm norm, const Shape& shape, Direction direction, unsigned rank) {
   if (norm == Norm::ortho) return 1.0;
   const bool inverse = direction == Direction::inverse;
   const kernels::TrigKind run_kind = inverse ? kernels::inverse_kind(kind_of(transform)) : kind_of(transform);
+  const std::size_t axes[] = {shape.nz, shape.ny, shape.nx};
   double s = 1.0;
-  for (const std::size_t n : {shape.nz, shape.ny, shape.nx}) {
+  for (unsigned a = 3 - std::min(rank, 3u); a < 3; ++a) {
+    const std::size_t n = axes[a];
     if (n == 1 && type_two(run_kind)) s *= 2.0;
     const bool divides = (norm == Norm::backward) == inverse;
     if (divides) s /= 2.0 * double(n);

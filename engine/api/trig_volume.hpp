@@ -19,7 +19,9 @@ kernels::VolumeTransform trig_volume_transform(TrigTransform transform, Norm nor
 // 2n along every axis (norm backward), or the forward does (norm forward);
 // ortho is orthogonal both ways. An axis of one point is not transformed
 // (the engine skips it): type 2 of one point doubles it, type 3 leaves it,
-// so its factor joins the scale.
-double trig_scale(TrigTransform transform, Norm norm, const Shape& shape, Direction direction);
+// so its factor joins the scale. Only the last `rank` axes are the
+// array's own (scipy's dctn of a 1D or 2D array); the leading ones, of one
+// point, stand for no axis and bring no factor.
+double trig_scale(TrigTransform transform, Norm norm, const Shape& shape, Direction direction, unsigned rank = 3);
 
 }  // namespace oocfft::engine

@@ -32,6 +32,13 @@ class TrigPlan {
  public:
   // Throws Error on a bad shape or bad options, before any data is seen.
   TrigPlan(Shape shape, Precision precision, TrigTransform transform, const Options& options = {});
+  // The transform of an array of `rank` axes (1, 2 or 3): scipy's dctn of a
+  // 1D array (nx) as shape (1, 1, nx), or of a 2D one (ny, nx) as (1, ny,
+  // nx). The leading axes of length 1 then stand for no axis: they bring
+  // no factor (the 3D transform of a one-point axis doubles a type 2 run).
+  // Throws Error(invalid_argument) for a rank outside 1..3 or a shape whose
+  // leading axes are not of length 1.
+  TrigPlan(Shape shape, Precision precision, TrigTransform transform, unsigned rank, const Options& options = {});
   ~TrigPlan();
   TrigPlan(TrigPlan&&) noexcept;
   TrigPlan& operator=(TrigPlan&&) noexcept;

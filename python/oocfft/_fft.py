@@ -48,6 +48,8 @@ def _check_plan(plan):
 
 
 def _complex_transform(x, s, axes, norm, overwrite_x, workers, plan, inverse, two_d, options, progress, name):
+    # two_d: axes=None means the last two axes (the default of fft2 is already (-2, -1), and scipy's
+    # fft2(x, axes=None) transforms all axes, so the 2-D functions pass False).
     _check_plan(plan)
     a = as_array(x)
     axes, s, form = resolve_axes(a.ndim, s, axes, two_d)
@@ -102,7 +104,7 @@ def fft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *
          device_memory=None, host_memory=None, streams=None, strategy=None, register=None, kernel_cache=None,
          progress=None):
     """2-D discrete Fourier transform, as scipy.fft.fft2: of a 2-D array, or of every plane of a 3-D one."""
-    return _complex_transform(x, s, axes, norm, overwrite_x, workers, plan, False, True,
+    return _complex_transform(x, s, axes, norm, overwrite_x, workers, plan, False, False,
                               _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy,
                                               register, kernel_cache), progress, "fft2")
 
@@ -111,7 +113,7 @@ def ifft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, 
           device_memory=None, host_memory=None, streams=None, strategy=None, register=None, kernel_cache=None,
           progress=None):
     """2-D inverse discrete Fourier transform, as scipy.fft.ifft2."""
-    return _complex_transform(x, s, axes, norm, overwrite_x, workers, plan, True, True,
+    return _complex_transform(x, s, axes, norm, overwrite_x, workers, plan, True, False,
                               _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy,
                                               register, kernel_cache), progress, "ifft2")
 
@@ -200,7 +202,7 @@ def _trig_transform(kind, inverse, x, type, s, axes, norm, overwrite_x, workers,
     work = a if (overwrite_x or copied) and can_transform_in_place(a, dtype) else working_copy(a, dtype)
     shape = volume_shape(work.shape)
     with progress_reporter(progress, name) as callback:
-        engine = _oocfft.TrigPlan(shape, dtype == np.float64, kind, type, options)
+        engine = _oocfft.TrigPlan(shape, dtype == np.float64, kind, type, work.ndim, options)
         engine.execute(work.reshape(shape), inverse, callback)
     return work
 

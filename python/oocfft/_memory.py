@@ -2,7 +2,7 @@
 import numpy as np
 
 from . import _oocfft
-from .errors import InvalidArgumentError
+from .errors import DtypeError, InvalidArgumentError
 
 
 def _shape_tuple(shape):
@@ -10,7 +10,7 @@ def _shape_tuple(shape):
         return (int(shape),)
     try:
         return tuple(int(n) for n in shape)
-    except TypeError:
+    except (TypeError, ValueError):
         raise InvalidArgumentError(f"shape={shape!r} must be an int or a sequence of ints") from None
 
 
@@ -24,7 +24,10 @@ def empty(shape, dtype=np.complex64):
     (host_memory_info() says which). It stays allocated and locked as long as
     the array or any view of it lives. The elements start as zero.
     """
-    return _oocfft.host_empty(list(_shape_tuple(shape)), np.dtype(dtype))
+    dtype = np.dtype(dtype)
+    if dtype.hasobject:
+        raise DtypeError(f"dtype {dtype} holds Python objects: HostArray memory takes plain numeric types")
+    return _oocfft.host_empty(list(_shape_tuple(shape)), dtype)
 
 
 def zeros(shape, dtype=np.complex64):

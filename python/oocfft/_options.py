@@ -18,11 +18,13 @@ def byte_count(name, value):
     if isinstance(value, int):
         if value < 0:
             raise InvalidArgumentError(f"{name}={value} is negative")
+        if value >= 1 << 63:
+            raise InvalidArgumentError(f"{name}={value} is beyond any memory (2**63 bytes or more)")
         return value
     if isinstance(value, str):
         m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([A-Za-z]*)\s*", value)
         if m and m.group(2).lower() in _UNITS:
-            return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+            return byte_count(name, int(float(m.group(1)) * _UNITS[m.group(2).lower()]))
         raise InvalidArgumentError(f"{name}={value!r} is not a byte count (e.g. 4GiB, 512MiB, 2e9)")
     raise InvalidArgumentError(f"{name} must be an int or a string such as '4GiB', not {type(value).__name__}")
 

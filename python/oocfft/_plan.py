@@ -37,7 +37,7 @@ class Plan:
             raise InvalidArgumentError(f"transform={transform!r} is not one of {_TRANSFORMS}")
         try:
             self._shape = tuple(int(n) for n in shape)
-        except TypeError:
+        except (TypeError, ValueError):
             raise InvalidArgumentError(f"shape={shape!r} must be a sequence of integers") from None
         options = fft_options(norm=norm, workers=workers, backend=backend, device_memory=device_memory,
                               host_memory=host_memory, streams=streams, strategy=strategy, register=register,
@@ -59,7 +59,7 @@ class Plan:
         if transform == "rfft":
             self._engine = _oocfft.RealPlan(volume, double, options)
         else:
-            self._engine = _oocfft.TrigPlan(volume, double, transform, type, options)
+            self._engine = _oocfft.TrigPlan(volume, double, transform, type, len(self._shape), options)
 
     @property
     def shape(self):

@@ -27,13 +27,34 @@ from ._options import byte_count, fft_options, progress_reporter
 from .errors import InvalidArgumentError
 
 
+def _number(name, value):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise InvalidArgumentError(f"{name}={value!r} is not a number") from None
+
+
 def _options(wavelength, pitch, pitch_y, index, band_limit, evanescent, pad, fft):
     options = dict(fft)
-    options.update(wavelength=float(wavelength), pitch_x=float(pitch),
-                   pitch_y=0.0 if pitch_y is None else float(pitch_y), index=float(index),
+    options.update(wavelength=_number("wavelength", wavelength), pitch_x=_number("pitch", pitch),
+                   pitch_y=0.0 if pitch_y is None else _number("pitch_y", pitch_y), index=_number("index", index),
                    band_limit=bool(band_limit), evanescent=evanescent, pad=pad)
     options.pop("norm")
     return options
+
+
+def _result(out, shape, dtype):
+    """The array a result goes to: `out` when given (checked), else a new one."""
+    if out is None:
+        return np.empty(shape, dtype)
+    if not isinstance(out, np.ndarray):
+        raise InvalidArgumentError(f"out is {type(out).__name__}: give a numpy array for an array field "
+                                   "(a dataset name only with a dataset field)")
+    if out.shape != tuple(shape) or out.dtype != dtype:
+        raise InvalidArgumentError(f"out has shape {out.shape} and dtype {out.dtype}, expected {tuple(shape)} {dtype}")
+    if not (out.flags.c_contiguous and out.flags.writeable and out.flags.aligned):
+        raise InvalidArgumentError("out must be C-contiguous, aligned and writable")
+    return out
 
 
 def _distances(z, name):
@@ -86,17 +107,22 @@ def propagate(field, z, *, wavelength, pitch, pitch_y=None, index=1.0, band_limi
     a, target, dtype, real = _field(field, (2, 3), "field")
     if overwrite_x and not a.flags.writeable:
         raise InvalidArgumentError("overwrite_x=True but the field is read-only")
-    stack = a.reshape((1,) + a.shape) if a.ndim == 2 else a
+    stack_shape = (1,) + a.shape if a.ndim == 2 else a.shape
     with progress_reporter(progress, "propagate") as callback:
         if real:
-            stack = np.ascontiguousarray(stack, dtype=target)
-            result = np.empty(stack.shape, dtype)
-            _oocfft.asm_propagate(stack, result, distances, options, callback)
-            return result.reshape(a.shape)
-        in_place_ok = overwrite_x and a.dtype == dtype and a.flags.c_contiguous and a.flags.aligned
-        work = stack if in_place_ok else np.array(stack, dtype=dtype, order="C")
-        _oocfft.asm_propagate(work, None, distances, options, callback)
-        return work.reshape(a.shape)
+            stack = np.ascontiguousarray(a, dtype=target).reshape(stack_shape)
+            result = _result(out, a.shape, dtype)
+            _oocfft.asm_propagate(stack, result.reshape(stack_shape), distances, options, callback)
+            return result
+        in_place_ok = (out is None and overwrite_x and a.dtype == dtype and a.flags.c_contiguous
+                       and a.flags.aligned)
+        if in_place_ok:
+            work = a
+        else:
+            work = _result(out, a.shape, dtype)
+            np.copyto(work, a)
+        _oocfft.asm_propagate(work.reshape(stack_shape), None, distances, options, callback)
+        return work
 
 
 def refocus(field, distances, *, wavelength, pitch, pitch_y=None, index=1.0, band_limit=True, evanescent="decay",
@@ -114,7 +140,7 @@ def refocus(field, distances, *, wavelength, pitch, pitch_y=None, index=1.0, ban
         return _dataset("refocus", field, out, d, False, host_memory, options, progress)
     a, target, dtype, _ = _field(field, (2,), "field")
     a = np.ascontiguousarray(a, dtype=target).reshape((1,) + a.shape)
-    result = np.empty((len(d),) + a.shape[1:], dtype)
+    result = _result(out, (len(d),) + a.shape[1:], dtype)
     with progress_reporter(progress, "refocus") as callback:
         _oocfft.asm_refocus(a, result, d, options, callback)
     return result
@@ -137,10 +163,10 @@ def layer_sum(layers, distances, *, wavelength, pitch, pitch_y=None, index=1.0, 
     if len(d) != a.shape[0]:
         raise InvalidArgumentError(f"{len(d)} distances for {a.shape[0]} layers: give one per layer")
     a = np.ascontiguousarray(a, dtype=target)
-    result = np.empty((1,) + a.shape[1:], dtype)
+    result = _result(out, a.shape[1:], dtype)
     with progress_reporter(progress, "layer_sum") as callback:
-        _oocfft.asm_layer_sum(a, result, d, options, callback)
-    return result.reshape(a.shape[1:])
+        _oocfft.asm_layer_sum(a, result.reshape((1,) + a.shape[1:]), d, options, callback)
+    return result
 
 
 __all__ = ["propagate", "refocus", "layer_sum"]

@@ -33,9 +33,12 @@ std::size_t unsigned_value(const py::dict& d, const char* key, std::size_t fallb
   if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v))
     raise("InvalidArgumentError", std::string(key) + " must be an integer, not " +
                                       std::string(py::str(v.get_type().attr("__name__"))));
-  const long long n = v.cast<long long>();
-  if (n < 0) raise("InvalidArgumentError", std::string(key) + "=" + std::to_string(n) + " is negative");
-  return static_cast<std::size_t>(n);
+  if (v < py::int_(0)) raise("InvalidArgumentError", std::string(key) + "=" + std::string(py::str(v)) + " is negative");
+  try {
+    return v.cast<std::size_t>();
+  } catch (const py::cast_error&) {
+    raise("InvalidArgumentError", std::string(key) + "=" + std::string(py::str(v)) + " is too large");
+  }
 }
 
 double real_value(const py::dict& d, const char* key, double fallback) {
@@ -50,7 +53,10 @@ double real_value(const py::dict& d, const char* key, double fallback) {
 std::string text_value(const py::dict& d, const char* key) {
   if (!d.contains(key) || d[key].is_none()) return {};
   if (!py::isinstance<py::str>(d[key])) raise("InvalidArgumentError", std::string(key) + " must be a string");
-  return d[key].cast<std::string>();
+  std::string text = d[key].cast<std::string>();
+  // None asks for the default; an empty string is a mistake, not a default.
+  if (text.empty()) raise("InvalidArgumentError", std::string(key) + "=\"\" is empty: leave it out (None) for the default");
+  return text;
 }
 
 void refuse_unknown_keys(const py::dict& d, const std::set<std::string>& known) {

@@ -104,9 +104,9 @@ class RealTransformPlan : public Hooked<RealPlan> {
 
 class TrigTransformPlan : public Hooked<TrigPlan> {
  public:
-  TrigTransformPlan(const Extent& shape, bool double_precision, const std::string& kind, int type,
+  TrigTransformPlan(const Extent& shape, bool double_precision, const std::string& kind, int type, unsigned rank,
                     const py::dict& options)
-      : Hooked<TrigPlan>(options, shape_of(shape), precision_of(double_precision), trig_transform(kind, type)) {}
+      : Hooked<TrigPlan>(options, shape_of(shape), precision_of(double_precision), trig_transform(kind, type), rank) {}
 
   py::dict execute(const py::object& array, bool inverse, const py::object& progress) const {
     return plan->precision() == Precision::single ? run<float>(array, inverse, progress)
@@ -163,8 +163,8 @@ void bind_transforms(py::module_& m) {
       .def("describe", [](const RealTransformPlan& p) { return p.plan->describe(); })
       .def_property_readonly("backend", [](const RealTransformPlan& p) { return to_string(p.plan->backend()); });
   py::class_<TrigTransformPlan>(m, "TrigPlan", "scipy's dctn / dstn of type 2 or 3 (oocfft::TrigPlan).")
-      .def(py::init<Extent, bool, std::string, int, py::dict>(), py::arg("shape"), py::arg("double_precision"),
-           py::arg("kind"), py::arg("type"), py::arg("options"))
+      .def(py::init<Extent, bool, std::string, int, unsigned, py::dict>(), py::arg("shape"),
+           py::arg("double_precision"), py::arg("kind"), py::arg("type"), py::arg("rank"), py::arg("options"))
       .def("execute", &TrigTransformPlan::execute, py::arg("array"), py::arg("inverse"), py::arg("progress"))
       .def("describe", [](const TrigTransformPlan& p) { return p.plan->describe(); })
       .def_property_readonly("backend", [](const TrigTransformPlan& p) { return to_string(p.plan->backend()); });
