@@ -15,6 +15,7 @@
 #include "engine/planning/normalization.hpp"
 #include "engine/planning/options_check.hpp"
 #include "volume/host_volume.hpp"
+#include "volume/out_of_place_store.hpp"
 
 namespace oocfft {
 
@@ -52,10 +53,10 @@ class Plan::Impl {
         streaming(make_engine(shape, precision, axes, options)) {}
 
   template <class T>
-  void execute(std::complex<T>* data, Direction direction, RunReport* report = nullptr) const {
-    if (data == nullptr) throw Error(ErrorKind::invalid_argument, "execute: data is a null pointer");
+  void check_array(const std::complex<T>* data, const char* name, Direction direction) const {
+    if (data == nullptr) throw Error(ErrorKind::invalid_argument, std::string("execute: ") + name + " is a null pointer");
     if (reinterpret_cast<std::uintptr_t>(data) % alignof(std::complex<T>) != 0)
-      throw Error(ErrorKind::invalid_argument, std::string("execute: data is not aligned for complex<") +
+      throw Error(ErrorKind::invalid_argument, std::string("execute: ") + name + " is not aligned for complex<" +
                                                    (std::is_same_v<T, float> ? "float" : "double") + "> (" +
                                                    std::to_string(alignof(std::complex<T>)) + " bytes)");
     engine::check_direction(direction);
@@ -63,6 +64,42 @@ class Plan::Impl {
       throw Error(ErrorKind::invalid_argument, std::string("execute: the plan is ") + to_string(precision) +
                                                    " precision but the array holds complex<" +
                                                    (std::is_same_v<T, float> ? "float" : "double") + ">");
+  }
+
+  template <class T>
+  void execute(const std::complex<T>* in, std::complex<T>* out, Direction direction, RunReport* report) const {
+    if (in == out) return execute(out, direction, report);
+    check_array(in, "the input", direction);
+    check_array(out, "the output", direction);
+    const std::size_t bytes = shape.bytes(sizeof(std::complex<T>));
+    const auto a = reinterpret_cast<std::uintptr_t>(in), b = reinterpret_cast<std::uintptr_t>(out);
+    if (a < b + bytes && b < a + bytes)
+      throw Error(ErrorKind::invalid_argument, "execute: the input and the output overlap (give the same array "
+                                               "for an in-place transform)");
+    const double scale = engine::norm_scale(options.norm, direction, transform_points());
+    const bool inverse = direction == Direction::inverse;
+    auto* target = reinterpret_cast<std::byte*>(out);
+    // The caller's input is never written: the store only reads it.
+    auto* source = reinterpret_cast<std::byte*>(const_cast<std::complex<T>*>(in));
+    if (streaming.host_in_place()) {
+      // The host backend's in-core plan works where the array lies: the
+      // output, after a parallel copy of the input.
+      arena->execute([&] {
+        volume::HostVolume(target, {shape.nz, shape.ny, shape.nx}, sizeof(std::complex<T>))
+            .write(Box{0, 0, 0, shape}, BrickLayout::natural, source);
+      });
+      streaming.execute_in_place(target, inverse, scale, *arena, report);
+      return;
+    }
+    volume::HostVolume input(source, {shape.nz, shape.ny, shape.nx}, sizeof(std::complex<T>));
+    volume::HostVolume output(target, {shape.nz, shape.ny, shape.nx}, sizeof(std::complex<T>));
+    volume::OutOfPlaceStore store(input, output);
+    streaming.execute(store, inverse, scale, *arena, report);
+  }
+
+  template <class T>
+  void execute(std::complex<T>* data, Direction direction, RunReport* report = nullptr) const {
+    check_array(data, "data", direction);
     const double scale = engine::norm_scale(options.norm, direction, transform_points());
     const bool inverse = direction == Direction::inverse;
     auto* bytes = reinterpret_cast<std::byte*>(data);
@@ -134,6 +171,14 @@ void Plan::execute(std::complex<float>* data, Direction direction, RunReport* re
 }
 void Plan::execute(std::complex<double>* data, Direction direction, RunReport* report) const {
   out_of_memory_as_error("execute", [&] { live_impl(impl_, "Plan").execute(data, direction, report); });
+}
+void Plan::execute(const std::complex<float>* in, std::complex<float>* out, Direction direction,
+                   RunReport* report) const {
+  out_of_memory_as_error("execute", [&] { live_impl(impl_, "Plan").execute(in, out, direction, report); });
+}
+void Plan::execute(const std::complex<double>* in, std::complex<double>* out, Direction direction,
+                   RunReport* report) const {
+  out_of_memory_as_error("execute", [&] { live_impl(impl_, "Plan").execute(in, out, direction, report); });
 }
 PinnedMemory Plan::pin(void* data, std::size_t bytes) const {
   return engine::pin_for_device(data, bytes, live_impl(impl_, "Plan").streaming.backend());

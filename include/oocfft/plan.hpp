@@ -34,6 +34,16 @@ class Plan {
   // The same, filling `report` (may be null) with what the run did.
   void execute(std::complex<float>* data, Direction direction, RunReport* report) const;
   void execute(std::complex<double>* data, Direction direction, RunReport* report) const;
+  // Out of place: `in` (never written) transformed into `out`, both of
+  // shape() in C order. The first pass reads `in` and every pass writes
+  // `out`, so this moves the bytes of an in-place run, with no copy of the
+  // volume first. `in` == `out` is the in-place transform; arrays that
+  // overlap otherwise are refused (Error(invalid_argument)). Each array
+  // DMAs directly where it is page-locked (register_host_memory).
+  void execute(const std::complex<float>* in, std::complex<float>* out, Direction direction,
+               RunReport* report = nullptr) const;
+  void execute(const std::complex<double>* in, std::complex<double>* out, Direction direction,
+               RunReport* report = nullptr) const;
 
   // Page-locks [data, data + bytes) for this plan's device until the
   // handle is destroyed (see PinnedMemory). Throws Error(invalid_argument)

@@ -58,12 +58,23 @@ def _complex_transform(x, s, axes, norm, overwrite_x, workers, plan, inverse, tw
         raise InvalidArgumentError("overwrite_x=True but x is read-only")
     a, copied = resized(a, s, axes)
     check_not_empty(a)
-    work = a if (overwrite_x or copied) and can_transform_in_place(a, dtype) else working_copy(a, dtype)
-    shape = volume_shape(work.shape)
+    shape = volume_shape(a.shape)
+    in_place = (overwrite_x or copied) and can_transform_in_place(a, dtype)
+    # An input of the result's dtype in C order is read where it lies by the
+    # first pass, and the result written to a new array: no copy first.
+    reads_in_place = a.dtype == dtype and a.dtype.isnative and a.flags.c_contiguous and a.flags.aligned
     with progress_reporter(progress, name) as callback:
         engine = _oocfft.ComplexPlan(shape, dtype == np.complex128, form == "planes", options)
+        if in_place:
+            engine.execute(a.reshape(shape), inverse, callback)
+            return a
+        if reads_in_place:
+            out = np.empty(a.shape, dtype)
+            engine.execute_into(a.reshape(shape), out.reshape(shape), inverse, callback)
+            return out
+        work = working_copy(a, dtype)
         engine.execute(work.reshape(shape), inverse, callback)
-    return work
+        return work
 
 
 def fftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None, backend=None,

@@ -59,7 +59,23 @@ class ComplexPlan : public Hooked<Plan> {
                                                   : run<double>(array, inverse, progress);
   }
 
+  py::dict execute_into(const py::object& input, const py::object& output, bool inverse,
+                        const py::object& progress) const {
+    return plan->precision() == Precision::single ? run_into<float>(input, output, inverse, progress)
+                                                  : run_into<double>(input, output, inverse, progress);
+  }
+
  private:
+  template <class T>
+  py::dict run_into(const py::object& input, const py::object& output, bool inverse,
+                    const py::object& progress) const {
+    const auto* in = checked_data<std::complex<T>>(input, plan->shape(), "the input", false);
+    auto* out = checked_data<std::complex<T>>(output, plan->shape(), "the output", true);
+    RunReport report;
+    hooks.run(progress, [&] { plan->execute(in, out, inverse ? Direction::inverse : Direction::forward, &report); });
+    return report_dict(report);
+  }
+
   template <class T>
   py::dict run(const py::object& array, bool inverse, const py::object& progress) const {
     auto* data = checked_data<std::complex<T>>(array, plan->shape(), "the array", true);
@@ -153,6 +169,10 @@ void bind_transforms(py::module_& m) {
            py::arg("planes"), py::arg("options"))
       .def("execute", &ComplexPlan::execute, py::arg("array"), py::arg("inverse"), py::arg("progress"),
            "Transforms the C-order complex array of the plan's shape in place; returns the run's report.")
+      .def("execute_into", &ComplexPlan::execute_into, py::arg("input"), py::arg("output"), py::arg("inverse"),
+           py::arg("progress"),
+           "Transforms `input` (never written) into `output` (the first pass reads the input, every pass "
+           "writes the output); returns the run's report.")
       .def("describe", [](const ComplexPlan& p) { return p.plan->describe(); })
       .def_property_readonly("backend", [](const ComplexPlan& p) { return to_string(p.plan->backend()); });
   py::class_<RealTransformPlan>(m, "RealPlan", "numpy's rfftn / irfftn of a real volume (oocfft::RealPlan).")
