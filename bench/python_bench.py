@@ -7,13 +7,14 @@ overhead  512x512x512 complex64 (1 GiB): oocfft.fftn(x, overwrite_x=True)
           (in place, as the C++ call) against the C++ one-shot fft3d on
           pageable memory (oocfft_call_bench, run by this script in the same
           job), forward medians; and the out-of-place oocfft.fftn(x).
-peers16   2048x2048x1024 complex64 (16 GiB), numpy in and numpy out:
+peers16   1024x1024x2048 complex64 (16 GiB), numpy in and numpy out:
           oocfft.fftn(x) (and with overwrite_x=True) against
           cupy.asnumpy(cupy.fft.fftn(cupy.asarray(x))) and
           torch.fft.fftn(torch.from_numpy(x).cuda()).cpu(); first and warm
           calls; the results compared with each other.
 peers48   2048x2048x1536 complex64 (48 GiB): oocfft in place, and whether the
-          peers run at all.
+          peers run at all (each peer in a process of its own, so that one the
+          kernel ends for want of host memory is reported, not fatal).
 
 Inputs are seeded random values (a random block tiled over the volume, filled
 by threads). One line per measurement; ratios at the end of each case.
@@ -124,17 +125,42 @@ def peer_calls():
     return calls
 
 
-def case_peers(shape, warm_runs, out_of_place=True):
+def peer_alone(name, shape):
+    """One call of peer `name` on a volume of `shape`, in this process (python_bench.py --peer)."""
+    x = filled(shape)
+    call = peer_calls()[name]
+    try:
+        timed(f"{name} first", lambda: call(x), 1)
+    except Exception as e:  # the peer's out-of-memory error is the result here
+        print(f"{name}: {type(e).__name__}: {str(e).splitlines()[0][:200]}", flush=True)
+
+
+def case_peers_isolated(shape):
+    gib = np.prod(shape) * 8 / 2**30
+    print(f"== peers: {shape} complex64 ({gib:.0f} GiB), numpy in and numpy out, each peer in its own process",
+          flush=True)
+    for name in ("cupy", "torch"):
+        r = subprocess.run([sys.executable, __file__, "--peer", name, "--shape", "x".join(map(str, shape))],
+                           capture_output=True, text=True)
+        lines = [l for l in (r.stdout + r.stderr).splitlines() if l.strip()]
+        print("\n".join(lines[-3:]) if lines else f"{name}: no output", flush=True)
+        if r.returncode != 0:
+            print(f"{name}: the process ended with status {r.returncode}"
+                  + (" (killed: SIGKILL, the kernel's out-of-memory killer)" if r.returncode == -9 else ""), flush=True)
+    x = filled(shape)
+    timed("oocfft.fftn(x, overwrite_x=True)", lambda: oocfft.fftn(x, overwrite_x=True), 1)
+
+
+def case_peers(shape, warm_runs):
     gib = np.prod(shape) * 8 / 2**30
     print(f"== peers: {shape} complex64 ({gib:.0f} GiB), numpy in and numpy out", flush=True)
     t0 = time.perf_counter()
     x = filled(shape)
     print(f"filled in {time.perf_counter() - t0:.1f} s", flush=True)
     results, times = {}, {}
-    if out_of_place:
-        first = timed("oocfft.fftn(x) first", lambda: oocfft.fftn(x), 1)
-        times["oocfft"] = timed("oocfft.fftn(x) warm", lambda: oocfft.fftn(x), warm_runs)
-        results["oocfft"] = oocfft.fftn(x)[:8].copy()
+    timed("oocfft.fftn(x) first", lambda: oocfft.fftn(x), 1)
+    times["oocfft"] = timed("oocfft.fftn(x) warm", lambda: oocfft.fftn(x), warm_runs)
+    results["oocfft"] = oocfft.fftn(x)[:8].copy()
     for name, call in peer_calls().items():
         try:
             timed(f"{name} first", lambda: call(x), 1)
@@ -159,16 +185,21 @@ def main():
     parser.add_argument("--cases", default="overhead,peers16,peers48")
     parser.add_argument("--call-bench", default="build/bench/oocfft_call_bench")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--peer", help=argparse.SUPPRESS)
+    parser.add_argument("--shape", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.peer:
+        peer_alone(args.peer, tuple(int(n) for n in args.shape.split("x")))
+        return
     print(f"oocfft from {os.path.dirname(oocfft.__file__)}, cuda_available {oocfft.cuda_available()}, "
           f"numpy {np.__version__}, python {sys.version.split()[0]}", flush=True)
     for case in args.cases.split(","):
         if case == "overhead":
             case_overhead(args)
         elif case == "peers16":
-            case_peers((2048, 2048, 1024), 2)
+            case_peers((1024, 1024, 2048), 2)
         elif case == "peers48":
-            case_peers((2048, 2048, 1536), 1, out_of_place=False)
+            case_peers_isolated((2048, 2048, 1536))
         else:
             sys.exit(f"unknown case {case}")
 
