@@ -45,11 +45,13 @@ int run(const oocfft::Shape& shape, unsigned repeats, const oocfft::Options& opt
     inverse.push_back(std::chrono::duration<double>(t2 - t1).count());
   }
   const double error = oocfft::checks::round_trip_error(volume.data(), n, 7);
+  std::string times;
+  for (const double t : forward) times += (times.empty() ? "" : ",") + std::to_string(t);
   std::printf("cpp fft3d %s %s: forward median %.4f s min %.4f s, inverse median %.4f s min %.4f s (%u runs), "
-              "round-trip error %.2e\n",
+              "round-trip error %.2e; forward times %s s\n",
               shape.to_string().c_str(), sizeof(T) == 4 ? "complex64" : "complex128", median(forward),
               *std::min_element(forward.begin(), forward.end()), median(inverse),
-              *std::min_element(inverse.begin(), inverse.end()), repeats, error);
+              *std::min_element(inverse.begin(), inverse.end()), repeats, error, times.c_str());
   return error < (sizeof(T) == 4 ? 1e-4 : 1e-12) ? 0 : 1;
 }
 

@@ -68,12 +68,10 @@ def relative_error(a, b, rows=8):
 
 
 def case_overhead(args):
+    """Rounds of the C++ call (a process of its own) and the Python call, alternating, so that drift in the
+    machine's state touches both sides alike; the medians over all rounds are compared."""
     shape = (512, 512, 512)
     print(f"== overhead: {shape} complex64, backend {oocfft.Plan(shape, np.complex64).backend}", flush=True)
-    cpp = subprocess.run([args.call_bench, "--shape", "x".join(map(str, shape)), "--repeats", str(args.repeats)],
-                         check=True, capture_output=True, text=True).stdout.strip()
-    print(cpp, flush=True)
-    cpp_forward = float(cpp.split("forward median ")[1].split(" s")[0])
     x = filled(shape)
 
     def round_trip():
@@ -81,21 +79,26 @@ def case_overhead(args):
         oocfft.ifftn(x, overwrite_x=True)
 
     round_trip()  # warm-up, as the C++ side's
-    forward, inverse = [], []
-    for _ in range(args.repeats):
-        t0 = time.perf_counter()
-        oocfft.fftn(x, overwrite_x=True)
-        t1 = time.perf_counter()
-        oocfft.ifftn(x, overwrite_x=True)
-        forward.append(t1 - t0)
-        inverse.append(time.perf_counter() - t1)
-    py_forward = sorted(forward)[len(forward) // 2]
-    print(f"{'python oocfft.fftn(x, overwrite_x=True)':<48} forward median {py_forward:.4f} s  min {min(forward):.4f} s, "
-          f"inverse median {sorted(inverse)[len(inverse) // 2]:.4f} s", flush=True)
+    cpp_forward, py_forward = [], []
+    for _ in range(args.rounds):
+        cpp = subprocess.run([args.call_bench, "--shape", "x".join(map(str, shape)), "--repeats", str(args.repeats)],
+                             check=True, capture_output=True, text=True).stdout.strip()
+        print(cpp, flush=True)
+        cpp_forward += [float(t) for t in cpp.split("forward times ")[1].split(" s")[0].split(",")]
+        for _ in range(args.repeats):
+            t0 = time.perf_counter()
+            oocfft.fftn(x, overwrite_x=True)
+            py_forward.append(time.perf_counter() - t0)
+            oocfft.ifftn(x, overwrite_x=True)
+    median = lambda v: sorted(v)[len(v) // 2]
+    print(f"{'C++ fft3d forward':<48} median {median(cpp_forward):.4f} s  min {min(cpp_forward):.4f} s "
+          f"({len(cpp_forward)} runs)", flush=True)
+    print(f"{'python oocfft.fftn(x, overwrite_x=True)':<48} median {median(py_forward):.4f} s  min {min(py_forward):.4f} s "
+          f"({len(py_forward)} runs)", flush=True)
     out_of_place = timed("python oocfft.fftn(x) (out of place, a new array)", lambda: oocfft.fftn(x), args.repeats)
-    print(f"RATIO python in place / C++ fft3d forward: {py_forward / cpp_forward:.4f} "
-          f"({100 * (py_forward / cpp_forward - 1):+.2f}%); out of place / C++: {out_of_place / cpp_forward:.3f}",
-          flush=True)
+    print(f"RATIO python in place / C++ fft3d forward: median {median(py_forward) / median(cpp_forward):.4f} "
+          f"({100 * (median(py_forward) / median(cpp_forward) - 1):+.2f}%), min {min(py_forward) / min(cpp_forward):.4f}; "
+          f"out of place / C++ median: {out_of_place / median(cpp_forward):.3f}", flush=True)
 
 
 def peer_calls():
@@ -185,6 +188,7 @@ def main():
     parser.add_argument("--cases", default="overhead,peers16,peers48")
     parser.add_argument("--call-bench", default="build/bench/oocfft_call_bench")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=4, help="overhead: alternating rounds of C++ and Python")
     parser.add_argument("--peer", help=argparse.SUPPRESS)
     parser.add_argument("--shape", help=argparse.SUPPRESS)
     args = parser.parse_args()

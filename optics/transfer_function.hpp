@@ -34,9 +34,23 @@ struct TransferFunction {
     return k / sqrt((2 * df * z) * (2 * df * z) + 1);
   }
 
+  // k^2 - fx^2 - fy^2, rounded the same way on the host and the device:
+  // nvcc would contract it into fused multiply-adds, which round once
+  // instead of three times, and a frequency on the circle fx^2 + fy^2 = k^2
+  // (a grid step times an integer can land there exactly) would then fall
+  // on the other side of it than on the host: propagating on one backend,
+  // evanescent on the other.
+  OOCFFT_HD double propagating_measure(double fx, double fy) const {
+#ifdef __CUDA_ARCH__
+    return __dsub_rn(__dsub_rn(__dmul_rn(k, k), __dmul_rn(fx, fx)), __dmul_rn(fy, fy));
+#else
+    return k * k - fx * fx - fy * fy;
+#endif
+  }
+
   OOCFFT_HD kernels::Complex<double> at(double fx, double fy, double z, double edge_x, double edge_y) const {
     if (band_limit && (fabs(fx) >= edge_x || fabs(fy) >= edge_y)) return {0, 0};
-    const double w = k * k - fx * fx - fy * fy;
+    const double w = propagating_measure(fx, fy);
     constexpr double two_pi = 6.283185307179586476925286766559;
     if (w >= 0) {
       double s = 0, c = 0;

@@ -8,8 +8,10 @@
 
 #include <oocfft/oocfft.hpp>
 
+#include <algorithm>
 #include <complex>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "engine/api/host_array_memory.hpp"
@@ -81,6 +83,17 @@ struct CountingLocker final : volume::PageLocker {
   void unlock(std::byte*) const noexcept override { ++unlocks; }
   bool is_locked(const std::byte*, std::size_t) const noexcept override { return false; }
 };
+
+// PageLocking::pageable: the same zeroed, writable memory, never locked
+// (on a GPU machine too), and the reason says it was asked for.
+TEST(HostArray, PageableByRequestIsNeverLocked) {
+  HostArray<std::complex<float>> a(std::size_t{1} << 20, PageLocking::pageable);
+  EXPECT_FALSE(a.page_locked());
+  EXPECT_NE(a.lock_failure().find("pageable"), std::string::npos) << a.lock_failure();
+  EXPECT_TRUE(std::all_of(a.begin(), a.end(), [](const std::complex<float>& z) { return z == std::complex<float>{}; }));
+  a[12345] = {1.5f, -2.5f};
+  EXPECT_EQ(a[12345], std::complex<float>(1.5f, -2.5f));
+}
 
 TEST(HostArray, ARefusedLockLeavesPlainWorkingMemory) {
   const std::size_t bytes = 3 * (std::size_t{1} << 20) + 5;

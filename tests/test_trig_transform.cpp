@@ -172,6 +172,25 @@ TEST(TrigTransform, RankLeavesTheLeadingAxesOut) {
   EXPECT_THROW(TrigPlan(Shape{1, 3, 4}, Precision::single, TrigTransform::dct2, 0, o), Error);
 }
 
+// A volume of one point runs the scale alone on both backends (a type 2
+// run of one point doubles it, in the scale): the device result equals the
+// host's for every kind, norm and rank.
+TEST(CudaTrigTransform, OnePointVolumesEqualTheHost) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device: the CUDA backend's trigonometric transforms cannot run";
+  for (const TrigTransform t : {TrigTransform::dct2, TrigTransform::dct3, TrigTransform::dst2, TrigTransform::dst3})
+    for (const Norm norm : {Norm::backward, Norm::ortho, Norm::forward})
+      for (const unsigned rank : {1u, 3u})
+        for (const Direction d : {Direction::forward, Direction::inverse}) {
+          double host = 0.75, device = 0.75;
+          TrigPlan(Shape{1, 1, 1}, Precision::double_precision, t, rank, Options{.backend = Backend::host, .norm = norm})
+              .execute(&host, d);
+          TrigPlan(Shape{1, 1, 1}, Precision::double_precision, t, rank, Options{.backend = Backend::cuda, .norm = norm})
+              .execute(&device, d);
+          EXPECT_EQ(device, host) << to_string(t) << " norm " << to_string(norm) << " rank " << rank << " "
+                                  << to_string(d);
+        }
+}
+
 TEST(TrigTransform, UnsupportedTypesAndShiftAreRefused) {
   std::vector<float> data(8, 1.0f);
   Options o;

@@ -46,7 +46,12 @@ void deallocate_pinned(void* data, std::size_t bytes, const volume::PageLocker* 
 
 namespace detail {
 
-PinnedAllocation allocate_pinned(std::size_t bytes) {
+PinnedAllocation allocate_pinned(std::size_t bytes, bool lock) {
+  if (!lock) {
+    PinnedAllocation a = engine::allocate_pinned(bytes, nullptr);
+    a.lock_failure = "pageable, as asked (PageLocking::pageable)";
+    return a;
+  }
   const std::unique_ptr<volume::PageLocker> locker = engine::make_device_page_locker();
   return engine::allocate_pinned(bytes, locker.get());
 }

@@ -122,7 +122,8 @@ DeviceBrickPlan<T>::DeviceBrickPlan(Shape max_shape, AxisSet axes, const VolumeT
   impl_->transform = transform;
   impl_->kernels = kernels;
   if (transform.kind == TransformKind::trig) {
-    // Every axis asked for, length 1 included (not the identity here).
+    // Every axis asked for that is longer than one point: a point's factor
+    // is in the run's scale (engine/api/trig_volume.hpp), as on the host.
     std::vector<std::shared_ptr<DeviceTrigLines<T>>> made;
     auto trig_for = [&](std::size_t n) {
       for (const auto& p : made)
@@ -130,9 +131,9 @@ DeviceBrickPlan<T>::DeviceBrickPlan(Shape max_shape, AxisSet axes, const VolumeT
       made.push_back(std::make_shared<DeviceTrigLines<T>>(n, transform.trig, transform.trig_norm, limits, kernels));
       return made.back();
     };
-    if (axes.x) impl_->trig_x = trig_for(max_shape.nx);
-    if (axes.y) impl_->trig_y = trig_for(max_shape.ny);
-    if (axes.z) impl_->trig_z = trig_for(max_shape.nz);
+    if (axes.x && max_shape.nx > 1) impl_->trig_x = trig_for(max_shape.nx);
+    if (axes.y && max_shape.ny > 1) impl_->trig_y = trig_for(max_shape.ny);
+    if (axes.z && max_shape.nz > 1) impl_->trig_z = trig_for(max_shape.nz);
   } else {
     std::vector<std::shared_ptr<DeviceLinePlan<T>>> made;
     auto plan_for = [&](std::size_t n) {

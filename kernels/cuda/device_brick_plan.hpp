@@ -59,8 +59,10 @@ class DeviceBrickPlan {
   // The same for a real or trigonometric `transform`. real: `max_shape` is
   // the half-spectrum brick, max_shape.nx == transform.real_length / 2 + 1
   // (else Error(invalid_argument)). trig: `max_shape` is the real brick;
-  // every axis in `axes` is transformed, length 1 included (a DCT-II of
-  // length 1 doubles its value).
+  // every axis in `axes` longer than one point is transformed. A point
+  // alone only scales (a DCT-II of one point doubles it), and the engine
+  // folds that factor into the run's scale, as the host backend does: a
+  // volume of one point runs the scale alone.
   DeviceBrickPlan(Shape max_shape, AxisSet axes, const VolumeTransform& transform,
                   TileKernels kernels = TileKernels::compiled_where_available,
                   std::shared_ptr<PlanTimeSchedules> plan_time = nullptr,

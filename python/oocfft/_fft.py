@@ -4,6 +4,7 @@ import numpy as np
 from . import _oocfft
 from ._arrays import (as_array, can_transform_in_place, check_not_empty, complex_dtype, real_dtype, resized,
                       resolve_axes, volume_shape, working_copy)
+from ._memory import result_array
 from ._options import fft_options, progress_reporter
 from .errors import InvalidArgumentError, UnsupportedError
 
@@ -69,7 +70,7 @@ def _complex_transform(x, s, axes, norm, overwrite_x, workers, plan, inverse, tw
             engine.execute(a.reshape(shape), inverse, callback)
             return a
         if reads_in_place:
-            out = np.empty(a.shape, dtype)
+            out = result_array(a.shape, dtype)
             engine.execute_into(a.reshape(shape), out.reshape(shape), inverse, callback)
             return out
         work = working_copy(a, dtype)
@@ -155,7 +156,7 @@ def rfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, p
         a = working_copy(a, dtype)
     shape = volume_shape(a.shape)
     half = shape[:2] + (shape[2] // 2 + 1,)
-    out = np.empty(a.shape[:-1] + (half[2],), complex_dtype(dtype))
+    out = result_array(a.shape[:-1] + (half[2],), complex_dtype(dtype))
     options = _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy, register,
                               kernel_cache)
     with progress_reporter(progress, "rfftn") as callback:
@@ -187,7 +188,7 @@ def irfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, 
         a = working_copy(a, dtype)
     real_shape = volume_shape(a.shape[:-1] + (real_nx,))
     half = real_shape[:2] + (a.shape[-1],)
-    out = np.empty(a.shape[:-1] + (real_nx,), np.float32 if dtype == np.complex64 else np.float64)
+    out = result_array(a.shape[:-1] + (real_nx,), np.float32 if dtype == np.complex64 else np.float64)
     options = _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy, register,
                               kernel_cache)
     with progress_reporter(progress, "irfftn") as callback:

@@ -3,6 +3,7 @@ import numpy as np
 
 from . import _oocfft
 from ._arrays import complex_dtype, real_dtype, resolve_axes, volume_shape
+from ._memory import result_array
 from ._options import fft_options, progress_reporter
 from .errors import InvalidArgumentError, UnsupportedError
 
@@ -107,7 +108,7 @@ class Plan:
 
     def _output(self, out, shape, dtype):
         if out is None:
-            return np.empty(shape, dtype)
+            return result_array(shape, dtype)
         out = self._checked(out, shape, dtype, "out")
         if not (out.flags.c_contiguous and out.flags.writeable):
             raise InvalidArgumentError("out must be C-contiguous and writable")

@@ -23,6 +23,7 @@ import numpy as np
 from . import _oocfft
 from ._arrays import as_array, complex_dtype
 from ._files import _path
+from ._memory import result_array
 from ._options import byte_count, fft_options, progress_reporter
 from .errors import InvalidArgumentError
 
@@ -46,7 +47,7 @@ def _options(wavelength, pitch, pitch_y, index, band_limit, evanescent, pad, fft
 def _result(out, shape, dtype):
     """The array a result goes to: `out` when given (checked), else a new one."""
     if out is None:
-        return np.empty(shape, dtype)
+        return result_array(shape, dtype)
     if not isinstance(out, np.ndarray):
         raise InvalidArgumentError(f"out is {type(out).__name__}: give a numpy array for an array field "
                                    "(a dataset name only with a dataset field)")

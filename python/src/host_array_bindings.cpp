@@ -24,7 +24,7 @@ namespace {
 using HostBytes = HostArray<std::byte>;
 constexpr const char* capsule_name = "oocfft.HostArray";
 
-py::array host_empty(const std::vector<py::ssize_t>& shape, const py::dtype& dtype) {
+py::array host_empty(const std::vector<py::ssize_t>& shape, const py::dtype& dtype, bool page_locked) {
   std::size_t count = 1;
   for (const py::ssize_t n : shape) {
     if (n < 0) raise("InvalidArgumentError", "empty(): negative dimension " + std::to_string(n));
@@ -40,7 +40,7 @@ py::array host_empty(const std::vector<py::ssize_t>& shape, const py::dtype& dty
   HostBytes* memory = nullptr;
   {
     py::gil_scoped_release release;  // first touch of every page
-    memory = new HostBytes(bytes);
+    memory = new HostBytes(bytes, page_locked ? PageLocking::locked : PageLocking::pageable);
   }
   py::capsule owner(memory, capsule_name, [](PyObject* capsule) {
     delete static_cast<HostBytes*>(PyCapsule_GetPointer(capsule, capsule_name));
@@ -73,8 +73,8 @@ py::object host_memory_of(const py::object& array) {
 }  // namespace
 
 void bind_host_arrays(py::module_& m) {
-  m.def("host_empty", &host_empty, py::arg("shape"), py::arg("dtype"),
-        "A numpy array over HostArray memory (zero-filled, page-locked where a GPU allows it).");
+  m.def("host_empty", &host_empty, py::arg("shape"), py::arg("dtype"), py::arg("page_locked"),
+        "A numpy array over HostArray memory (zero-filled; page-locked where asked and a GPU allows it).");
   m.def("host_memory_of", &host_memory_of, py::arg("array"),
         "For an array over HostArray memory (or a view of one): a dict with page_locked, huge_pages_advised, "
         "lock_failure and bytes; None for any other array.");

@@ -299,3 +299,17 @@ def test_trig_plans_of_1d_and_2d_shapes(rng, transform, shape):
     assert y.shape == shape
     check_close(y, trig_reference(transform + "n", x), c=12, what=f"{transform} plan of {shape}")
     check_close(plan.execute(y, inverse=True), x, c=12, what="round trip")
+
+
+def test_large_results_live_in_prefaulted_pageable_host_memory(rng):
+    # 64 MiB and more: the result is HostArray memory (huge pages, touched by
+    # all cores, not locked) and equals the in-place transform bit for bit.
+    x = (rng.uniform(-0.5, 0.5, (128, 256, 256)) + 1j * rng.uniform(-0.5, 0.5, (128, 256, 256))).astype(np.complex64)
+    y = oocfft.fftn(x, backend="host")
+    info = oocfft.host_memory_info(y)
+    assert info is not None and info["page_locked"] is False, info
+    in_place = x.copy()
+    oocfft.fftn(in_place, overwrite_x=True, backend="host")
+    assert np.array_equal(y, in_place)
+    small = oocfft.fftn(x[:4, :8, :8], backend="host")
+    assert oocfft.host_memory_info(small) is None
