@@ -339,7 +339,10 @@ TEST(AsmDatasetsCuda, RefocusStreamsFromTheDevice) {
   refocus_stack(field.data(), ny, nx, z, expected.data(), options());
   AsmOptions o = options();
   o.fft.backend = Backend::cuda;
-  const std::size_t budget = planes * ny * nx * sizeof(cd) / 4;
+  // Half the stack: it must stream, and the device's plan (bricks, the
+  // padded spectrum, staging) fits; a quarter is below the smallest budget
+  // that works there, which the transform refuses by name.
+  const std::size_t budget = planes * ny * nx * sizeof(cd) / 2;
   propagate_dataset({file.string(), "/field"}, {file.string(), "/stack"}, AsmMode::refocus, z, o, {false, budget});
   const double bound = 4 * std::numeric_limits<double>::epsilon() * 2 * std::numbers::pi * 4e-3 / o.wavelength + 1e-13;
   EXPECT_LT(max_abs_diff(read_complex(file, "/stack").values, expected), bound);
