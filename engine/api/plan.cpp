@@ -54,7 +54,8 @@ class Plan::Impl {
 
   template <class T>
   void check_array(const std::complex<T>* data, const char* name, Direction direction) const {
-    if (data == nullptr) throw Error(ErrorKind::invalid_argument, std::string("execute: ") + name + " is a null pointer");
+    if (data == nullptr)
+      throw Error(ErrorKind::invalid_argument, std::string("execute: ") + name + " is a null pointer");
     if (reinterpret_cast<std::uintptr_t>(data) % alignof(std::complex<T>) != 0)
       throw Error(ErrorKind::invalid_argument, std::string("execute: ") + name + " is not aligned for complex<" +
                                                    (std::is_same_v<T, float> ? "float" : "double") + "> (" +
@@ -142,7 +143,8 @@ class Plan::Impl {
                                              const Options& options) {
     const Backend backend = engine::resolve_backend(options.backend);
     if (axes == Axes::planes)
-      return engine::StreamingEngine(shape, precision, options, backend, std::vector<engine::Stage>{engine::Stage::transform});
+      return engine::StreamingEngine(shape, precision, options, backend,
+                                     std::vector<engine::Stage>{engine::Stage::transform});
     return engine::StreamingEngine(shape, precision, options, backend);
   }
 

@@ -68,7 +68,9 @@ struct TrigJob {
   std::size_t volume_bytes() const { return input.shape.bytes(value_bytes); }
   // The dataset's own axes: scipy's dctn of a 1D or 2D dataset has no
   // factor for the leading axes the volume adds (TrigPlan's rank).
-  unsigned rank() const { return static_cast<unsigned>(std::min<std::size_t>(3, std::max<std::size_t>(1, input.dims.size()))); }
+  unsigned rank() const {
+    return static_cast<unsigned>(std::min<std::size_t>(3, std::max<std::size_t>(1, input.dims.size())));
+  }
 };
 
 TrigJob check_job(const DatasetPath& input, TrigTransform transform, Direction direction, const Options& options) {

@@ -130,7 +130,9 @@ TrigPlan::TrigPlan(Shape shape, Precision precision, TrigTransform transform, co
     : TrigPlan(shape, precision, transform, 3, options) {}
 TrigPlan::TrigPlan(Shape shape, Precision precision, TrigTransform transform, unsigned rank, const Options& options)
     : impl_(out_of_memory_as_error("planning the " + std::string(to_string(transform)) + " of " + shape.to_string(),
-                                   [&] { return std::make_unique<Impl>(shape, precision, transform, rank, options); })) {}
+                                   [&] {
+                                     return std::make_unique<Impl>(shape, precision, transform, rank, options);
+                                   })) {}
 TrigPlan::~TrigPlan() = default;
 TrigPlan::TrigPlan(TrigPlan&&) noexcept = default;
 TrigPlan& TrigPlan::operator=(TrigPlan&&) noexcept = default;

@@ -55,7 +55,8 @@ std::string text_value(const py::dict& d, const char* key) {
   if (!py::isinstance<py::str>(d[key])) raise("InvalidArgumentError", std::string(key) + " must be a string");
   std::string text = d[key].cast<std::string>();
   // None asks for the default; an empty string is a mistake, not a default.
-  if (text.empty()) raise("InvalidArgumentError", std::string(key) + "=\"\" is empty: leave it out (None) for the default");
+  if (text.empty())
+    raise("InvalidArgumentError", std::string(key) + "=\"\" is empty: leave it out (None) for the default");
   return text;
 }
 
@@ -121,7 +122,8 @@ AsmOptions asm_options_from(const py::dict& d) {
 }
 
 TrigTransform trig_transform(const std::string& kind, int type) {
-  if (kind != "dct" && kind != "dst") raise("InvalidArgumentError", "transform \"" + kind + "\" is not \"dct\" or \"dst\"");
+  if (kind != "dct" && kind != "dst")
+    raise("InvalidArgumentError", "transform \"" + kind + "\" is not \"dct\" or \"dst\"");
   if (type != 2 && type != 3)
     raise("UnsupportedError", "type=" + std::to_string(type) + ": oocfft computes the DCT and DST of types 2 and 3");
   if (kind == "dct") return type == 2 ? TrigTransform::dct2 : TrigTransform::dct3;
