@@ -3,6 +3,7 @@ import operator
 
 import numpy as np
 
+from ._memory import result_array
 from .errors import DtypeError, InvalidArgumentError, UnsupportedError
 
 FORMS = ("oocfft transforms all axes of a 1-, 2- or 3-D array, or the last two axes of a 3-D array "
@@ -126,6 +127,6 @@ def check_not_empty(a, name="x"):
 
 def working_copy(a, dtype):
     """A C-order copy of a in dtype (for an input the library may not overwrite or cannot use as it is)."""
-    out = np.empty(a.shape, dtype)
+    out = result_array(a.shape, dtype)
     np.copyto(out, a)
     return out
