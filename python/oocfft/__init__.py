@@ -26,6 +26,7 @@ from .errors import (CancelledError, DeviceError, DtypeError, Error, FileError, 
                      OutOfMemoryError, UnsupportedError)
 
 cuda_available = _oocfft.cuda_available
+__version__ = _oocfft.version
 
 __all__ = [
     "fftn", "ifftn", "fft2", "ifft2", "rfftn", "irfftn", "dctn", "idctn", "dstn", "idstn",

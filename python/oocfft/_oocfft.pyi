@@ -7,6 +7,8 @@ import numpy as np
 Progress = Optional[Callable[[int, int], Any]]
 Options = dict[str, Any]
 
+version: str
+
 def cuda_available() -> bool: ...
 
 class ComplexPlan:

@@ -13,6 +13,7 @@ namespace py = pybind11;
 PYBIND11_MODULE(_oocfft, m) {
   m.doc() = "The compiled part of oocfft: plans and runs of the C++ library (use the oocfft package).";
   oocfft::python::register_error_translation();
+  m.attr("version") = OOCFFT_VERSION;
   m.def("cuda_available", &oocfft::cuda_available,
         "True when this build has the CUDA backend and a CUDA device is usable.");
   oocfft::python::bind_transforms(m);

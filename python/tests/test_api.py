@@ -43,3 +43,9 @@ def test_docstrings_state_the_result_dtypes():
 
 def test_cuda_available_is_a_bool():
     assert isinstance(oocfft.cuda_available(), bool)
+
+
+def test_version_is_the_projects():
+    # The version the HDF5 outputs record as oocfft_version: major.minor.patch.
+    parts = oocfft.__version__.split(".")
+    assert len(parts) == 3 and all(p.isdigit() for p in parts), oocfft.__version__
