@@ -1,7 +1,8 @@
-// Out-of-place complex transforms (Plan::execute(in, out, ...)): for every
-// strategy, both precisions and both backends, the output equals the
-// in-place result bit for bit (the same kernels run the same bricks), every
-// element of the poisoned output is written, and the input is untouched;
+// Out-of-place complex transforms (Plan::execute(in, out, ...)), of complex
+// and of real input: for every strategy, both precisions and both
+// backends, the output equals the in-place result (of the widened input)
+// bit for bit (the same kernels run the same bricks), every element of the
+// poisoned output is written, and the input is untouched;
 // overlapping arrays are refused, and in == out is the in-place transform.
 #include <gtest/gtest.h>
 
@@ -51,6 +52,21 @@ void check_every_strategy(Backend backend, HostRegistration registration) {
             << what << ": relative L2 to the in-place result " << relative_l2(out, widen(in_place));
         EXPECT_TRUE(same_bits(input.data(), x.data(), x.size() * sizeof(x[0]))) << what << ": the input changed";
         EXPECT_EQ(report.strategy, strategy) << what;
+
+        // Real input: widened brick by brick, the same as transforming its
+        // complex copy (imaginary parts zero) in place.
+        std::vector<T> real(x.size());
+        for (std::size_t i = 0; i < x.size(); ++i) real[i] = x[i].real();
+        std::vector<std::complex<T>> widened(x.size());
+        for (std::size_t i = 0; i < x.size(); ++i) widened[i] = {real[i], T(0)};
+        plan.execute(widened.data(), d);
+        const std::vector<T> real_before = real;
+        poison(out);
+        plan.execute(real.data(), out.data(), d);
+        EXPECT_TRUE(same_bits(out.data(), widened.data(), out.size() * sizeof(out[0])))
+            << what << " real input: relative L2 to the widened transform " << relative_l2(out, widen(widened));
+        EXPECT_TRUE(same_bits(real.data(), real_before.data(), real.size() * sizeof(T)))
+            << what << ": the real input changed";
       }
     }
 }
@@ -99,6 +115,8 @@ TEST(OutOfPlace, OverlapIsRefusedAndTheSameArrayIsInPlace) {
   plan.execute(x.data(), x.data(), Direction::forward);
   EXPECT_TRUE(same_bits(x.data(), in_place.data(), s.elements() * sizeof(x[0])));
   EXPECT_THROW(plan.execute(static_cast<const std::complex<float>*>(nullptr), x.data(), Direction::forward), Error);
+  // Real input under its output.
+  EXPECT_THROW(plan.execute(reinterpret_cast<const float*>(x.data()) + 1, x.data(), Direction::forward), Error);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "oocfft/plan.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include "engine/planning/options_check.hpp"
 #include "volume/host_volume.hpp"
 #include "volume/out_of_place_store.hpp"
+#include "volume/widened_real_store.hpp"
 
 namespace oocfft {
 
@@ -93,6 +96,41 @@ class Plan::Impl {
       return;
     }
     volume::HostVolume input(source, {shape.nz, shape.ny, shape.nx}, sizeof(std::complex<T>));
+    volume::HostVolume output(target, {shape.nz, shape.ny, shape.nx}, sizeof(std::complex<T>));
+    volume::OutOfPlaceStore store(input, output);
+    streaming.execute(store, inverse, scale, *arena, report);
+  }
+
+  template <class T>
+  void execute(const T* in, std::complex<T>* out, Direction direction, RunReport* report) const {
+    check_array(out, "the output", direction);
+    if (in == nullptr) throw Error(ErrorKind::invalid_argument, "execute: the real input is a null pointer");
+    if (reinterpret_cast<std::uintptr_t>(in) % alignof(T) != 0)
+      throw Error(ErrorKind::invalid_argument, "execute: the real input is not aligned");
+    const std::size_t real_bytes = shape.bytes(sizeof(T)), complex_bytes = shape.bytes(sizeof(std::complex<T>));
+    const auto a = reinterpret_cast<std::uintptr_t>(in), b = reinterpret_cast<std::uintptr_t>(out);
+    if (a < b + complex_bytes && b < a + real_bytes)
+      throw Error(ErrorKind::invalid_argument, "execute: the real input and the output overlap");
+    const double scale = engine::norm_scale(options.norm, direction, transform_points());
+    const bool inverse = direction == Direction::inverse;
+    auto* target = reinterpret_cast<std::byte*>(out);
+    if (streaming.host_in_place()) {
+      // The host backend's in-core plan works where the array lies: the
+      // output, widened from the input in parallel.
+      arena->execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, shape.elements(), std::size_t{1} << 16),
+                          [&](const tbb::blocked_range<std::size_t>& r) {
+                            for (std::size_t i = r.begin(); i != r.end(); ++i) out[i] = {in[i], T(0)};
+                          });
+      });
+      streaming.execute_in_place(target, inverse, scale, *arena, report);
+      return;
+    }
+    // Read only: the widened store refuses writes, and the real HostVolume
+    // is never handed one.
+    volume::HostVolume real(reinterpret_cast<std::byte*>(const_cast<T*>(in)), {shape.nz, shape.ny, shape.nx},
+                            sizeof(T));
+    volume::WidenedRealStore input(real);
     volume::HostVolume output(target, {shape.nz, shape.ny, shape.nx}, sizeof(std::complex<T>));
     volume::OutOfPlaceStore store(input, output);
     streaming.execute(store, inverse, scale, *arena, report);
@@ -180,6 +218,12 @@ void Plan::execute(const std::complex<float>* in, std::complex<float>* out, Dire
 }
 void Plan::execute(const std::complex<double>* in, std::complex<double>* out, Direction direction,
                    RunReport* report) const {
+  out_of_memory_as_error("execute", [&] { live_impl(impl_, "Plan").execute(in, out, direction, report); });
+}
+void Plan::execute(const float* in, std::complex<float>* out, Direction direction, RunReport* report) const {
+  out_of_memory_as_error("execute", [&] { live_impl(impl_, "Plan").execute(in, out, direction, report); });
+}
+void Plan::execute(const double* in, std::complex<double>* out, Direction direction, RunReport* report) const {
   out_of_memory_as_error("execute", [&] { live_impl(impl_, "Plan").execute(in, out, direction, report); });
 }
 PinnedMemory Plan::pin(void* data, std::size_t bytes) const {

@@ -44,6 +44,13 @@ class Plan {
                RunReport* report = nullptr) const;
   void execute(const std::complex<double>* in, std::complex<double>* out, Direction direction,
                RunReport* report = nullptr) const;
+  // The full complex transform of real input (numpy's fftn of a real
+  // array; rfftn's half spectrum is RealPlan's): `in` real values of
+  // shape(), never written, read a brick at a time and widened to complex
+  // (imaginary parts zero) as the first pass gathers them, so no complex
+  // copy of the input is made; `out` complex. The arrays must not overlap.
+  void execute(const float* in, std::complex<float>* out, Direction direction, RunReport* report = nullptr) const;
+  void execute(const double* in, std::complex<double>* out, Direction direction, RunReport* report = nullptr) const;
 
   // Page-locks [data, data + bytes) for this plan's device until the
   // handle is destroyed (see PinnedMemory). Throws Error(invalid_argument)

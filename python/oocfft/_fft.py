@@ -63,15 +63,20 @@ def _complex_transform(x, s, axes, norm, overwrite_x, workers, plan, inverse, tw
     in_place = (overwrite_x or copied) and can_transform_in_place(a, dtype)
     # An input of the result's dtype in C order is read where it lies by the
     # first pass, and the result written to a new array: no copy first.
-    reads_in_place = a.dtype == dtype and a.dtype.isnative and a.flags.c_contiguous and a.flags.aligned
+    readable = a.dtype.isnative and a.flags.c_contiguous and a.flags.aligned
+    reads_in_place = readable and a.dtype == dtype
+    # Real input of the result's precision: widened a brick at a time as the
+    # first pass reads it, no complex copy of it first.
+    reads_real = readable and a.dtype.kind == "f" and a.dtype.itemsize * 2 == dtype.itemsize
     with progress_reporter(progress, name) as callback:
         engine = _oocfft.ComplexPlan(shape, dtype == np.complex128, form == "planes", options)
         if in_place:
             engine.execute(a.reshape(shape), inverse, callback)
             return a
-        if reads_in_place:
+        if reads_in_place or reads_real:
             out = result_array(a.shape, dtype)
-            engine.execute_into(a.reshape(shape), out.reshape(shape), inverse, callback)
+            run = engine.execute_into if reads_in_place else engine.execute_real_into
+            run(a.reshape(shape), out.reshape(shape), inverse, callback)
             return out
         work = working_copy(a, dtype)
         engine.execute(work.reshape(shape), inverse, callback)

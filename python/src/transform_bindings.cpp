@@ -65,7 +65,23 @@ class ComplexPlan : public Hooked<Plan> {
                                                   : run_into<double>(input, output, inverse, progress);
   }
 
+  py::dict execute_real_into(const py::object& input, const py::object& output, bool inverse,
+                             const py::object& progress) const {
+    return plan->precision() == Precision::single ? run_real_into<float>(input, output, inverse, progress)
+                                                  : run_real_into<double>(input, output, inverse, progress);
+  }
+
  private:
+  template <class T>
+  py::dict run_real_into(const py::object& input, const py::object& output, bool inverse,
+                         const py::object& progress) const {
+    const T* in = checked_data<T>(input, plan->shape(), "the real input", false);
+    auto* out = checked_data<std::complex<T>>(output, plan->shape(), "the output", true);
+    RunReport report;
+    hooks.run(progress, [&] { plan->execute(in, out, inverse ? Direction::inverse : Direction::forward, &report); });
+    return report_dict(report);
+  }
+
   template <class T>
   py::dict run_into(const py::object& input, const py::object& output, bool inverse,
                     const py::object& progress) const {
@@ -173,6 +189,10 @@ void bind_transforms(py::module_& m) {
            py::arg("progress"),
            "Transforms `input` (never written) into `output` (the first pass reads the input, every pass "
            "writes the output); returns the run's report.")
+      .def("execute_real_into", &ComplexPlan::execute_real_into, py::arg("input"), py::arg("output"),
+           py::arg("inverse"), py::arg("progress"),
+           "The full complex transform of the real `input` (never written; widened a brick at a time) into "
+           "`output`; returns the run's report.")
       .def("describe", [](const ComplexPlan& p) { return p.plan->describe(); })
       .def_property_readonly("backend", [](const ComplexPlan& p) { return to_string(p.plan->backend()); });
   py::class_<RealTransformPlan>(m, "RealPlan", "numpy's rfftn / irfftn of a real volume (oocfft::RealPlan).")
