@@ -35,6 +35,8 @@ class SmallDevice final : public engine::ExecutionBackend {
       : inner_(std::move(inner)), capacity_(capacity), refusals_(refusals) {}
   Backend kind() const override { return inner_->kind(); }
   std::size_t default_device_budget() const override { return inner_->default_device_budget(); }
+  std::vector<int> devices() const override { return inner_->devices(); }
+  std::string exchange_route() const override { return inner_->exchange_route(); }
   std::shared_ptr<const engine::PassKernelSet> build(const engine::PassPlan& plan) const override {
     return inner_->build(plan);
   }

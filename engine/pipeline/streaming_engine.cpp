@@ -56,7 +56,10 @@ std::size_t StreamingEngine::element_bytes() const {
 
 std::size_t FittedPlan::device_bytes() const {
   if (kernels == nullptr) return 0;
-  return plan.streams * (plan.brick_bytes + kernels->workspace_bytes()) + kernels->table_bytes() + plan.resident_bytes;
+  const std::size_t plane = plan.resident_planes == 0 ? 0 : plan.resident_bytes / plan.resident_planes;
+  std::size_t kept = 0;  // the most planes one device keeps
+  for (const DevicePlacement& d : plan.devices) kept = std::max(kept, d.resident_planes());
+  return plan.streams * (plan.brick_bytes + kernels->workspace_bytes()) + kernels->table_bytes() + kept * plane;
 }
 
 namespace {
@@ -67,7 +70,8 @@ std::unique_ptr<ExecutionBackend> checked_backend(const Shape& shape, Precision 
   check_axis_tables_fit(transform.kind == kernels::TransformKind::real
                             ? Shape{shape.nz, shape.ny, transform.real_length}
                             : shape);
-  return make_execution_backend(backend, shape, precision, kernels, options.kernel_cache_directory, transform);
+  return make_execution_backend(backend, shape, precision, kernels, options.kernel_cache_directory, transform,
+                                options.devices);
 }
 }  // namespace
 
@@ -131,6 +135,7 @@ FittedPlan StreamingEngine::fit(std::size_t budget) const {
   in.volume = {shape_.nz, shape_.ny, shape_.nx};
   in.element_bytes = element_bytes();
   in.device_budget = budget;
+  in.devices = backend_->devices();
   in.staging_budget = options_.host_staging_budget;
   in.streams = options_.streams;
   in.requested = options_.strategy;
@@ -193,6 +198,8 @@ void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double s
       report->backend = backend_->kind();
       report->passes = static_cast<unsigned>(current.plan.passes.size());
       report->streams = current.plan.streams;
+      report->devices = static_cast<unsigned>(current.plan.devices.size());
+      report->exchanged_bytes = 0;
       report->resident_bytes = 0;
       report->host_scratch_bytes = 0;
       report->timeline.clear();
@@ -274,19 +281,41 @@ double StreamingEngine::pcie_floor_seconds() const {
   return pcie_floor_seconds(fitted().plan, backend_->link_rates());
 }
 
+// The plan's devices' links together (aggregate_link).
 double StreamingEngine::pcie_floor_seconds(const PassPlan& plan, const LinkRates& link) const {
-  return engine::pcie_floor_seconds(static_cast<unsigned>(plan.passes.size()),
-                                    shape_.bytes(element_bytes()), plan.resident_bytes, link.bandwidth);
+  return engine::pcie_floor_seconds(static_cast<unsigned>(plan.passes.size()), shape_.bytes(element_bytes()),
+                                    plan.resident_bytes,
+                                    aggregate_link(link.bandwidth, static_cast<unsigned>(plan.devices.size())));
 }
 
 std::string StreamingEngine::floor_summary(const PassPlan& plan) const {
   const LinkRates link = backend_->link_rates();
+  const unsigned devices = static_cast<unsigned>(plan.devices.size());
   char floor[160];
   std::snprintf(floor, sizeof floor, "  PCIe floor: %.3f s (%zu passes over %s, %s of it resident between them), ",
                 pcie_floor_seconds(plan, link), plan.passes.size(),
                 format_bytes(double(shape_.bytes(element_bytes()))).c_str(),
                 format_bytes(double(plan.resident_bytes)).c_str());
-  return floor + ("at " + describe_link(link.bandwidth) + ": " + link.source + "\n");
+  if (devices == 1) return floor + ("at " + describe_link(link.bandwidth) + ": " + link.source + "\n");
+  return floor + ("at " + describe_link(aggregate_link(link.bandwidth, devices)) + " for " + std::to_string(devices) +
+                  " links together (each " + describe_link(link.bandwidth) + ": " + link.source +
+                  "; all of them within what the reference node's host fed four GPUs at once)\n");
+}
+
+std::string StreamingEngine::devices_summary(const PassPlan& plan) const {
+  std::string ordinals;
+  for (const DevicePlacement& d : plan.devices) {
+    if (!ordinals.empty()) ordinals += ',';
+    ordinals += std::to_string(d.ordinal);
+  }
+  const bool host = backend_->kind() == Backend::host;
+  const std::size_t n = plan.devices.size();
+  std::string s = "  devices: " + ordinals + " (options.devices " + options_.devices.to_string() +
+                  (options_.devices == Devices{} ? ", the default" : "") + "; " + std::to_string(n) +
+                  (host ? " emulated" : "") + (n == 1 ? " device" : " devices") + ", " +
+                  std::to_string(plan.lanes()) + (plan.lanes() == 1 ? " lane" : " lanes") + ")\n";
+  if (n > 1 && plan.resident_planes > 0) s += "  exchange route: " + backend_->exchange_route() + "\n";
+  return s;
 }
 
 // Mirrors HostVolume::open_direct_access and the CUDA backend.
@@ -306,11 +335,15 @@ std::string StreamingEngine::describe() const {
     note = replan_note_;
   }
   const PassPlan& plan = fitted.plan;
-  std::string s = describe_passes(plan, backend_->kind() == Backend::host ? "in host memory" : "on the device");
+  const bool several = plan.devices.size() > 1;
+  std::string s = describe_passes(plan, backend_->kind() == Backend::host ? "in host memory"
+                                        : several                        ? "on the devices"
+                                                                         : "on the device");
+  s += devices_summary(plan);
   if (backend_->kind() == Backend::host) {
     if (!plan.host_in_place)
-      s += "  host brick buffers: " + format_bytes(double(plan.streams * plan.staging_bytes)) + " (" +
-           std::to_string(plan.streams) + " x " + format_bytes(double(plan.staging_bytes)) + ")\n" +
+      s += "  host brick buffers: " + format_bytes(double(plan.lanes() * plan.staging_bytes)) + " (" +
+           std::to_string(plan.lanes()) + " x " + format_bytes(double(plan.staging_bytes)) + ")\n" +
            floor_summary(plan);
     return s + note + fitted.kernels->describe();
   }
@@ -324,7 +357,8 @@ std::string StreamingEngine::describe() const {
             : std::string()) +
        ") at most, allocated only when a brick stages (register_host_memory " +
        to_string(options_.register_host_memory) + ": " + registration_summary(plan) + ")\n";
-  s += "  device memory: " + format_bytes(double(fitted.device_bytes())) + " of a budget of " +
+  s += "  device memory: " + format_bytes(double(fitted.device_bytes())) + (several ? " on each device at most" : "") +
+       " of a budget of " +
        format_bytes(double(plan.device_budget)) + " (bricks " + format_bytes(double(plan.brick_bytes)) +
        " + workspace " + format_bytes(double(workspace)) + " per stream, tables " +
        format_bytes(double(fitted.kernels->table_bytes())) +

@@ -109,6 +109,9 @@ class StreamingEngine {
   std::size_t element_bytes() const;
   // describe()'s floor line: seconds, and the rates with their source.
   std::string floor_summary(const PassPlan& plan) const;
+  // describe()'s devices: which, as the options named them, and the lanes;
+  // on several, how the exchange crosses between them.
+  std::string devices_summary(const PassPlan& plan) const;
 
   Shape shape_;
   Precision precision_;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "oocfft/devices.hpp"
 #include "oocfft/host_threads.hpp"
 
 namespace oocfft {
@@ -59,13 +60,14 @@ struct Progress {
 //   WHAT is computed: `norm` and `shift` (with the Direction given to
 //     execute()). They change the result.
 //   HOW it is computed: `backend`, `threads`, `host_threads`, the budgets,
-//     `streams`, `strategy`, `register_host_memory` and
-//     `kernel_cache_directory`. They change time and memory only: every
-//     combination gives the in-core result to rounding (the engine suites
-//     hold them to it).
+//     `streams`, `strategy`, `register_host_memory`,
+//     `kernel_cache_directory` and `devices`. They change time and memory
+//     only: every combination gives the in-core result to rounding (the
+//     engine suites hold them to it).
 //   and the run's controls: `progress` and `cancel`.
-// The members stay in their first order, mixed, so that aggregate and
-// designated initialisers written against earlier releases still compile.
+// The members stay in their first order, mixed, and new ones come last, so
+// that aggregate and designated initialisers written against earlier
+// releases still compile.
 struct Options {
   // HOW: which executor runs the plan.
   Backend backend = Backend::automatic;
@@ -128,6 +130,11 @@ struct Options {
   // anything and must be restored from a copy. A cancel seen before the first
   // brick leaves the array untouched. May be empty.
   std::function<bool()> cancel;
+  // HOW. The devices the plan runs on (devices.hpp). Default: the calling
+  // thread's current CUDA device alone (on the host backend, one emulated
+  // device). `device_memory_budget` and `streams` apply to each device: n
+  // devices run n x streams lanes, each device within its own budget.
+  Devices devices;
 };
 
 const char* to_string(Direction) noexcept;
