@@ -286,6 +286,50 @@ TEST(EngineDevices, CancelStopsEveryDevicesLanes) {
   }
 }
 
+// A store whose read of one box fails, as a file's would.
+class FailingStore final : public volume::VolumeStore {
+ public:
+  FailingStore(volume::VolumeStore& inner, const Box& failing) : inner_(inner), failing_(failing) {}
+  Shape shape() const override { return inner_.shape(); }
+  std::size_t element_bytes() const override { return inner_.element_bytes(); }
+  void read(const Box& box, BrickLayout layout, std::byte* staging) const override {
+    if (box.z0 == failing_.z0 && box.y0 == failing_.y0 && box.x0 == failing_.x0 && box.extent == failing_.extent)
+      throw Error(ErrorKind::io, "the test store cannot read this box");
+    inner_.read(box, layout, staging);
+  }
+  void write(const Box& box, BrickLayout layout, const std::byte* staging) override {
+    inner_.write(box, layout, staging);
+  }
+
+ private:
+  volume::VolumeStore& inner_;
+  Box failing_;
+};
+
+// An error in a brick names the device that ran it, and keeps its kind.
+TEST(EngineDevices, ABricksErrorNamesItsDevice) {
+  const Shape shape{12, 10, 9};
+  Options o = EngineCase{.shape = shape, .strategy = Strategy::three_pass, .streams = 2}.options();
+  o.devices = Devices::list({6, 3});
+  engine::StreamingEngine engine(shape, Precision::single, o, Backend::host);
+  const engine::PassPlan plan = engine.plan();
+  const std::size_t last = plan.passes[1].bricks - 1;
+  ASSERT_EQ(plan.device_of(1, last), 1u);
+  auto y = to_precision<float>(random_signal(shape.elements(), 8));
+  volume::HostVolume host(reinterpret_cast<std::byte*>(y.data()), shape, 8);
+  FailingStore store(host, plan.passes[1].box(shape, last));
+  tbb::task_arena arena;
+  try {
+    engine.execute(store, false, 1.0, arena, nullptr);
+    FAIL() << "the failing read went unnoticed";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::io);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("the test store cannot read this box"), std::string::npos) << what;
+    EXPECT_NE(what.find("brick " + std::to_string(last) + " of pass 2, on device 3"), std::string::npos) << what;
+  }
+}
+
 TEST(EngineDevices, RefusesBadDeviceListsNamingTheDevice) {
   auto message = [](auto&& make) -> std::string {
     try {

@@ -77,7 +77,15 @@ PipelineTotals run_pipeline(const PassPlan& plan, volume::VolumeStore& store, co
         timing.bytes = job.box.elements() * plan.element_bytes;
         std::size_t moved = 0;
         try {
-          moved = lane.process(job, timing);
+          try {
+            moved = lane.process(job, timing);
+          } catch (const Error& error) {
+            // On several devices the message says which one ran the brick.
+            if (devices == 1) throw;
+            throw Error(error.kind(), std::string(error.what()) + " (brick " + std::to_string(index) + " of pass " +
+                                          std::to_string(pass + 1) + ", on device " +
+                                          std::to_string(plan.devices[device].ordinal) + ")");
+          }
         } catch (...) {
           std::lock_guard<std::mutex> lock(report_mutex);
           if (!failure) failure = std::current_exception();

@@ -11,7 +11,8 @@
 // Progress is reported after each brick and cancellation polled before
 // each brick, one call of either at a time; the first error (a brick's, or
 // an exception from either callback) stops every lane after its brick in
-// flight and is rethrown.
+// flight and is rethrown; on several devices, a brick's oocfft::Error is
+// rethrown with the brick, its pass and its device added to the message.
 #include <chrono>
 #include <cstddef>
 #include <functional>
