@@ -198,6 +198,27 @@ TEST(DevicePlacement, RefusesBudgetsThatDoNotMatchOrHoldTheTables) {
   }
 }
 
+// in_core on several devices is the resident plan: refused, saying so,
+// when the volume does not fit across them.
+TEST(DevicePlacement, InCoreRequestedAcrossDevicesThatCannotHoldIt) {
+  PlannerInput in = node_input({1536, 2048, 4096}, 4, 20 * GiB);
+  in.requested = Strategy::in_core;
+  try {
+    plan_passes(in);
+    FAIL() << "96 GiB planned resident on four 20 GiB devices";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("do not fit across the devices"), std::string::npos) << e.what();
+  }
+  in.device_budget = h100_budget;
+  EXPECT_EQ(plan_passes(in).strategy, Strategy::in_core);
+  // The host backend's one device transforms in place; several plan as a node's.
+  in.host_backend = true;
+  EXPECT_FALSE(plan_passes(in).host_in_place);
+  in.devices = {0};
+  EXPECT_TRUE(plan_passes(in).host_in_place);
+}
+
 TEST(DevicePlacement, AggregateLinkIsEachLinkWithinTheNodesCeiling) {
   const LinkBandwidth one = aggregate_link(reference_link, 1);
   EXPECT_EQ(one.h2d, reference_link.h2d);

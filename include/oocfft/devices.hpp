@@ -13,7 +13,17 @@
 // are one emulated device; a list of n ordinals runs n emulated devices,
 // each with its own budget, lanes and carry-over in host memory, and an
 // explicit exchange between them, so that the multi-device logic runs
-// where no GPU is present.
+// where no GPU is present. What the emulated devices keep between the
+// passes is host memory beside the array (the whole volume, for in_core
+// on several: the resident plan across them, not the transform in place).
+//
+// The CUDA backend runs a plan on one device today: the current one, or
+// the one a list of one names; a plan naming several is refused with
+// Error(unsupported) before any data is seen.
+//
+// A failure on one device stops the lanes of every device after their
+// bricks in flight, and the error names the brick and the device; an
+// in-place array is then in the state Options::cancel describes.
 #include <string>
 #include <vector>
 

@@ -80,20 +80,21 @@ struct Options {
   // thread count.
   HostThreads host_threads;
 
-  // HOW. Device bytes the plan may use (bricks, workspace, tables). 0 = the free
-  // device memory minus a safety margin. On the host backend it bounds the
-  // per-stream brick buffers and the planes a two-pass plan keeps between
-  // its passes the same way (in host memory), so a small budget runs the
-  // out-of-core strategies without a GPU.
+  // HOW. Device bytes the plan may use on each of its devices (bricks,
+  // workspace, tables). 0 = the free device memory minus a safety margin.
+  // On the host backend it bounds the per-stream brick buffers and the
+  // planes a two-pass plan keeps between its passes the same way (in host
+  // memory), so a small budget runs the out-of-core strategies without a
+  // GPU.
   std::size_t device_memory_budget = 0;
-  // HOW. Host bytes for all streams' staging buffers together; a brick is no
-  // larger than one stream's share. 0 = a ring of 32 MiB per stream on a
-  // device (bricks staged in pieces of 8 MiB; line_transpose: a brick
-  // each), never more than a quarter of the host's available memory
-  // (MemAvailable).
+  // HOW. Host bytes for all streams' staging buffers together (the streams
+  // of every device); a brick is no larger than one stream's share. 0 = a
+  // ring of 32 MiB per stream on a device (bricks staged in pieces of 8
+  // MiB; line_transpose: a brick each), never more than a quarter of the
+  // host's available memory (MemAvailable).
   std::size_t host_staging_budget = 0;
-  // HOW. Bricks in flight (CUDA streams, each with its own staging and device
-  // buffers). 1..64.
+  // HOW. Bricks in flight on each device (CUDA streams, each with its own
+  // staging and device buffers). 1..64.
   unsigned streams = 4;
   // HOW: passes over the volume (Strategy above).
   Strategy strategy = Strategy::automatic;

@@ -48,11 +48,14 @@ void EmulatedDevices::copy_planes(unsigned device, const Box& box, std::size_t p
     const std::size_t z1 = std::min(box.z0 + planes, keeper.resident_z1);
     if (z0 >= z1) continue;
     std::byte* region = regions_[k]->data();
-    tbb::parallel_for(z0, z1, [&](std::size_t z) {
+    // The workers take copies: the plan and this object are freed by the
+    // threads that made them, synchronised with the workers through TBB,
+    // which ThreadSanitizer cannot see.
+    const std::size_t keeper_z0 = keeper.resident_z0, ny = volume_.ny, nx = volume_.nx;
+    tbb::parallel_for(z0, z1, [=](std::size_t z) {
       for (std::size_t y = 0; y < b.ny; ++y) {
         std::byte* in_brick = brick + ((z - box.z0) * b.ny + y) * row;
-        std::byte* in_region =
-            region + (((z - keeper.resident_z0) * volume_.ny + box.y0 + y) * volume_.nx + box.x0) * e;
+        std::byte* in_region = region + (((z - keeper_z0) * ny + box.y0 + y) * nx + box.x0) * e;
         if (to_brick)
           std::memcpy(in_brick, in_region, row);
         else
