@@ -38,12 +38,18 @@ class PassKernelSet {
   virtual std::string describe() const = 0;
 };
 
-// A plan fitted to the device budget with the kernels built for it.
+// A plan fitted to its devices' budgets with the kernels built for it.
 struct FittedPlan {
   PassPlan plan;
-  std::shared_ptr<const PassKernelSet> kernels;
-  // Device bytes the plan holds on its fullest device: streams x (brick +
-  // workspace) + tables + the planes that device keeps between the passes.
+  // The kernels built on each device of the plan, in the order of
+  // plan.devices: each device runs its own.
+  std::vector<std::shared_ptr<const PassKernelSet>> device_kernels;
+  const PassKernelSet& kernels_of(unsigned device) const { return *device_kernels.at(device); }
+  // Device bytes the plan holds on device `device` (an index into
+  // plan.devices): streams x (brick + workspace) + tables + the planes it
+  // keeps between the passes.
+  std::size_t device_bytes_of(unsigned device) const;
+  // The same on its fullest device.
   std::size_t device_bytes() const;
 };
 
@@ -72,8 +78,9 @@ class ExecutionBackend {
  public:
   virtual ~ExecutionBackend() = default;
   virtual Backend kind() const = 0;
-  // The device budget when the caller sets none (each device's).
-  virtual std::size_t default_device_budget() const = 0;
+  // The budget of device `device` (one of devices()) when the caller sets
+  // none.
+  virtual std::size_t default_device_budget(int device) const = 0;
   // The devices this backend runs the plan on, in lane order: what the
   // options named (Options::devices), resolved and checked when the
   // backend was made.
@@ -82,8 +89,9 @@ class ExecutionBackend {
   // device to another, for describe(): peer copies, through the host, or
   // (host backend) copies between the emulated devices' memories.
   virtual std::string exchange_route() const = 0;
-  // Builds the kernels of every pass of `plan`.
-  virtual std::shared_ptr<const PassKernelSet> build(const PassPlan& plan) const = 0;
+  // Builds the kernels of every pass of `plan` on device `device` (one of
+  // devices()).
+  virtual std::shared_ptr<const PassKernelSet> build(const PassPlan& plan, int device) const = 0;
   // Streams `store` through the plan's passes. Throws
   // DeviceBuffersUnavailable before any data moves when the device buffers
   // cannot be had, and oocfft::Error for everything else.

@@ -178,16 +178,16 @@ class CudaBackend final : public ExecutionBackend {
   Backend kind() const override { return Backend::cuda; }
   std::vector<int> devices() const override { return {device_}; }
   std::string exchange_route() const override { return "none (one device)"; }
-  std::size_t default_device_budget() const override {
-    kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+  std::size_t default_device_budget(int device) const override {
+    kc::check_cuda(cudaSetDevice(device), "cudaSetDevice");
     return free_device_memory_budget();
   }
   const volume::PageLocker* page_locker() const override { return &locker_; }
   // The process's figures for this device (link_probe.hpp), not the plan's.
   LinkRates link_rates() const override { return device_link_rates(device_); }
 
-  std::shared_ptr<const PassKernelSet> build(const PassPlan& plan) const override {
-    kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+  std::shared_ptr<const PassKernelSet> build(const PassPlan& plan, int device) const override {
+    kc::check_cuda(cudaSetDevice(device), "cudaSetDevice");
     auto set = std::make_shared<CudaKernelSet<T>>();
     std::shared_ptr<kc::PlanTimeSchedules> plan_time;  // the plan's passes share them
     for (const PassSpec& pass : plan.passes) set->passes.push_back(make(pass, plan_time));
@@ -213,7 +213,7 @@ class CudaBackend final : public ExecutionBackend {
 
     LaneContext<T> context;
     context.device = device_;
-    context.kernels = static_cast<const CudaKernelSet<T>*>(fitted.kernels.get());
+    context.kernels = static_cast<const CudaKernelSet<T>*>(&fitted.kernels_of(0));
     context.store = &store;
     context.staging = &staging;
     context.staging_bytes = plan.staging_bytes;
@@ -245,7 +245,7 @@ class CudaBackend final : public ExecutionBackend {
     }
     context.start = start;
     std::vector<std::unique_ptr<CudaBrickLane<T>>> owned;
-    const std::size_t workspace = fitted.kernels->workspace_bytes();
+    const std::size_t workspace = fitted.kernels_of(0).workspace_bytes();
     for (unsigned s = 0; s < plan.streams; ++s)
       owned.push_back(std::make_unique<CudaBrickLane<T>>(context, s, plan.brick_bytes, workspace));
 

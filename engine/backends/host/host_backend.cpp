@@ -126,8 +126,10 @@ class HostBackend final : public ExecutionBackend {
     return "copies between the emulated devices' memories (host backend)";
   }
   // No device: without a budget everything is in core (in place).
-  std::size_t default_device_budget() const override { return std::numeric_limits<std::size_t>::max() / 4; }
-  std::shared_ptr<const PassKernelSet> build(const PassPlan&) const override {
+  std::size_t default_device_budget(int) const override { return std::numeric_limits<std::size_t>::max() / 4; }
+  // Every emulated device runs the backend's line plans (immutable, so
+  // shared): its "kernels" hold no device memory.
+  std::shared_ptr<const PassKernelSet> build(const PassPlan&, int) const override {
     return std::make_shared<HostKernelSet>(plans_.describe());
   }
   const volume::PageLocker* page_locker() const override { return nullptr; }
