@@ -328,14 +328,11 @@ std::string StreamingEngine::floor_summary(const PassPlan& plan) const {
 }
 
 std::string StreamingEngine::devices_summary(const PassPlan& plan) const {
-  std::string ordinals;
-  for (const DevicePlacement& d : plan.devices) {
-    if (!ordinals.empty()) ordinals += ',';
-    ordinals += std::to_string(d.ordinal);
-  }
+  std::vector<int> ordinals;
+  for (const DevicePlacement& d : plan.devices) ordinals.push_back(d.ordinal);
   const bool host = backend_->kind() == Backend::host;
   const std::size_t n = plan.devices.size();
-  std::string s = "  devices: " + ordinals + " (options.devices " + options_.devices.to_string() +
+  std::string s = "  devices: " + Devices::list(ordinals).to_string() + " (options.devices " + options_.devices.to_string() +
                   (options_.devices == Devices{} ? ", the default" : "") + "; " + std::to_string(n) +
                   (host ? " emulated" : "") + (n == 1 ? " device" : " devices") + ", " +
                   std::to_string(plan.lanes()) + (plan.lanes() == 1 ? " lane" : " lanes") + ")\n";
