@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -32,8 +31,7 @@ PipelineTotals run_pipeline(const PassPlan& plan, volume::VolumeStore& store, co
     // Each device's bricks of the pass, in order: its lanes take only these.
     std::vector<std::vector<std::size_t>> queue(devices);
     for (std::size_t i = 0; i < spec.bricks; ++i) queue[plan.device_of(pass, i)].push_back(i);
-    const std::unique_ptr<std::atomic<std::size_t>[]> next(new std::atomic<std::size_t>[devices]);
-    for (unsigned d = 0; d < devices; ++d) next[d].store(0);
+    std::vector<std::atomic<std::size_t>> next(devices);  // each device's next brick, from 0 (C++20)
     auto stream_loop = [&](unsigned lane_index) {
       BrickLane& lane = *lanes[lane_index];
       const unsigned device = lane_index / plan.streams, stream = lane_index % plan.streams;
