@@ -99,7 +99,12 @@ void add_plan_options(CLI::App& app, Options& o) {
          "CUDA: where kernels compiled at plan time (lengths the build lacks) are cached; "
          "default: $XDG_CACHE_HOME/oocfft, else $HOME/.cache/oocfft")
       ->type_name("DIR");
-  add_count(app, "--streams", o.streams, 1, 64, "bricks in flight, each with its own buffers");
+  add_count(app, "--streams", o.streams, 1, 64, "bricks in flight on each device, each with its own buffers");
+  add_parsed(app, "--devices", o.devices, parse_devices,
+             "the devices to run on: all, or ordinals such as 0,1 (the host backend emulates as many); "
+             "default: the current device alone",
+             "0,1|all")
+      ->default_str(o.devices.to_string());
   // TBB and the engine take an unsigned; no machine has more hardware threads.
   add_count(app, "--threads", o.threads, 0, 4096, "host threads, 0 = all cores");
 }

@@ -89,6 +89,8 @@ std::string report_json(const DatasetTransformReport& r) {
     << "    \"backend\": " << json_escape(to_string(run.backend)) << ",\n"
     << "    \"passes\": " << run.passes << ",\n"
     << "    \"streams\": " << run.streams << ",\n"
+    << "    \"devices\": " << run.devices << ",\n"
+    << "    \"exchanged_bytes\": " << run.exchanged_bytes << ",\n"
     << "    \"registered\": " << boolean(run.registered) << ",\n"
     << "    \"direct_bricks\": " << run.direct_bricks << ",\n"
     << "    \"bricks\": " << run.bricks << ",\n"

@@ -24,6 +24,29 @@ bool all_digits(std::string_view text) {
 }
 }  // namespace
 
+Devices parse_devices(std::string_view text) {
+  if (text == "all") return Devices::all();
+  if (text == "current") return Devices{};
+  const std::string expected = "all, current or device ordinals separated by commas (0,1)";
+  std::vector<int> ordinals;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    const std::string_view item = text.substr(start, comma == std::string_view::npos ? comma : comma - start);
+    if (!all_digits(item)) refuse(text, expected);
+    const std::uint64_t d = parse_decimal(item);
+    if (d >= static_cast<std::uint64_t>(Devices::max_listed))
+      refuse(text, expected + ", each below " + std::to_string(Devices::max_listed));
+    ordinals.push_back(static_cast<int>(d));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  try {
+    return Devices::list(std::move(ordinals));
+  } catch (const Error& e) {
+    throw std::invalid_argument("'" + std::string(text) + "': " + e.what());
+  }
+}
+
 std::uint64_t parse_decimal(std::string_view text) {
   if (!all_digits(text)) refuse(text, "a non-negative decimal integer");
   std::uint64_t value = 0;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include <oocfft/devices.hpp>
 #include <oocfft/shape.hpp>
 
 namespace oocfft::apps {
@@ -38,5 +39,9 @@ std::vector<double> parse_range(std::string_view text);
 // Numbers separated by whitespace, commas or newlines (a distances file's
 // text); at least one.
 std::vector<double> parse_real_list(std::string_view text);
+
+// Options::devices: "all", "current", or device ordinals separated by
+// commas ("0,1"), each a decimal below Devices::max_listed, none twice.
+Devices parse_devices(std::string_view text);
 
 }  // namespace oocfft::apps

@@ -5,7 +5,7 @@ The layers, lowest first (docs/ARCHITECTURE.md, "Layers"; the direction is
 apps, python -> engine -> {optics, io,
 volume, transpose, kernels} -> core):
 
-  0  include/oocfft vocabulary: error, shape, options, run_report,
+  0  include/oocfft vocabulary: error, shape, devices, options, run_report,
      host_threads, hdf5, asm_options -- the public types every layer may name (core
      implements Error and Shape, volume/ and io/ take Options and dataset
      paths). They include nothing but each other.
@@ -38,7 +38,7 @@ from collections import defaultdict
 SOURCE_SUFFIXES = (".hpp", ".cpp", ".h", ".cu", ".cuh", ".inc")
 SKIP_DIRS = {".git", "out", "docs"}  # plus every build*/ folder
 
-PUBLIC_VOCABULARY = {"error", "shape", "options", "run_report", "host_threads", "hdf5", "asm_options"}
+PUBLIC_VOCABULARY = {"error", "shape", "devices", "options", "run_report", "host_threads", "hdf5", "asm_options"}
 
 # (folder prefix, folder name in the report, layer); the longest prefix wins.
 FOLDERS = [

@@ -77,6 +77,9 @@ const BadValue bad_values[] = {
     {"Streams2Pow32Plus1", {"demo", "--streams", "4294967297"}, "--streams"},
     {"StreamsZero", {"demo", "--streams", "0"}, "--streams"},
     {"Streams65", {"info", "--streams", "65"}, "--streams"},
+    {"DevicesTwice", {"info", "--devices", "1,1"}, "--devices"},
+    {"DevicesJunk", {"info", "--devices", "gpu0"}, "--devices"},
+    {"DevicesEmpty", {"info", "--devices", ""}, "--devices"},
     {"StreamsNegative", {"demo", "--streams", "-1"}, "--streams"},
     {"StreamsHex", {"demo", "--streams", "0x4"}, "--streams"},
     {"Threads2Pow32Plus1", {"demo", "--threads", "4294967297"}, "--threads"},
@@ -181,6 +184,18 @@ TEST(CliInfo, ShapeOnHostPrintsAPlanWithoutADeviceBudget) {
   EXPECT_FALSE(contains(o.out, "TiB")) << "no device budget nonsense:\n" << o.out;
 }
 
+TEST(CliInfo, DevicesOnHostAreEmulatedAndShown) {
+  const Outcome one = run_cli({"info", "--shape", "16x16x16", "--backend", "host"});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_TRUE(contains(one.out, "options.devices current, the default")) << one.out;
+  const Outcome o =
+      run_cli({"info", "--shape", "16x16x16", "--backend", "host", "--devices", "0,1", "--device-memory", "40KiB"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "devices: 0,1 (options.devices 0,1; 2 emulated devices")) << o.out;
+  EXPECT_TRUE(contains(o.out, "device 1 (budget 40.0 KiB)")) << o.out;
+  EXPECT_TRUE(contains(o.out, "exchange:")) << o.out;
+}
+
 TEST(CliInfo, TwoAxisShapeIsAVolumeOfOnePlane) {
   const Outcome o = run_cli({"info", "--shape", "48x40", "--backend", "host"});
   ASSERT_EQ(o.exit_code, 0) << o.err;
@@ -193,6 +208,11 @@ void expect_pass(const Outcome& o) {
   EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
   EXPECT_TRUE(contains(o.out, "\nPASS\n")) << o.out;
   EXPECT_FALSE(contains(o.out, "FAIL")) << o.out;
+}
+
+TEST(CliDemo, ThreeEmulatedDevicesPass) {
+  expect_pass(run_cli({"demo", "--shape", "24x20x18", "--backend", "host", "--devices", "0,1,2", "--device-memory",
+                       "64KiB", "--streams", "2"}));
 }
 
 TEST(CliDemo, SinglePrecisionPasses) {

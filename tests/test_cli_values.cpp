@@ -65,4 +65,14 @@ TEST(CliValues, PitchesAndRanges) {
   EXPECT_THROW(parse_real_list("1e-3 x"), std::invalid_argument);
 }
 
+TEST(CliValues, DevicesAreAllCurrentOrDistinctOrdinals) {
+  EXPECT_EQ(parse_devices("all"), Devices::all());
+  EXPECT_EQ(parse_devices("current"), Devices{});
+  EXPECT_EQ(parse_devices("0,1"), Devices::list({0, 1}));
+  EXPECT_EQ(parse_devices("3"), Devices::list({3}));
+  EXPECT_EQ(parse_devices("2,0").to_string(), "2,0");
+  for (const char* bad : {"", ",", "0,", ",1", "0,,1", "-1", "+1", "1,1", "a", "0x1", " 0", "0 ,1", "64", "All"})
+    EXPECT_THROW(parse_devices(bad), std::invalid_argument) << "'" << bad << "'";
+}
+
 }  // namespace oocfft::apps

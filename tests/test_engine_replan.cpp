@@ -34,9 +34,11 @@ class SmallDevice final : public engine::ExecutionBackend {
   SmallDevice(std::unique_ptr<engine::ExecutionBackend> inner, std::size_t capacity, unsigned* refusals)
       : inner_(std::move(inner)), capacity_(capacity), refusals_(refusals) {}
   Backend kind() const override { return inner_->kind(); }
-  std::size_t default_device_budget() const override { return inner_->default_device_budget(); }
-  std::shared_ptr<const engine::PassKernelSet> build(const engine::PassPlan& plan) const override {
-    return inner_->build(plan);
+  std::size_t default_device_budget(int device) const override { return inner_->default_device_budget(device); }
+  std::vector<int> devices() const override { return inner_->devices(); }
+  std::string exchange_route() const override { return inner_->exchange_route(); }
+  std::shared_ptr<const engine::PassKernelSet> build(const engine::PassPlan& plan, int device) const override {
+    return inner_->build(plan, device);
   }
   void execute(const engine::FittedPlan& fitted, volume::VolumeStore& store, const engine::RunContext& run,
                RunReport* report) const override {

@@ -43,10 +43,11 @@ Backend resolve_backend(Backend requested) {
 std::unique_ptr<ExecutionBackend> make_execution_backend(Backend kind, const Shape& shape, Precision precision,
                                                          [[maybe_unused]] const BrickKernelFactory* kernels,
                                                          [[maybe_unused]] const std::filesystem::path& kernel_cache,
-                                                         const kernels::VolumeTransform& transform) {
-  if (kind == Backend::host) return make_host_backend(shape, precision, transform);
+                                                         const kernels::VolumeTransform& transform,
+                                                         const Devices& devices) {
+  if (kind == Backend::host) return make_host_backend(shape, precision, transform, devices);
 #if OOCFFT_HAVE_CUDA
-  return make_cuda_backend(precision, kernels, kernel_cache, transform);
+  return make_cuda_backend(precision, kernels, kernel_cache, transform, devices);
 #else
   throw Error(ErrorKind::unsupported, "the CUDA backend is not in this build");
 #endif

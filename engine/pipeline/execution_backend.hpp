@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/planning/pass_planner.hpp"
 #include "engine/planning/pcie_floor.hpp"
@@ -37,11 +38,18 @@ class PassKernelSet {
   virtual std::string describe() const = 0;
 };
 
-// A plan fitted to the device budget with the kernels built for it.
+// A plan fitted to its devices' budgets with the kernels built for it.
 struct FittedPlan {
   PassPlan plan;
-  std::shared_ptr<const PassKernelSet> kernels;
-  // Device bytes the plan holds: streams x (brick + workspace) + tables.
+  // The kernels built on each device of the plan, in the order of
+  // plan.devices: each device runs its own.
+  std::vector<std::shared_ptr<const PassKernelSet>> device_kernels;
+  const PassKernelSet& kernels_of(unsigned device) const { return *device_kernels.at(device); }
+  // Device bytes the plan holds on device `device` (an index into
+  // plan.devices): streams x (brick + workspace) + tables + the planes it
+  // keeps between the passes.
+  std::size_t device_bytes_of(unsigned device) const;
+  // The same on its fullest device.
   std::size_t device_bytes() const;
 };
 
@@ -70,10 +78,20 @@ class ExecutionBackend {
  public:
   virtual ~ExecutionBackend() = default;
   virtual Backend kind() const = 0;
-  // The device budget when the caller sets none.
-  virtual std::size_t default_device_budget() const = 0;
-  // Builds the kernels of every pass of `plan`.
-  virtual std::shared_ptr<const PassKernelSet> build(const PassPlan& plan) const = 0;
+  // The budget of device `device` (one of devices()) when the caller sets
+  // none.
+  virtual std::size_t default_device_budget(int device) const = 0;
+  // The devices this backend runs the plan on, in lane order: what the
+  // options named (Options::devices), resolved and checked when the
+  // backend was made.
+  virtual std::vector<int> devices() const = 0;
+  // How the resident planes of a plan on several devices cross from one
+  // device to another, for describe(): peer copies, through the host, or
+  // (host backend) copies between the emulated devices' memories.
+  virtual std::string exchange_route() const = 0;
+  // Builds the kernels of every pass of `plan` on device `device` (one of
+  // devices()).
+  virtual std::shared_ptr<const PassKernelSet> build(const PassPlan& plan, int device) const = 0;
   // Streams `store` through the plan's passes. Throws
   // DeviceBuffersUnavailable before any data moves when the device buffers
   // cannot be had, and oocfft::Error for everything else.
@@ -105,12 +123,15 @@ class ExecutionBackend {
 // `precision` (for a real transform, `shape` is the half spectrum the
 // passes see and `transform` says the real length of x); `kernels` (may be
 // null) replaces the CUDA kernels for the benchmark's peer; `kernel_cache`
-// is Options::kernel_cache_directory. Throws Error(unsupported) when this
-// build lacks it.
+// is Options::kernel_cache_directory; `devices` is Options::devices,
+// checked here: Error(invalid_argument) names a device this backend does
+// not have, Error(unsupported) says when it cannot run as many. Throws
+// Error(unsupported) when this build lacks the backend.
 std::unique_ptr<ExecutionBackend> make_execution_backend(Backend kind, const Shape& shape, Precision precision,
                                                          const BrickKernelFactory* kernels,
                                                          const std::filesystem::path& kernel_cache,
-                                                         const kernels::VolumeTransform& transform = {});
+                                                         const kernels::VolumeTransform& transform = {},
+                                                         const Devices& devices = {});
 
 // Page-locks host memory for the CUDA device, or null when this build has
 // no CUDA backend or no device is usable (memory then stays pageable).

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 
 #include "oocfft/error.hpp"
@@ -21,11 +22,20 @@ PipelineTotals run_pipeline(const PassPlan& plan, volume::VolumeStore& store, co
   std::mutex report_mutex;  // progress calls, totals, timeline, failure
   PipelineTotals totals;
 
+  const unsigned devices = static_cast<unsigned>(plan.devices.size());
+  if (lanes.size() != plan.lanes())  // a backend's mistake, not the caller's
+    throw std::logic_error(std::to_string(lanes.size()) + " lanes for a plan of " + std::to_string(plan.lanes()) +
+                           " (devices x streams)");
   for (unsigned pass = 0; pass < passes && !stop.load(); ++pass) {
     const PassSpec& spec = plan.passes[pass];
-    std::atomic<std::size_t> next{0};
-    auto stream_loop = [&](unsigned stream) {
-      BrickLane& lane = *lanes[stream];
+    // Each device's bricks of the pass, in order: its lanes take only these.
+    std::vector<std::vector<std::size_t>> queue(devices);
+    for (std::size_t i = 0; i < spec.bricks; ++i) queue[plan.device_of(pass, i)].push_back(i);
+    std::vector<std::atomic<std::size_t>> next(devices);  // each device's next brick, from 0 (C++20)
+    auto stream_loop = [&](unsigned lane_index) {
+      BrickLane& lane = *lanes[lane_index];
+      const unsigned device = lane_index / plan.streams, stream = lane_index % plan.streams;
+      const std::vector<std::size_t>& bricks = queue[device];
       for (;;) {
         if (stop.load()) return;
         if (hooks.cancel != nullptr && *hooks.cancel) {
@@ -47,11 +57,13 @@ PipelineTotals run_pipeline(const PassPlan& plan, volume::VolumeStore& store, co
             return;
           }
         }
-        const std::size_t index = next.fetch_add(1);
-        if (index >= spec.bricks) return;
+        const std::size_t taken = next[device].fetch_add(1);
+        if (taken >= bricks.size()) return;
+        const std::size_t index = bricks[taken];
         BrickJob job;
         job.pass = pass;
         job.index = index;
+        job.device = device;
         job.box = spec.box(volume, index);
         job.spec = &spec;
         job.last_pass = pass + 1 == passes;
@@ -59,10 +71,19 @@ PipelineTotals run_pipeline(const PassPlan& plan, volume::VolumeStore& store, co
         timing.pass = pass;
         timing.brick = index;
         timing.stream = stream;
+        timing.device = static_cast<unsigned>(plan.devices[device].ordinal);
         timing.bytes = job.box.elements() * plan.element_bytes;
         std::size_t moved = 0;
         try {
-          moved = lane.process(job, timing);
+          try {
+            moved = lane.process(job, timing);
+          } catch (const Error& error) {
+            // On several devices the message says which one ran the brick.
+            if (devices == 1) throw;
+            throw Error(error.kind(), std::string(error.what()) + " (brick " + std::to_string(index) + " of pass " +
+                                          std::to_string(pass + 1) + ", on device " +
+                                          std::to_string(plan.devices[device].ordinal) + ")");
+          }
         } catch (...) {
           std::lock_guard<std::mutex> lock(report_mutex);
           if (!failure) failure = std::current_exception();
@@ -90,16 +111,20 @@ PipelineTotals run_pipeline(const PassPlan& plan, volume::VolumeStore& store, co
         }
       }
     };
-    const unsigned streams = static_cast<unsigned>(std::min<std::size_t>(lanes.size(), spec.bricks));
-    if (streams <= 1) {
-      stream_loop(0);
-    } else {
+    // The lanes with a brick to take: up to `streams` of each device.
+    std::vector<unsigned> busy;
+    for (unsigned d = 0; d < devices; ++d)
+      for (unsigned s = 0; s < std::min<std::size_t>(plan.streams, queue[d].size()); ++s)
+        busy.push_back(d * plan.streams + s);
+    if (busy.size() == 1) {
+      stream_loop(busy[0]);
+    } else if (!busy.empty()) {
       // Stream threads mostly wait on copies and events; the parallel work
       // inside a brick runs in the plan's TBB arena.
       std::vector<std::thread> threads;
-      threads.reserve(streams - 1);
-      for (unsigned s = 1; s < streams; ++s) threads.emplace_back(stream_loop, s);
-      stream_loop(0);
+      threads.reserve(busy.size() - 1);
+      for (std::size_t b = 1; b < busy.size(); ++b) threads.emplace_back(stream_loop, busy[b]);
+      stream_loop(busy[0]);
       for (std::thread& t : threads) t.join();
     }
     if (!stop.load()) store.pass_finished(pass);

@@ -1,15 +1,18 @@
 #pragma once
 // The streaming pipeline shared by every backend: for each pass, the bricks
-// of the pass are handed out in order to one thread per stream; each stream
-// (a BrickLane) takes its brick through gather -> upload -> transform ->
-// download -> scatter and asks for the next. Host copies of one stream
-// therefore overlap the transfers and kernels of the others, as in oneTBB's
-// parallel_pipeline with one token per staging buffer. A pass ends when all
-// its bricks are written back (the next pass reads what it wrote).
+// of the pass are handed out in order to one thread per lane (a stream of
+// a device), each lane taking only the bricks the plan gave its device
+// (PassPlan::device_of). Each lane (a BrickLane) takes its brick through
+// gather -> upload -> transform -> download -> scatter and asks for the
+// next. Host copies of one lane therefore overlap the transfers and
+// kernels of the others, as in oneTBB's parallel_pipeline with one token
+// per staging buffer. A pass ends when all its bricks are written back
+// (the next pass reads what it wrote).
 // Progress is reported after each brick and cancellation polled before
 // each brick, one call of either at a time; the first error (a brick's, or
-// an exception from either callback) stops every stream after its brick in
-// flight and is rethrown.
+// an exception from either callback) stops every lane after its brick in
+// flight and is rethrown; on several devices, a brick's oocfft::Error is
+// rethrown with the brick, its pass and its device added to the message.
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -34,6 +37,7 @@ struct BrickJob {
   Box box;
   const PassSpec* spec = nullptr;
   bool last_pass = false;  // the pass that applies the normalisation
+  unsigned device = 0;     // the lane's device: an index into PassPlan::devices
 };
 
 // One stream's resources. process() runs a whole brick and returns when the
@@ -67,8 +71,9 @@ struct PipelineTotals {
 };
 
 // Runs every pass of `plan` over `store`, telling the store when each pass
-// has been written back. Throws Error(cancelled) when the cancel hook asked
-// to stop.
+// has been written back. `lanes` holds plan.lanes() lanes: lane l is stream
+// l % plan.streams of device l / plan.streams. Throws Error(cancelled) when
+// the cancel hook asked to stop.
 PipelineTotals run_pipeline(const PassPlan& plan, volume::VolumeStore& store, const std::vector<BrickLane*>& lanes,
                             const PipelineHooks& hooks);
 

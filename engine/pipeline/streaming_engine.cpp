@@ -1,5 +1,6 @@
 #include "engine/pipeline/streaming_engine.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 
@@ -54,9 +55,18 @@ std::size_t StreamingEngine::element_bytes() const {
   return transform_.kind == kernels::TransformKind::trig ? complex / 2 : complex;
 }
 
+std::size_t FittedPlan::device_bytes_of(unsigned device) const {
+  if (device >= device_kernels.size()) return 0;
+  const PassKernelSet& kernels = *device_kernels[device];
+  const std::size_t plane = plan.resident_planes == 0 ? 0 : plan.resident_bytes / plan.resident_planes;
+  return plan.streams * (plan.brick_bytes + kernels.workspace_bytes()) + kernels.table_bytes() +
+         plan.devices[device].resident_planes() * plane;
+}
+
 std::size_t FittedPlan::device_bytes() const {
-  if (kernels == nullptr) return 0;
-  return plan.streams * (plan.brick_bytes + kernels->workspace_bytes()) + kernels->table_bytes() + plan.resident_bytes;
+  std::size_t most = 0;
+  for (unsigned d = 0; d < plan.devices.size(); ++d) most = std::max(most, device_bytes_of(d));
+  return most;
 }
 
 namespace {
@@ -67,7 +77,8 @@ std::unique_ptr<ExecutionBackend> checked_backend(const Shape& shape, Precision 
   check_axis_tables_fit(transform.kind == kernels::TransformKind::real
                             ? Shape{shape.nz, shape.ny, transform.real_length}
                             : shape);
-  return make_execution_backend(backend, shape, precision, kernels, options.kernel_cache_directory, transform);
+  return make_execution_backend(backend, shape, precision, kernels, options.kernel_cache_directory, transform,
+                                options.devices);
 }
 }  // namespace
 
@@ -118,19 +129,24 @@ StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const 
   if (transform_.kind == kernels::TransformKind::trig && options_.shift)
     throw Error(ErrorKind::unsupported, "options.shift has no meaning for the DCT and DST (they have no negative "
                                         "frequencies to centre)");
-  const std::size_t budget = budget_given_ ? options.device_memory_budget : backend_->default_device_budget();
-  fitted_ = fit(budget);
+  // Each device's budget: the one given, or what that device has free.
+  std::vector<std::size_t> budgets;
+  for (const int device : backend_->devices())
+    budgets.push_back(budget_given_ ? options.device_memory_budget : backend_->default_device_budget(device));
+  fitted_ = fit(budgets);
   if (fitted_.plan.host_in_place && !budget_given_)
     fitted_.plan.reason = "host backend with no device_memory_budget: the volume is transformed where it lies";
 }
 
 StreamingEngine::~StreamingEngine() = default;
 
-FittedPlan StreamingEngine::fit(std::size_t budget) const {
+FittedPlan StreamingEngine::fit(const std::vector<std::size_t>& budgets) const {
   PlannerInput in;
   in.volume = {shape_.nz, shape_.ny, shape_.nx};
   in.element_bytes = element_bytes();
-  in.device_budget = budget;
+  in.device_budget = *std::min_element(budgets.begin(), budgets.end());
+  in.device_budgets = budgets;
+  in.devices = backend_->devices();
   in.staging_budget = options_.host_staging_budget;
   in.streams = options_.streams;
   in.requested = options_.strategy;
@@ -142,19 +158,33 @@ FittedPlan StreamingEngine::fit(std::size_t budget) const {
   // assumes none and the kernels built for it say what they need.
   in.workspace_ratio = 0;
   FittedPlan fitted;
+  unsigned over = 0;  // a device whose part does not fit its budget
   for (int attempt = 0; attempt < fit_attempts; ++attempt) {
     fitted.plan = plan_passes(in);
     if (options_.shift) centre(fitted.plan);
-    fitted.kernels = backend_->build(fitted.plan);
-    if (fitted.device_bytes() <= budget) return fitted;
-    in.table_bytes = fitted.kernels->table_bytes();
+    fitted.device_kernels.clear();
+    std::size_t tables = 0, workspace = 0;
+    for (const DevicePlacement& device : fitted.plan.devices) {
+      fitted.device_kernels.push_back(backend_->build(fitted.plan, device.ordinal));
+      tables = std::max(tables, fitted.device_kernels.back()->table_bytes());
+      workspace = std::max(workspace, fitted.device_kernels.back()->workspace_bytes());
+    }
+    over = 0;
+    while (over < fitted.plan.devices.size() &&
+           fitted.device_bytes_of(over) <= fitted.plan.devices[over].budget)
+      ++over;
+    if (over == fitted.plan.devices.size()) return fitted;
+    in.table_bytes = tables;
     const std::size_t brick = std::max<std::size_t>(1, fitted.plan.brick_bytes);
-    in.workspace_ratio = double(fitted.kernels->workspace_bytes()) / double(brick) * 1.05;  // brick extents round
+    in.workspace_ratio = double(workspace) / double(brick) * 1.05;  // brick extents round
   }
+  const std::string which =
+      fitted.plan.devices.size() > 1 ? " on device " + std::to_string(fitted.plan.devices[over].ordinal) : "";
   throw Error(ErrorKind::out_of_memory, "the plan for " + shape_.to_string() + " needs " +
-                                            format_bytes(double(fitted.device_bytes())) +
-                                            " of device memory (bricks, workspace, tables), more than the budget of " +
-                                            format_bytes(double(budget)));
+                                            format_bytes(double(fitted.device_bytes_of(over))) +
+                                            " of device memory" + which +
+                                            " (bricks, workspace, tables), more than the budget of " +
+                                            format_bytes(double(fitted.plan.devices[over].budget)));
 }
 
 FittedPlan StreamingEngine::fitted() const {
@@ -193,6 +223,8 @@ void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double s
       report->backend = backend_->kind();
       report->passes = static_cast<unsigned>(current.plan.passes.size());
       report->streams = current.plan.streams;
+      report->devices = static_cast<unsigned>(current.plan.devices.size());
+      report->exchanged_bytes = 0;
       report->resident_bytes = 0;
       report->host_scratch_bytes = 0;
       report->timeline.clear();
@@ -225,7 +257,7 @@ void StreamingEngine::execute(volume::VolumeStore& store, bool inverse, double s
         throw Error(ErrorKind::out_of_memory, shortage.message + " (after " + std::to_string(attempt + 1) +
                                                   " plans, the last holding " + format_bytes(double(held)) + ")");
       try {
-        current = fit(held / 2);
+        current = fit(std::vector<std::size_t>(current.plan.devices.size(), held / 2));
       } catch (const Error& error) {
         throw Error(ErrorKind::out_of_memory, shortage.message + "; no smaller plan fits: " + error.what());
       }
@@ -274,19 +306,38 @@ double StreamingEngine::pcie_floor_seconds() const {
   return pcie_floor_seconds(fitted().plan, backend_->link_rates());
 }
 
+// The plan's devices' links together (aggregate_link).
 double StreamingEngine::pcie_floor_seconds(const PassPlan& plan, const LinkRates& link) const {
-  return engine::pcie_floor_seconds(static_cast<unsigned>(plan.passes.size()),
-                                    shape_.bytes(element_bytes()), plan.resident_bytes, link.bandwidth);
+  return engine::pcie_floor_seconds(static_cast<unsigned>(plan.passes.size()), shape_.bytes(element_bytes()),
+                                    plan.resident_bytes,
+                                    aggregate_link(link.bandwidth, static_cast<unsigned>(plan.devices.size())));
 }
 
 std::string StreamingEngine::floor_summary(const PassPlan& plan) const {
   const LinkRates link = backend_->link_rates();
+  const unsigned devices = static_cast<unsigned>(plan.devices.size());
   char floor[160];
   std::snprintf(floor, sizeof floor, "  PCIe floor: %.3f s (%zu passes over %s, %s of it resident between them), ",
                 pcie_floor_seconds(plan, link), plan.passes.size(),
                 format_bytes(double(shape_.bytes(element_bytes()))).c_str(),
                 format_bytes(double(plan.resident_bytes)).c_str());
-  return floor + ("at " + describe_link(link.bandwidth) + ": " + link.source + "\n");
+  if (devices == 1) return floor + ("at " + describe_link(link.bandwidth) + ": " + link.source + "\n");
+  return floor + ("at " + describe_link(aggregate_link(link.bandwidth, devices)) + " for " + std::to_string(devices) +
+                  " links together (each " + describe_link(link.bandwidth) + ": " + link.source +
+                  "; all of them within what the reference node's host fed four GPUs at once)\n");
+}
+
+std::string StreamingEngine::devices_summary(const PassPlan& plan) const {
+  std::vector<int> ordinals;
+  for (const DevicePlacement& d : plan.devices) ordinals.push_back(d.ordinal);
+  const bool host = backend_->kind() == Backend::host;
+  const std::size_t n = plan.devices.size();
+  std::string s = "  devices: " + Devices::list(ordinals).to_string() + " (options.devices " + options_.devices.to_string() +
+                  (options_.devices == Devices{} ? ", the default" : "") + "; " + std::to_string(n) +
+                  (host ? " emulated" : "") + (n == 1 ? " device" : " devices") + ", " +
+                  std::to_string(plan.lanes()) + (plan.lanes() == 1 ? " lane" : " lanes") + ")\n";
+  if (n > 1 && plan.resident_planes > 0) s += "  exchange route: " + backend_->exchange_route() + "\n";
+  return s;
 }
 
 // Mirrors HostVolume::open_direct_access and the CUDA backend.
@@ -306,16 +357,20 @@ std::string StreamingEngine::describe() const {
     note = replan_note_;
   }
   const PassPlan& plan = fitted.plan;
-  std::string s = describe_passes(plan, backend_->kind() == Backend::host ? "in host memory" : "on the device");
+  const bool several = plan.devices.size() > 1;
+  std::string s = describe_passes(plan, backend_->kind() == Backend::host ? "in host memory"
+                                        : several                        ? "on the devices"
+                                                                         : "on the device");
+  s += devices_summary(plan);
   if (backend_->kind() == Backend::host) {
     if (!plan.host_in_place)
-      s += "  host brick buffers: " + format_bytes(double(plan.streams * plan.staging_bytes)) + " (" +
-           std::to_string(plan.streams) + " x " + format_bytes(double(plan.staging_bytes)) + ")\n" +
+      s += "  host brick buffers: " + format_bytes(double(plan.lanes() * plan.staging_bytes)) + " (" +
+           std::to_string(plan.lanes()) + " x " + format_bytes(double(plan.staging_bytes)) + ")\n" +
            floor_summary(plan);
-    return s + note + fitted.kernels->describe();
+    return s + note + fitted.kernels_of(0).describe();
   }
   const std::size_t staging = plan.streams * plan.staging_bytes;
-  const std::size_t workspace = fitted.kernels->workspace_bytes();
+  const std::size_t workspace = fitted.kernels_of(0).workspace_bytes();
   s += "  pinned staging: " + format_bytes(double(staging)) + " (" + std::to_string(plan.streams) + " x " +
        format_bytes(double(plan.staging_bytes)) +
        (plan.natural_layout_only()
@@ -324,13 +379,15 @@ std::string StreamingEngine::describe() const {
             : std::string()) +
        ") at most, allocated only when a brick stages (register_host_memory " +
        to_string(options_.register_host_memory) + ": " + registration_summary(plan) + ")\n";
-  s += "  device memory: " + format_bytes(double(fitted.device_bytes())) + " of a budget of " +
+  s += "  device memory: " + format_bytes(double(fitted.device_bytes())) + (several ? " on each device at most" : "") +
+       " of a budget of " +
        format_bytes(double(plan.device_budget)) + " (bricks " + format_bytes(double(plan.brick_bytes)) +
        " + workspace " + format_bytes(double(workspace)) + " per stream, tables " +
-       format_bytes(double(fitted.kernels->table_bytes())) +
+       format_bytes(double(fitted.kernels_of(0).table_bytes())) +
        (plan.resident_bytes > 0 ? ", resident " + format_bytes(double(plan.resident_bytes)) : std::string()) + ")\n";
   s += floor_summary(plan);
-  return s + note + fitted.kernels->describe();
+  // Every device builds the same kernels for the plan: the first's say which.
+  return s + note + fitted.kernels_of(0).describe();
 }
 
 }  // namespace oocfft::engine

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/pipeline/execution_backend.hpp"
 #include "engine/planning/pass_planner.hpp"
@@ -91,10 +92,12 @@ class StreamingEngine {
   StreamingEngine(const Shape& shape, Precision precision, const Options& options,
                   std::unique_ptr<ExecutionBackend> backend, std::vector<Stage> plane_program,
                   const kernels::VolumeTransform& transform = {});
-  // The plan for a device budget of `budget` bytes, with the kernels built
-  // for it: planned with the kernels' real tables and workspace, and
-  // planned again until it fits. Throws Error(out_of_memory) when it cannot.
-  FittedPlan fit(std::size_t budget) const;
+  // The plan for device budgets of `budgets` bytes (one per device of the
+  // backend, in its order), with the kernels built on each device for it:
+  // planned with the kernels' real tables and workspace, and planned again
+  // until every device holds its part. Throws Error(out_of_memory) when it
+  // cannot.
+  FittedPlan fit(const std::vector<std::size_t>& budgets) const;
   RunContext run_context(bool inverse, double scale, tbb::task_arena& arena,
                          const kernels::PointwiseStage* multiply) const;
   // The centring phases of a run (Options::shift), or none.
@@ -109,6 +112,9 @@ class StreamingEngine {
   std::size_t element_bytes() const;
   // describe()'s floor line: seconds, and the rates with their source.
   std::string floor_summary(const PassPlan& plan) const;
+  // describe()'s devices: which, as the options named them, and the lanes;
+  // on several, how the exchange crosses between them.
+  std::string devices_summary(const PassPlan& plan) const;
 
   Shape shape_;
   Precision precision_;

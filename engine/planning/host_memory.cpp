@@ -53,6 +53,7 @@ std::size_t streamed_bricks(const Shape& volume, std::size_t element_bytes, cons
   const std::size_t device = options.device_memory_budget == 0 ? SIZE_MAX / 4 : options.device_memory_budget;
   in.device_budget = backend == Backend::host ? std::min(device, staging) : device;
   in.streams = options.streams;
+  if (options.devices.choice() == DeviceChoice::listed) in.devices = options.devices.ordinals();
   in.requested = options.strategy;
   in.host_backend = backend == Backend::host;
   in.host_available = available_host_memory();

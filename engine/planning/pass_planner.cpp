@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <optional>
 
 #include "oocfft/error.hpp"
 
@@ -11,6 +12,26 @@ namespace oocfft {
 namespace engine {
 namespace {
 
+
+// "0-3, 8-9": the bricks of `pass` that device `device` runs, as runs.
+std::string brick_runs(const PassSpec& pass, unsigned device) {
+  std::string s;
+  for (std::size_t i = 0; i < pass.bricks;) {
+    const unsigned owner = pass.owner.empty() ? 0 : pass.owner[i];
+    std::size_t j = i + 1;
+    while (j < pass.bricks && (pass.owner.empty() ? 0 : pass.owner[j]) == owner) ++j;
+    if (owner == device) {
+      if (!s.empty()) s += ", ";
+      s += std::to_string(i);
+      if (j - i > 1) {
+        s += '-';
+        s += std::to_string(j - 1);
+      }
+    }
+    i = j;
+  }
+  return s.empty() ? "none" : s;
+}
 
 std::string extent_text(const Shape& b) {
   return std::to_string(b.nz) + "x" + std::to_string(b.ny) + "x" + std::to_string(b.nx);
@@ -147,20 +168,46 @@ std::size_t fill_elements(const PlannerInput& in, unsigned streams) {
                                            brick_ceiling_bytes / in.element_bytes));
 }
 
+// Each device's budget, in the order of in.devices.
+std::vector<std::size_t> budgets_of(const PlannerInput& in) {
+  if (in.devices.empty()) throw Error(ErrorKind::invalid_argument, "a plan needs at least one device");
+  if (in.device_budgets.empty()) return std::vector<std::size_t>(in.devices.size(), in.device_budget);
+  if (in.device_budgets.size() != in.devices.size())
+    throw Error(ErrorKind::invalid_argument, std::to_string(in.device_budgets.size()) + " device budgets for " +
+                                                 std::to_string(in.devices.size()) + " devices");
+  return in.device_budgets;
+}
+
+// The plan's devices with their budgets, nothing resident yet.
+std::vector<DevicePlacement> placements_of(const PlannerInput& in) {
+  const std::vector<std::size_t> budgets = budgets_of(in);
+  std::vector<DevicePlacement> devices(in.devices.size());
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    devices[d].ordinal = in.devices[d];
+    devices[d].budget = budgets[d];
+  }
+  return devices;
+}
+
+// `streams` per device; the bricks fill and round to all the lanes.
 PassPlan build(Strategy s, const PlannerInput& in, std::size_t limit, unsigned streams) {
   PassPlan plan;
   plan.strategy = s;
   plan.streams = streams;
   plan.element_bytes = in.element_bytes;
-  plan.device_budget = in.device_budget;
+  plan.devices = placements_of(in);
+  plan.device_budget = std::min_element(plan.devices.begin(), plan.devices.end(), [](const auto& a, const auto& b) {
+                         return a.budget < b.budget;
+                       })->budget;
+  const unsigned lanes = plan.lanes();
   const std::size_t volume = in.volume.elements();
-  const std::size_t fill = fill_elements(in, streams);
+  const std::size_t fill = fill_elements(in, lanes);
   for (const PassTemplate& t : templates(s)) {
     const AxisSet a = effective(t.axes, in.volume, in.real_x);
     if (empty(a)) continue;
     const std::size_t need = minimum_brick(a, in.volume);
     const std::size_t cap = s == Strategy::in_core ? volume : std::min(limit, std::max(need, fill));
-    plan.passes.push_back(fit_pass(t.name, a, t.layout, in.volume, cap, streams));
+    plan.passes.push_back(fit_pass(t.name, a, t.layout, in.volume, cap, lanes));
   }
   if (plan.passes.empty()) {
     // A 1x1x1 volume: one brick so the normalisation still happens.
@@ -181,18 +228,61 @@ PassPlan build(Strategy s, const PlannerInput& in, std::size_t limit, unsigned s
 constexpr std::size_t staging_ring_bytes = std::size_t{32} << 20;
 constexpr std::size_t staging_slot_limit = std::size_t{8} << 20;
 
-// Carry-over: the z planes pass 1 leaves on the device, whole pass-1 slabs,
-// as many as the budget holds beyond the streams' bricks and workspace.
-// Each resident byte saves a trip down in pass 1 and one up in pass 2.
-void plan_carry_over(PassPlan& p, const PlannerInput& in, std::size_t usable, double per_byte) {
-  if (p.passes.size() != 2) return;  // one pass (nz == 1, or only z lines): nothing to carry
+// Every pass's bricks spread evenly over the devices (device_placement.hpp).
+void spread_bricks(PassPlan& p) {
+  if (p.devices.size() < 2) return;
+  for (PassSpec& pass : p.passes) pass.owner = spread_evenly(pass.bricks, static_cast<unsigned>(p.devices.size()));
+}
+
+// Carry-over: the z planes pass 1 leaves on the devices, whole pass-1
+// slabs, as many as each device's budget holds beyond its lanes' bricks and
+// workspace (device_placement.hpp). Each resident byte saves a trip down
+// in pass 1 and one up in pass 2. `whole_volume` (the resident plan): every
+// slab must stay, or nothing does and this returns false; the last slab may
+// be short of a whole one, so a device's room is checked in planes.
+// `table_bytes` is on every device. Spreads the other passes' bricks.
+bool plan_carry_over(PassPlan& p, const PlannerInput& in, std::size_t table_bytes, double per_byte,
+                     bool whole_volume) {
+  spread_bricks(p);
+  if (p.passes.size() != 2) return true;  // one pass (nz == 1, or only z lines): nothing to carry
+  const Shape& v = in.volume;
+  const std::size_t plane = v.ny * v.nx * in.element_bytes;
+  const std::size_t slab = p.passes[0].brick.nz, slabs = p.passes[0].bricks;
+  const std::size_t short_of_whole = (slabs * slab - v.nz) * plane;  // the last slab's missing planes
   const double lanes = double(p.streams) * double(p.brick_bytes) * per_byte;
-  if (lanes >= double(usable)) return;
-  const std::size_t spare = usable - static_cast<std::size_t>(lanes);
-  const std::size_t plane = in.volume.ny * in.volume.nx * in.element_bytes;
-  const std::size_t slab = p.passes[0].brick.nz;
-  p.resident_planes = std::min(in.volume.nz, spare / plane / slab * slab);
+  std::vector<std::size_t> room(p.devices.size(), 0), capacity(p.devices.size(), 0);
+  for (std::size_t d = 0; d < p.devices.size(); ++d) {
+    const std::size_t usable = p.devices[d].budget > table_bytes ? p.devices[d].budget - table_bytes : 0;
+    if (lanes >= double(usable)) continue;
+    room[d] = usable - static_cast<std::size_t>(lanes);
+    capacity[d] = (room[d] + (whole_volume ? short_of_whole : 0)) / plane / slab;
+  }
+  const std::vector<std::size_t> kept = share_slabs(slabs, capacity);
+  std::size_t z = 0;
+  for (std::size_t d = 0; d < p.devices.size(); ++d) {
+    p.devices[d].resident_z0 = z;
+    z = std::min(v.nz, z + kept[d] * slab);
+    p.devices[d].resident_z1 = z;
+    if (whole_volume && p.devices[d].resident_planes() * plane > room[d]) z = v.nz + 1;  // does not fit
+  }
+  if (whole_volume && z != v.nz) {
+    for (DevicePlacement& d : p.devices) d.resident_z0 = d.resident_z1 = 0;
+    return false;
+  }
+  p.resident_planes = z;
   p.resident_bytes = p.resident_planes * plane;
+  if (p.devices.size() > 1) {
+    p.passes[0].owner = place_slabs(slabs, kept);
+    // The resident planes of each y-slab that another device keeps.
+    for (std::size_t i = 0; i < p.passes[1].bricks; ++i) {
+      const Box box = p.passes[1].box(v, i);
+      const unsigned owner = p.passes[1].owner[i];
+      for (std::size_t d = 0; d < p.devices.size(); ++d)
+        if (d != owner)
+          p.exchange_bytes += p.devices[d].resident_planes() * box.extent.ny * box.extent.nx * in.element_bytes;
+    }
+  }
+  return true;
 }
 
 // Refuses a plane program that is not forward, multiply, inverse or a
@@ -233,22 +323,24 @@ PassPlan plan_plane_program(const PlannerInput& in, std::size_t usable, double p
                               : in.staging_budget != 0   ? in.staging_budget
                               : in.host_available != 0   ? in.host_available / 4
                                                          : std::size_t(-1);
+  const std::size_t devices = in.devices.size();
   auto share = [&](unsigned streams) {
     return std::min(static_cast<std::size_t>(double(usable) / streams / per_byte / double(e)),
-                    staging / streams / e);
+                    staging / (streams * devices) / e);
   };
   PassPlan plan;
   plan.element_bytes = e;
-  plan.device_budget = in.device_budget;
+  plan.devices = placements_of(in);
+  plan.device_budget = usable + in.table_bytes;
   const std::string sizes = "plane " + format_bytes(double(plane * e)) + " x " + std::to_string(v.nz) +
-                            ", device budget " + format_bytes(double(in.device_budget));
+                            ", device budget " + format_bytes(double(usable + in.table_bytes));
   // Streams beyond the planes would idle; fewer streams give each a larger
   // share, so a plane of most of the budget still runs in one residency.
   unsigned streams = static_cast<unsigned>(std::min<std::size_t>(in.streams, v.nz));
   while (streams > 1 && plane > share(streams)) --streams;
   plan.streams = streams;
   if (in.requested != Strategy::three_pass && plane <= share(streams)) {
-    const std::size_t cap = std::min(share(streams), std::max(plane, fill_elements(in, streams)));
+    const std::size_t cap = std::min(share(streams), std::max(plane, fill_elements(in, plan.lanes())));
     PassSpec pass = fit_pass("xy on z-slabs", xy, BrickLayout::natural, v, cap);
     pass.stages = program;
     plan.passes.push_back(std::move(pass));
@@ -261,7 +353,7 @@ PassPlan plan_plane_program(const PlannerInput& in, std::size_t usable, double p
       throw Error(ErrorKind::out_of_memory, "not even one row and one column of a plane fit one stream's share (" +
                                                 format_bytes(double(limit * e)) + "): " + sizes);
     constexpr AxisSet x{false, false, true}, y{false, true, false};
-    const std::size_t cap = std::min(limit, std::max(v.ny, fill_elements(in, in.streams)));
+    const std::size_t cap = std::min(limit, std::max(v.ny, fill_elements(in, plan.lanes())));
     // Rows forward, then columns: the plane is a spectrum along both axes
     // only there, so the multiply and the inverse along y run in the
     // column pass, and rows come back last.
@@ -284,10 +376,11 @@ PassPlan plan_plane_program(const PlannerInput& in, std::size_t usable, double p
                                                                   "and columns, the multiply in the column pass");
   }
   for (const PassSpec& p : plan.passes) plan.brick_bytes = std::max(plan.brick_bytes, p.brick.elements() * e);
+  spread_bricks(plan);
   plan.staging_bytes = plan.brick_bytes;
   if (!in.host_backend) {
     // The ring, within a staging budget where one is given.
-    const std::size_t ring = in.staging_budget != 0 ? in.staging_budget / plan.streams / e * e : staging_ring_bytes;
+    const std::size_t ring = in.staging_budget != 0 ? in.staging_budget / plan.lanes() / e * e : staging_ring_bytes;
     plan.staging_bytes = std::min({plan.staging_bytes, staging_ring_bytes, std::max(ring, 2 * e)});
   }
   return plan;
@@ -311,6 +404,12 @@ CarryRole PassPlan::carry_role(unsigned pass, const Box& box) const {
     return reversed ? CarryRole::take_slab : CarryRole::keep_slab;
   }
   return reversed ? CarryRole::keep_planes : CarryRole::take_planes;
+}
+
+unsigned PassPlan::keeper_of(std::size_t z) const {
+  for (std::size_t d = 0; d < devices.size(); ++d)
+    if (z >= devices[d].resident_z0 && z < devices[d].resident_z1) return static_cast<unsigned>(d);
+  return static_cast<unsigned>(devices.size());
 }
 
 PassPlan reversed_passes(PassPlan plan) {
@@ -360,18 +459,28 @@ PassPlan plan_passes(const PlannerInput& in) {
   if (in.streams == 0 || in.streams > 64)
     throw Error(ErrorKind::invalid_argument,
                 "options.streams is " + std::to_string(in.streams) + "; it must be between 1 and 64");
-  if (in.device_budget <= in.table_bytes)
-    throw Error(ErrorKind::out_of_memory, "device budget " + format_bytes(double(in.device_budget)) +
-                                              " does not hold the kernels' tables (" +
-                                              format_bytes(double(in.table_bytes)) + ")");
-  const std::size_t usable = in.device_budget - in.table_bytes;
+  const std::vector<std::size_t> budgets = budgets_of(in);
+  for (std::size_t d = 0; d < budgets.size(); ++d)
+    if (budgets[d] <= in.table_bytes) {
+      const std::string which = budgets.size() > 1 ? "device " + std::to_string(in.devices[d]) + ": " : "";
+      throw Error(ErrorKind::out_of_memory, which + "device budget " + format_bytes(double(budgets[d])) +
+                                                " does not hold the kernels' tables (" +
+                                                format_bytes(double(in.table_bytes)) + ")");
+    }
+  // Every device's lanes take bricks of one size: the smallest budget's.
+  const std::size_t usable = *std::min_element(budgets.begin(), budgets.end()) - in.table_bytes;
   const double per_byte = 1.0 + in.workspace_ratio;  // brick + workspace
   const unsigned s = in.streams;
+  const unsigned devices = static_cast<unsigned>(budgets.size());
+  const unsigned lanes = s * devices;
+  // One device of the host backend transforms in core where the volume
+  // lies; several emulate a GPU node's devices, resident plan included.
+  const bool host_in_place = in.host_backend && devices == 1;
 
   Limits lim;
   lim.device = static_cast<std::size_t>(double(usable) / s / per_byte / double(e));
-  lim.staging = in.staging_budget != 0      ? in.staging_budget / s / e
-                : in.host_available != 0 ? std::min(v.elements(), in.host_available / 4 / s / e)
+  lim.staging = in.staging_budget != 0      ? in.staging_budget / lanes / e
+                : in.host_available != 0 ? std::min(v.elements(), in.host_available / 4 / lanes / e)
                                          : v.elements();
   // The 2023 paper's chunk: C_d <= DevMem / (k V_d N_stream), k = 3
   // (input, output and the FFT library's work area on the device).
@@ -383,33 +492,43 @@ PassPlan plan_passes(const PlannerInput& in) {
   // on their way down) come on top.
   if (!in.plane_program.empty()) return plan_plane_program(in, usable, per_byte);
 
+  // Resident on the devices: each keeps its share of the z planes and its
+  // lanes' bricks (the y-slabs on their way down) come on top.
+  const std::size_t share_bytes = ceil_div(v.nz, devices) * v.ny * v.nx * e;  // the volume on one device
   const std::size_t resident_lane_limit =
-      volume_bytes < usable ? static_cast<std::size_t>(double(usable - volume_bytes) / s / per_byte / double(e)) : 0;
-  const bool in_core_fits = in.host_backend ? double(volume_bytes) * per_byte <= double(usable)
-                                            : fits(Strategy::two_pass, v, std::min(resident_lane_limit, lim.staging));
+      share_bytes < usable ? static_cast<std::size_t>(double(usable - share_bytes) / s / per_byte / double(e)) : 0;
+  // Resident: the two passes' z-slabs and y-slabs, the volume kept on the
+  // devices between them; none when the slabs do not fit.
+  auto resident_plan = [&]() -> std::optional<PassPlan> {
+    if (!fits(Strategy::two_pass, v, std::min(resident_lane_limit, lim.staging))) return std::nullopt;
+    PassPlan p = build(Strategy::two_pass, in, std::min(resident_lane_limit, lim.staging), s);
+    p.strategy = Strategy::in_core;
+    if (!plan_carry_over(p, in, in.table_bytes, per_byte, true)) return std::nullopt;
+    return p;
+  };
+  const std::optional<PassPlan> resident = host_in_place ? std::nullopt : resident_plan();
+  const bool in_core_fits = host_in_place ? double(volume_bytes) * per_byte <= double(usable) : resident.has_value();
   const std::string sizes = "volume " + format_bytes(double(volume_bytes)) + ", device budget " +
-                            format_bytes(double(in.device_budget)) + " over " + std::to_string(s) +
-                            " streams (brick + workspace x" + std::to_string(per_byte).substr(0, 4) + ")";
+                            format_bytes(double(usable + in.table_bytes)) +
+                            (devices > 1 ? " on each of " + std::to_string(devices) + " devices" : std::string()) +
+                            " over " + std::to_string(s) + " streams (brick + workspace x" +
+                            std::to_string(per_byte).substr(0, 4) + ")";
   const std::string plane = format_bytes(double(v.ny * v.nx * e));
 
   auto finish = [&](Strategy st, std::size_t limit, unsigned streams, std::string why) {
     PassPlan p;
-    if (st == Strategy::in_core && in.host_backend) {
+    if (st == Strategy::in_core && host_in_place) {
       p = build(st, in, limit, streams);
       p.host_in_place = true;
       p.staging_bytes = 0;
     } else if (st == Strategy::in_core) {
-      // Resident: the two passes' z-slabs and y-slabs, the volume kept on
-      // the device between them.
-      p = build(Strategy::two_pass, in, std::min(resident_lane_limit, lim.staging), s);
-      p.strategy = Strategy::in_core;
-      if (p.passes.size() == 2) {
-        p.resident_planes = v.nz;
-        p.resident_bytes = volume_bytes;
-      }
+      p = *resident;
     } else {
       p = build(st, in, limit, streams);
-      if (st == Strategy::two_pass) plan_carry_over(p, in, usable, per_byte);
+      if (st == Strategy::two_pass)
+        plan_carry_over(p, in, in.table_bytes, per_byte, false);
+      else
+        spread_bricks(p);
     }
     // With no staging budget, a device stages natural bricks through a ring
     // per stream rather than a buffer the size of a brick.
@@ -421,13 +540,15 @@ PassPlan plan_passes(const PlannerInput& in) {
 
   switch (in.requested) {
     case Strategy::in_core:
-      if (!in_core_fits && !in.host_backend)
-        throw Error(ErrorKind::invalid_argument, "strategy in_core requested but the " + sizes +
-                                                     (in.host_backend ? ": the volume and its workspace do not fit"
-                                                                      : ": the volume and the streams' bricks do not fit"));
+      if (!in_core_fits && !host_in_place)
+        throw Error(ErrorKind::invalid_argument,
+                    "strategy in_core requested but the " + sizes +
+                        (devices > 1 ? ": the volume and the streams' bricks do not fit across the devices"
+                                     : ": the volume and the streams' bricks do not fit"));
       return finish(Strategy::in_core, 0, 1,
-                    in.host_backend ? "requested; the host backend transforms in place"
-                                    : "requested; " + sizes + ": the volume stays resident");
+                    host_in_place ? "requested; the host backend transforms in place"
+                                  : "requested; " + sizes + ": the volume stays resident" +
+                                        (devices > 1 ? " across the devices" : ""));
     case Strategy::two_pass:
     case Strategy::three_pass: {
       if (!fits(in.requested, v, lim.brick()))
@@ -449,8 +570,10 @@ PassPlan plan_passes(const PlannerInput& in) {
   }
   if (in_core_fits)
     return finish(Strategy::in_core, 0, 1,
-                  sizes + (in.host_backend ? ": the volume and its workspace fit"
-                                           : ": the volume and the streams' bricks fit; resident, one trip up and one down"));
+                  sizes + (host_in_place ? ": the volume and its workspace fit"
+                           : devices > 1 ? ": the volume and the streams' bricks fit across the devices; resident, "
+                                           "one trip up and one down, the z pass after an exchange between them"
+                                         : ": the volume and the streams' bricks fit; resident, one trip up and one down"));
   if (fits(Strategy::two_pass, v, lim.brick()))
     return finish(Strategy::two_pass, lim.brick(), s,
                   sizes + ": does not fit; an XY plane (" + plane + ") fits a stream's share, so 2 passes");
@@ -479,6 +602,26 @@ std::string describe_passes(const PassPlan& plan, const std::string& resident_wh
   if (plan.resident_planes > 0)
     s += "  kept " + resident_where + " between the passes: z planes 0.." + std::to_string(plan.resident_planes - 1) + " (" +
          format_bytes(double(plan.resident_bytes)) + "); pass 1 writes back only the rest, pass 2 reads only the rest\n";
+  if (plan.devices.size() > 1) s += describe_placement(plan);
+  return s;
+}
+
+std::string describe_placement(const PassPlan& plan) {
+  std::string s;
+  for (std::size_t d = 0; d < plan.devices.size(); ++d) {
+    const DevicePlacement& device = plan.devices[d];
+    s += "  device " + std::to_string(device.ordinal) + " (budget " + format_bytes(double(device.budget)) + ")";
+    for (std::size_t p = 0; p < plan.passes.size(); ++p)
+      s += std::string(p == 0 ? ": " : "; ") + "pass " + std::to_string(p + 1) + " bricks " +
+           brick_runs(plan.passes[p], static_cast<unsigned>(d));
+    if (device.resident_planes() > 0)
+      s += "; keeps z planes " + std::to_string(device.resident_z0) + ".." + std::to_string(device.resident_z1 - 1) +
+           " (" + format_bytes(double(device.resident_planes() * (plan.resident_bytes / plan.resident_planes))) + ")";
+    s += "\n";
+  }
+  if (plan.resident_planes > 0)
+    s += "  exchange: the y-slab pass copies " + format_bytes(double(plan.exchange_bytes)) +
+         " of resident planes from the device that keeps them to the device of the y-slab\n";
   return s;
 }
 

@@ -30,12 +30,21 @@
 //   split      it does not (or three_pass is requested): x-rows forward,
 //              y-columns running the rest of the program up to the
 //              inverse along y, x-rows inverse (reported as three_pass).
+//
+// Several devices (PlannerInput::devices, device_placement.hpp): the lanes
+// are devices x streams, the bricks sized for the smallest budget and each
+// pass's bricks spread over the devices; in_core keeps the volume resident
+// across them when it fits the sum of their budgets beside their lanes,
+// and two_pass keeps on each device what its own budget holds. The host
+// backend with one device transforms in_core in place; with several it
+// plans them as a GPU node's, so that CI runs the placement.
 #include <cstddef>
 #include <string>
 #include <vector>
 
 #include "core/format_bytes.hpp"
 #include "core/geometry.hpp"
+#include "engine/planning/device_placement.hpp"
 #include "engine/planning/pass_program.hpp"
 #include "oocfft/options.hpp"
 
@@ -50,6 +59,9 @@ struct PassSpec {
   std::size_t bricks = 0;
   // What the pass does to each brick on the device, in order.
   std::vector<Stage> stages{Stage::transform};
+  // The device (an index into PassPlan::devices) of each brick; empty: all
+  // on the first.
+  std::vector<unsigned> owner;
 
   // Axes to transform in the staged (device) brick: the volume axes for the
   // natural layout; the contiguous x axis for the line layouts.
@@ -76,8 +88,25 @@ struct PassPlan {
   std::size_t element_bytes = 8;
   std::size_t brick_bytes = 0;    // largest staged brick over the passes
   std::size_t staging_bytes = 0;  // one stream's staging buffer
-  std::size_t device_budget = 0;  // resolved budget the plan was made for
+  std::size_t device_budget = 0;  // resolved budget the plan was made for (the smallest device's)
   std::string reason;
+  // The devices the lanes run on: lane l is stream l % streams of
+  // devices[l / streams] (device_placement.hpp). One unless the options
+  // name more.
+  std::vector<DevicePlacement> devices{DevicePlacement{}};
+  // Bytes of resident planes the y-slab pass copies from the device that
+  // keeps them to another (device_placement.hpp); 0 on one device.
+  std::size_t exchange_bytes = 0;
+
+  unsigned lanes() const { return streams * static_cast<unsigned>(devices.size()); }
+  // The device (an index into devices) that runs brick `brick` of pass `pass`.
+  unsigned device_of(unsigned pass, std::size_t brick) const {
+    const std::vector<unsigned>& o = passes[pass].owner;
+    return o.empty() ? 0 : o[brick];
+  }
+  // The device (an index into devices) that keeps resident z plane `z`;
+  // devices.size() when none does.
+  unsigned keeper_of(std::size_t z) const;
 
   std::size_t total_bricks() const;
   // True when every pass moves natural-layout bricks (no line transposes),
@@ -91,10 +120,10 @@ struct PassPlan {
   // the pipeline (host backend, in_core).
   bool host_in_place = false;
   // Carry-over (passes "xy on z-slabs" then "z on y-slabs"): the first
-  // `resident_planes` z planes stay on the device after pass 1, a whole
-  // number of pass-1 slabs (or nz: the resident in-core plan), in one
-  // device buffer of `resident_bytes`. 0: every brick goes back to the
-  // volume.
+  // `resident_planes` z planes stay on the devices after pass 1, a whole
+  // number of pass-1 slabs (or nz: the resident in-core plan), each
+  // device's run of them (DevicePlacement) in one device buffer; in all
+  // `resident_bytes`. 0: every brick goes back to the volume.
   std::size_t resident_planes = 0;
   std::size_t resident_bytes = 0;
 
@@ -135,9 +164,16 @@ PassPlan reversed_passes(PassPlan plan);
 struct PlannerInput {
   Shape volume;
   std::size_t element_bytes = 8;
-  std::size_t device_budget = 0;   // resolved, > 0
-  std::size_t staging_budget = 0;  // all streams together; 0 = no limit
-  unsigned streams = 4;
+  std::size_t device_budget = 0;   // resolved, > 0: each device's unless device_budgets says
+  // The devices (CUDA ordinals, or the host backend's emulated devices), in
+  // lane order; at least one.
+  std::vector<int> devices{0};
+  // Each device's resolved budget, in the order of `devices`; empty: each
+  // has device_budget. Bricks are sized for the smallest, carry-over for
+  // each its own.
+  std::vector<std::size_t> device_budgets;
+  std::size_t staging_budget = 0;  // all lanes of all devices together; 0 = no limit
+  unsigned streams = 4;  // per device
   Strategy requested = Strategy::automatic;
   bool host_backend = false;
   // Device workspace per byte of brick (the kernels' ping-pong buffer: 1).
@@ -166,5 +202,9 @@ PassPlan plan_passes(const PlannerInput& input);
 // `resident_where` says where carried-over planes are kept: "on the
 // device", or on the host backend "in host memory".
 std::string describe_passes(const PassPlan& plan, const std::string& resident_where = "on the device");
+// A plan on several devices: each device's budget, its bricks of each pass
+// and the z planes it keeps, and the bytes exchanged between them; part of
+// describe_passes.
+std::string describe_placement(const PassPlan& plan);
 
 }  // namespace oocfft::engine

@@ -24,6 +24,13 @@ double pcie_floor_seconds(unsigned passes, std::size_t volume_bytes, std::size_t
   return double(passes) * pass_seconds(v, v, link);
 }
 
+LinkBandwidth aggregate_link(const LinkBandwidth& one, unsigned devices) {
+  if (devices <= 1) return one;
+  const double n = double(devices);
+  return {std::min(n * one.h2d, reference_node_ceiling.h2d), std::min(n * one.d2h, reference_node_ceiling.d2h),
+          std::min(n * one.duplex_each_way, reference_node_ceiling.duplex_each_way)};
+}
+
 std::string describe_link(const LinkBandwidth& link) {
   char text[120];
   std::snprintf(text, sizeof text, "%.1f / %.1f GB/s one way, %.1f GB/s each way duplex", link.h2d * 1e-9,

@@ -30,6 +30,17 @@ struct LinkRates {
 // backend measures its own link (ExecutionBackend::link_rates).
 inline constexpr LinkBandwidth reference_link{54.6e9, 55.2e9, 45.8e9};
 
+// What the host fed with four GPUs busy at once on the reference node
+// (docs/ARCHITECTURE.md, "Measured ceilings", the four-H100 machine): 166.5
+// GB/s up and 132.5 GB/s down in all, 83.2 GB/s each way in all duplex.
+inline constexpr LinkBandwidth reference_node_ceiling{166.5e9, 132.5e9, 83.2e9};
+
+// The rates of `devices` links of `one`'s rates busy at once: each at its
+// own rate, all together no faster than reference_node_ceiling (two H200s
+// measured 111 GB/s one way and 79 GB/s each way duplex together, near
+// this model's 109-110 and 83). One device: `one`.
+LinkBandwidth aggregate_link(const LinkBandwidth& one, unsigned devices);
+
 // "54.6 / 55.2 GB/s one way, 45.8 GB/s each way duplex"
 std::string describe_link(const LinkBandwidth& link);
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "oocfft/devices.hpp"
 #include "oocfft/host_threads.hpp"
 
 namespace oocfft {
@@ -68,13 +69,14 @@ struct Progress {
 //   WHAT is computed: `norm` and `shift` (with the Direction given to
 //     execute()). They change the result.
 //   HOW it is computed: `backend`, `threads`, `host_threads`, the budgets,
-//     `streams`, `strategy`, `register_host_memory` and
-//     `kernel_cache_directory`. They change time and memory only: every
-//     combination gives the in-core result to rounding (the engine suites
-//     hold them to it).
+//     `streams`, `strategy`, `register_host_memory`,
+//     `kernel_cache_directory` and `devices`. They change time and memory
+//     only: every combination gives the in-core result to rounding (the
+//     engine suites hold them to it).
 //   and the run's controls: `progress` and `cancel`.
-// The members stay in their first order, mixed, so that aggregate and
-// designated initialisers written against earlier releases still compile.
+// The members stay in their first order, mixed, and new ones come last, so
+// that aggregate and designated initialisers written against earlier
+// releases still compile.
 struct Options {
   // HOW: which executor runs the plan.
   Backend backend = Backend::automatic;
@@ -87,20 +89,21 @@ struct Options {
   // thread count.
   HostThreads host_threads;
 
-  // HOW. Device bytes the plan may use (bricks, workspace, tables). 0 = the free
-  // device memory minus a safety margin. On the host backend it bounds the
-  // per-stream brick buffers and the planes a two-pass plan keeps between
-  // its passes the same way (in host memory), so a small budget runs the
-  // out-of-core strategies without a GPU.
+  // HOW. Device bytes the plan may use on each of its devices (bricks,
+  // workspace, tables). 0 = the free device memory minus a safety margin.
+  // On the host backend it bounds the per-stream brick buffers and the
+  // planes a two-pass plan keeps between its passes the same way (in host
+  // memory), so a small budget runs the out-of-core strategies without a
+  // GPU.
   std::size_t device_memory_budget = 0;
-  // HOW. Host bytes for all streams' staging buffers together; a brick is no
-  // larger than one stream's share. 0 = a ring of 32 MiB per stream on a
-  // device (bricks staged in pieces of 8 MiB; line_transpose: a brick
-  // each), never more than a quarter of the host's available memory
-  // (MemAvailable).
+  // HOW. Host bytes for all streams' staging buffers together (the streams
+  // of every device); a brick is no larger than one stream's share. 0 = a
+  // ring of 32 MiB per stream on a device (bricks staged in pieces of 8
+  // MiB; line_transpose: a brick each), never more than a quarter of the
+  // host's available memory (MemAvailable).
   std::size_t host_staging_budget = 0;
-  // HOW. Bricks in flight (CUDA streams, each with its own staging and device
-  // buffers). 1..64.
+  // HOW. Bricks in flight on each device (CUDA streams, each with its own
+  // staging and device buffers). 1..64.
   unsigned streams = 4;
   // HOW: passes over the volume (Strategy above).
   Strategy strategy = Strategy::automatic;
@@ -137,6 +140,11 @@ struct Options {
   // anything and must be restored from a copy. A cancel seen before the first
   // brick leaves the array untouched. May be empty.
   std::function<bool()> cancel;
+  // HOW. The devices the plan runs on (devices.hpp). Default: the calling
+  // thread's current CUDA device alone (on the host backend, one emulated
+  // device). `device_memory_budget` and `streams` apply to each device: n
+  // devices run n x streams lanes, each device within its own budget.
+  Devices devices;
 };
 
 const char* to_string(Direction) noexcept;

@@ -23,6 +23,7 @@ struct BrickTiming {
   double kernel_start = 0, kernel_end = 0;    // transform
   double d2h_start = 0, d2h_end = 0;          // device -> host
   double scatter_start = 0, scatter_end = 0;  // host copy staging -> volume
+  unsigned device = 0;  // the device that ran it (Options::devices; the emulated device on the host backend)
 };
 
 struct RunReport {
@@ -56,6 +57,11 @@ struct RunReport {
   // Filled only when the caller sets `record_timeline` before executing.
   bool record_timeline = false;
   std::vector<BrickTiming> timeline;
+  // The devices the plan ran on (Options::devices; emulated on the host
+  // backend with several), and the bytes of resident planes the y-slab
+  // pass copied from the device that kept them to another (the exchange).
+  unsigned devices = 1;
+  std::size_t exchanged_bytes = 0;
 };
 
 }  // namespace oocfft

@@ -120,12 +120,54 @@ class InHouseBrickKernels final : public DeviceBrickKernels<T> {
   std::optional<kc::DeviceBrickPlan<T>> inverse_plan_;  // trigonometric transforms only
 };
 
+// The CUDA devices `devices` names, in lane order: Error(invalid_argument)
+// names one this process does not see.
+std::vector<int> resolve_cuda_devices(const Devices& devices) {
+  int count = 0;
+  kc::check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+  switch (devices.choice()) {
+    case DeviceChoice::current: {
+      int device = 0;
+      kc::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+      return {device};
+    }
+    case DeviceChoice::all: {
+      std::vector<int> every(static_cast<std::size_t>(count));
+      for (int d = 0; d < count; ++d) every[static_cast<std::size_t>(d)] = d;
+      return every;
+    }
+    case DeviceChoice::listed: break;
+  }
+  for (const int d : devices.ordinals()) {
+    if (d < count) continue;
+    const std::string seen = count == 1 ? "1 device (0)" : std::to_string(count) + " devices (0.." +
+                                                             std::to_string(count - 1) + ")";
+    throw Error(ErrorKind::invalid_argument,
+                "options.devices names CUDA device " + std::to_string(d) + ", but this process sees " + seen);
+  }
+  return devices.ordinals();
+}
+
+// The one device a CUDA plan runs on: its lanes over several devices are
+// not built yet, so a plan that names more is refused before any data is
+// seen.
+int single_cuda_device(const Devices& devices) {
+  const std::vector<int> resolved = resolve_cuda_devices(devices);
+  if (resolved.size() != 1)
+    throw Error(ErrorKind::unsupported, "options.devices " + devices.to_string() + " names " +
+                                            std::to_string(resolved.size()) +
+                                            " CUDA devices; the CUDA backend runs a plan on one device (name one, "
+                                            "or leave the default: the current device)");
+  return resolved.front();
+}
+
 template <class T>
 class CudaBackend final : public ExecutionBackend {
  public:
   CudaBackend(const BrickKernelFactory* factory, std::filesystem::path kernel_cache,
-              const kernels::VolumeTransform& transform)
-      : device_(current_device()), locker_(device_), kernel_cache_(std::move(kernel_cache)), transform_(transform) {
+              const kernels::VolumeTransform& transform, const Devices& devices)
+      : device_(single_cuda_device(devices)), locker_(device_), kernel_cache_(std::move(kernel_cache)),
+        transform_(transform) {
     if (factory != nullptr) {
       if (transform.kind != kernels::TransformKind::complex)
         throw Error(ErrorKind::unsupported, "the benchmark's kernel peer runs complex transforms only");
@@ -134,16 +176,18 @@ class CudaBackend final : public ExecutionBackend {
   }
 
   Backend kind() const override { return Backend::cuda; }
-  std::size_t default_device_budget() const override {
-    kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+  std::vector<int> devices() const override { return {device_}; }
+  std::string exchange_route() const override { return "none (one device)"; }
+  std::size_t default_device_budget(int device) const override {
+    kc::check_cuda(cudaSetDevice(device), "cudaSetDevice");
     return free_device_memory_budget();
   }
   const volume::PageLocker* page_locker() const override { return &locker_; }
   // The process's figures for this device (link_probe.hpp), not the plan's.
   LinkRates link_rates() const override { return device_link_rates(device_); }
 
-  std::shared_ptr<const PassKernelSet> build(const PassPlan& plan) const override {
-    kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+  std::shared_ptr<const PassKernelSet> build(const PassPlan& plan, int device) const override {
+    kc::check_cuda(cudaSetDevice(device), "cudaSetDevice");
     auto set = std::make_shared<CudaKernelSet<T>>();
     std::shared_ptr<kc::PlanTimeSchedules> plan_time;  // the plan's passes share them
     for (const PassSpec& pass : plan.passes) set->passes.push_back(make(pass, plan_time));
@@ -169,7 +213,7 @@ class CudaBackend final : public ExecutionBackend {
 
     LaneContext<T> context;
     context.device = device_;
-    context.kernels = static_cast<const CudaKernelSet<T>*>(fitted.kernels.get());
+    context.kernels = static_cast<const CudaKernelSet<T>*>(&fitted.kernels_of(0));
     context.store = &store;
     context.staging = &staging;
     context.staging_bytes = plan.staging_bytes;
@@ -201,7 +245,7 @@ class CudaBackend final : public ExecutionBackend {
     }
     context.start = start;
     std::vector<std::unique_ptr<CudaBrickLane<T>>> owned;
-    const std::size_t workspace = fitted.kernels->workspace_bytes();
+    const std::size_t workspace = fitted.kernels_of(0).workspace_bytes();
     for (unsigned s = 0; s < plan.streams; ++s)
       owned.push_back(std::make_unique<CudaBrickLane<T>>(context, s, plan.brick_bytes, workspace));
 
@@ -233,11 +277,6 @@ class CudaBackend final : public ExecutionBackend {
   }
 
  private:
-  static int current_device() {
-    int device = 0;
-    kc::check_cuda(cudaGetDevice(&device), "cudaGetDevice");
-    return device;
-  }
   // The kernels of one pass: the factory's where set, else the library's,
   // with the plan-time schedules of the passes before (`plan_time`, which
   // the first pass that needs some sets).
@@ -271,9 +310,11 @@ class CudaBackend final : public ExecutionBackend {
 
 std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const BrickKernelFactory* kernels,
                                                     const std::filesystem::path& kernel_cache,
-                                                    const kernels::VolumeTransform& transform) {
-  if (precision == Precision::single) return std::make_unique<CudaBackend<float>>(kernels, kernel_cache, transform);
-  return std::make_unique<CudaBackend<double>>(kernels, kernel_cache, transform);
+                                                    const kernels::VolumeTransform& transform,
+                                                    const Devices& devices) {
+  if (precision == Precision::single)
+    return std::make_unique<CudaBackend<float>>(kernels, kernel_cache, transform, devices);
+  return std::make_unique<CudaBackend<double>>(kernels, kernel_cache, transform, devices);
 }
 
 std::unique_ptr<volume::PageLocker> make_cuda_page_locker() {

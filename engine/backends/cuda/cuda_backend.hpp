@@ -36,10 +36,13 @@
 namespace oocfft::engine {
 
 // `kernels` (may be null) replaces the library's kernels (the benchmark's
-// cuFFT peer).
+// cuFFT peer). `devices` must name one device (Options::devices; the
+// default is the current one): Error(invalid_argument) names one this
+// process does not see, Error(unsupported) refuses several.
 std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const BrickKernelFactory* kernels,
                                                     const std::filesystem::path& kernel_cache,
-                                                    const kernels::VolumeTransform& transform);
+                                                    const kernels::VolumeTransform& transform,
+                                                    const Devices& devices);
 
 // cudaHostRegister (portable) on the current device, behind PageLocker.
 std::unique_ptr<volume::PageLocker> make_cuda_page_locker();

@@ -1,17 +1,14 @@
 #include "engine/backends/host/host_backend.hpp"
 
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <mutex>
 #include <new>
-#include <optional>
 #include <vector>
 
 #include "engine/backends/host/axis_plans.hpp"
 #include "engine/backends/host/brick_transform_host.hpp"
+#include "engine/backends/host/emulated_devices.hpp"
 #include "engine/planning/pass_program.hpp"
 #include "engine/pipeline/stream_pipeline.hpp"
 #include "volume/host_buffer.hpp"
@@ -20,54 +17,34 @@
 namespace oocfft::engine {
 namespace {
 
-// The planes of y-slab `box` that a carry-over plan keeps resident (the
-// first `planes` of it), between the resident region (whole z planes of
-// the volume from plane 0) and the packed brick: into the brick (forward
-// order), or out of it (reversed order).
-void copy_resident_planes(std::byte* resident, const Shape& volume, const Box& box, std::size_t planes,
-                          std::size_t element_bytes, std::byte* brick, bool to_brick) {
-  const Shape& b = box.extent;
-  const std::size_t row = b.nx * element_bytes;
-  tbb::parallel_for(std::size_t{0}, planes, [&](std::size_t z) {
-    for (std::size_t y = 0; y < b.ny; ++y) {
-      std::byte* in_brick = brick + (z * b.ny + y) * row;
-      std::byte* in_region = resident + (((box.z0 + z) * volume.ny + box.y0 + y) * volume.nx + box.x0) * element_bytes;
-      if (to_brick)
-        std::memcpy(in_brick, in_region, row);
-      else
-        std::memcpy(in_region, in_brick, row);
-    }
-  });
-}
-
-// One stream of the host backend. Its "device" is host memory: the brick
-// buffer, and for a carry-over plan the resident region the lanes share, so
-// that every strategy runs without a GPU exactly as it does with one.
+// One lane of the host backend: a stream of one emulated device. Its
+// "device" is host memory: the brick buffer, and for a carry-over plan the
+// regions of the emulated devices (EmulatedDevices), so that every strategy
+// runs without a GPU exactly as it does with one or several.
 template <class T>
 class HostBrickLane final : public BrickLane {
  public:
   HostBrickLane(const PassPlan& plan, const AxisPlans<T>& plans, volume::VolumeStore& store, std::byte* buffer,
-                std::byte* resident, const RunContext& run, Clock::time_point start)
-      : plan_(plan), plans_(plans), store_(store), buffer_(buffer), resident_(resident), arena_(*run.arena),
+                EmulatedDevices& devices, const RunContext& run, Clock::time_point start)
+      : plan_(plan), plans_(plans), store_(store), buffer_(buffer), devices_(devices), arena_(*run.arena),
         inverse_(run.inverse), scale_(run.scale), multiply_(run.multiply), centring_(run.centring), start_(start) {}
 
   std::size_t process(const BrickJob& job, BrickTiming& t) override {
     const PassSpec& spec = *job.spec;
-    const Shape volume = store_.shape();
     const std::size_t e = plan_.element_bytes;  // complex, or real for the trigonometric transforms
     // A carry-over plan's resident slabs are transformed where they stay;
     // the y-slab pass takes its resident planes from there, or, in the
     // reversed order, leaves them there (PassPlan::carry_role).
-    const CarryRole role = resident_ != nullptr ? plan_.carry_role(job.pass, job.box) : CarryRole::none;
+    const CarryRole role = devices_.carries() ? plan_.carry_role(job.pass, job.box) : CarryRole::none;
     const bool in_region = role == CarryRole::keep_slab || role == CarryRole::take_slab;
-    std::byte* brick = in_region ? resident_ + job.box.z0 * volume.ny * volume.nx * e : buffer_;
+    std::byte* brick = in_region ? devices_.slab(job.device, job.box) : buffer_;
     const Box rest = plan_.volume_part(job.box);
     const std::size_t resident_planes = job.box.extent.nz - rest.extent.nz;
     std::size_t moved = 0;
     arena_.execute([&] {
       t.gather_start = seconds_since(start_);
       if (role == CarryRole::take_planes) {
-        copy_resident_planes(resident_, volume, job.box, resident_planes, e, brick, true);
+        devices_.copy_planes(job.device, job.box, resident_planes, brick, true);
         if (rest.extent.nz > 0)
           store_.read(rest, spec.layout, brick + resident_planes * job.box.extent.ny * job.box.extent.nx * e);
         moved += rest.elements() * e;
@@ -94,7 +71,7 @@ class HostBrickLane final : public BrickLane {
       t.kernel_end = seconds_since(start_);
       if (role == CarryRole::keep_planes) {
         t.scatter_start = t.kernel_end;
-        copy_resident_planes(resident_, volume, job.box, resident_planes, e, brick, false);
+        devices_.copy_planes(job.device, job.box, resident_planes, brick, false);
         if (rest.extent.nz > 0)
           store_.write(rest, spec.layout, brick + resident_planes * job.box.extent.ny * job.box.extent.nx * e);
         t.scatter_end = seconds_since(start_);
@@ -114,7 +91,7 @@ class HostBrickLane final : public BrickLane {
   const AxisPlans<T>& plans_;
   volume::VolumeStore& store_;
   std::byte* buffer_;
-  std::byte* resident_;  // null: no carry-over
+  EmulatedDevices& devices_;
   tbb::task_arena& arena_;
   bool inverse_;
   double scale_;
@@ -139,13 +116,20 @@ class HostKernelSet final : public PassKernelSet {
 template <class T>
 class HostBackend final : public ExecutionBackend {
  public:
-  HostBackend(const Shape& shape, const kernels::VolumeTransform& transform)
-      : plans_(shape, transform), volume_{shape.nz, shape.ny, shape.nx} {}
+  HostBackend(const Shape& shape, const kernels::VolumeTransform& transform, const Devices& devices)
+      : plans_(shape, transform), volume_{shape.nz, shape.ny, shape.nx},
+        devices_(devices.choice() == DeviceChoice::listed ? devices.ordinals() : std::vector<int>{0}) {}
 
   Backend kind() const override { return Backend::host; }
+  std::vector<int> devices() const override { return devices_; }
+  std::string exchange_route() const override {
+    return "copies between the emulated devices' memories (host backend)";
+  }
   // No device: without a budget everything is in core (in place).
-  std::size_t default_device_budget() const override { return std::numeric_limits<std::size_t>::max() / 4; }
-  std::shared_ptr<const PassKernelSet> build(const PassPlan&) const override {
+  std::size_t default_device_budget(int) const override { return std::numeric_limits<std::size_t>::max() / 4; }
+  // Every emulated device runs the backend's line plans (immutable, so
+  // shared): its "kernels" hold no device memory.
+  std::shared_ptr<const PassKernelSet> build(const PassPlan&, int) const override {
     return std::make_shared<HostKernelSet>(plans_.describe());
   }
   const volume::PageLocker* page_locker() const override { return nullptr; }
@@ -214,24 +198,26 @@ class HostBackend final : public ExecutionBackend {
     const PassPlan& plan = fitted.plan;
     const Clock::time_point start = Clock::now();
     std::lock_guard<std::mutex> lock(run.pool->mutex());
+    // Every lane of every emulated device has its own brick buffer.
     std::vector<volume::HostBuffer>* buffers = nullptr;
     try {
-      buffers = &run.pool->acquire(plan.streams, plan.staging_bytes, nullptr);
+      buffers = &run.pool->acquire(plan.lanes(), plan.staging_bytes, nullptr);
     } catch (const std::bad_alloc&) {
-      throw Error(ErrorKind::out_of_memory, "could not allocate " + std::to_string(plan.streams) +
+      throw Error(ErrorKind::out_of_memory, "could not allocate " + std::to_string(plan.lanes()) +
                                                 " host brick buffers of " + format_bytes(double(plan.staging_bytes)));
     }
-    std::optional<volume::HostBuffer> resident;
-    if (plan.resident_bytes > 0) resident.emplace(plan.resident_bytes, "the planes kept between the passes");
+    EmulatedDevices devices(plan, store.shape());
     std::vector<std::unique_ptr<HostBrickLane<T>>> owned;
     std::vector<BrickLane*> lanes;
-    for (unsigned s = 0; s < plan.streams; ++s) {
-      owned.push_back(std::make_unique<HostBrickLane<T>>(plan, plans_, store, (*buffers)[s].data(),
-                                                         resident ? resident->data() : nullptr, run, start));
+    for (unsigned l = 0; l < plan.lanes(); ++l) {
+      owned.push_back(
+          std::make_unique<HostBrickLane<T>>(plan, plans_, store, (*buffers)[l].data(), devices, run, start));
       lanes.push_back(owned.back().get());
     }
     const PipelineTotals totals = run_pipeline(plan, store, lanes, PipelineHooks::of(*run.options, report));
     if (report != nullptr) {
+      report->devices = static_cast<unsigned>(plan.devices.size());
+      report->exchanged_bytes = devices.exchanged_bytes();
       report->bricks = totals.bricks;
       report->bytes_moved = totals.bytes_moved;
       report->resident_bytes = plan.resident_bytes;
@@ -244,14 +230,15 @@ class HostBackend final : public ExecutionBackend {
  private:
   AxisPlans<T> plans_;
   Shape volume_;
+  std::vector<int> devices_;  // emulated
 };
 
 }  // namespace
 
 std::unique_ptr<ExecutionBackend> make_host_backend(const Shape& shape, Precision precision,
-                                                   const kernels::VolumeTransform& transform) {
-  if (precision == Precision::single) return std::make_unique<HostBackend<float>>(shape, transform);
-  return std::make_unique<HostBackend<double>>(shape, transform);
+                                                   const kernels::VolumeTransform& transform, const Devices& devices) {
+  if (precision == Precision::single) return std::make_unique<HostBackend<float>>(shape, transform, devices);
+  return std::make_unique<HostBackend<double>>(shape, transform, devices);
 }
 
 }  // namespace oocfft::engine
