@@ -16,12 +16,14 @@ _Bytes = Union[int, str, None]
 _Progress = Union[bool, Callable[[int, int], Any], None]
 _Axes = Union[int, Sequence[int], None]
 _Shape = Union[int, Sequence[int], None]
+_Devices = Union[str, int, Sequence[int], None]
 
 def _complex_transform_signature(x: npt.ArrayLike, s: _Shape = ..., axes: _Axes = ..., norm: Optional[str] = ...,
                                  overwrite_x: bool = ..., workers: Optional[int] = ..., *, plan: None = ...,
                                  backend: Optional[str] = ..., device_memory: _Bytes = ..., host_memory: _Bytes = ...,
                                  streams: Optional[int] = ..., strategy: Optional[str] = ...,
                                  register: Optional[str] = ..., kernel_cache: Optional[str] = ...,
+                                 devices: _Devices = ...,
                                  progress: _Progress = ...) -> np.ndarray: ...
 
 fftn = _complex_transform_signature
@@ -35,7 +37,8 @@ def _trig_signature(x: npt.ArrayLike, type: int = ..., s: _Shape = ..., axes: _A
                     overwrite_x: bool = ..., workers: Optional[int] = ..., *, orthogonalize: Optional[bool] = ...,
                     backend: Optional[str] = ..., device_memory: _Bytes = ..., host_memory: _Bytes = ...,
                     streams: Optional[int] = ..., strategy: Optional[str] = ..., register: Optional[str] = ...,
-                    kernel_cache: Optional[str] = ..., progress: _Progress = ...) -> np.ndarray: ...
+                    kernel_cache: Optional[str] = ..., devices: _Devices = ...,
+                    progress: _Progress = ...) -> np.ndarray: ...
 
 dctn = _trig_signature
 idctn = _trig_signature
@@ -54,4 +57,4 @@ def transform_dataset(input: str, output: Optional[str] = ..., *, transform: str
                       host_memory: _Bytes = ..., workers: Optional[int] = ..., backend: Optional[str] = ...,
                       device_memory: _Bytes = ..., streams: Optional[int] = ..., strategy: Optional[str] = ...,
                       register: Optional[str] = ..., kernel_cache: Optional[str] = ...,
-                      progress: _Progress = ...) -> dict[str, Any]: ...
+                      devices: _Devices = ..., progress: _Progress = ...) -> dict[str, Any]: ...

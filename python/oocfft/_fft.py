@@ -29,6 +29,9 @@ _ENGINE_DOC = """
         ('auto').
     kernel_cache : path
         Where GPU kernels compiled at plan time are cached.
+    devices : None, 'current', 'all', int or sequence of ints
+        The GPUs the plan runs on (the command's --devices); default the current
+        one. On the host backend a list of n ordinals runs n emulated devices.
     progress : bool or callable
         True shows a tqdm bar; a callable is called as f(bricks_done, bricks_total).
 
@@ -37,10 +40,11 @@ _ENGINE_DOC = """
 """
 
 
-def _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy, register, kernel_cache):
+def _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy, register, kernel_cache,
+                    devices):
     return fft_options(norm=norm, workers=workers, backend=backend, device_memory=device_memory,
                        host_memory=host_memory, streams=streams, strategy=strategy, register=register,
-                       kernel_cache=kernel_cache)
+                       kernel_cache=kernel_cache, devices=devices)
 
 
 def _check_plan(plan):
@@ -85,7 +89,7 @@ def _complex_transform(x, s, axes, norm, overwrite_x, workers, plan, inverse, tw
 
 def fftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None, backend=None,
          device_memory=None, host_memory=None, streams=None, strategy=None, register=None, kernel_cache=None,
-         progress=None):
+         devices=None, progress=None):
     """N-D discrete Fourier transform, as scipy.fft.fftn.
 
     x : array_like, 1-3 axes. Transformed over all its axes, or over the
@@ -105,34 +109,34 @@ def fftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, pl
     """
     return _complex_transform(x, s, axes, norm, overwrite_x, workers, plan, False, False,
                               _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy,
-                                              register, kernel_cache), progress, "fftn")
+                                              register, kernel_cache, devices), progress, "fftn")
 
 
 def ifftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None, backend=None,
           device_memory=None, host_memory=None, streams=None, strategy=None, register=None, kernel_cache=None,
-          progress=None):
+          devices=None, progress=None):
     """N-D inverse discrete Fourier transform, as scipy.fft.ifftn (arguments as fftn)."""
     return _complex_transform(x, s, axes, norm, overwrite_x, workers, plan, True, False,
                               _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy,
-                                              register, kernel_cache), progress, "ifftn")
+                                              register, kernel_cache, devices), progress, "ifftn")
 
 
 def fft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None, backend=None,
          device_memory=None, host_memory=None, streams=None, strategy=None, register=None, kernel_cache=None,
-         progress=None):
+         devices=None, progress=None):
     """2-D discrete Fourier transform, as scipy.fft.fft2: of a 2-D array, or of every plane of a 3-D one."""
     return _complex_transform(x, s, axes, norm, overwrite_x, workers, plan, False, False,
                               _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy,
-                                              register, kernel_cache), progress, "fft2")
+                                              register, kernel_cache, devices), progress, "fft2")
 
 
 def ifft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None, backend=None,
           device_memory=None, host_memory=None, streams=None, strategy=None, register=None, kernel_cache=None,
-          progress=None):
+          devices=None, progress=None):
     """2-D inverse discrete Fourier transform, as scipy.fft.ifft2."""
     return _complex_transform(x, s, axes, norm, overwrite_x, workers, plan, True, False,
                               _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy,
-                                              register, kernel_cache), progress, "ifft2")
+                                              register, kernel_cache, devices), progress, "ifft2")
 
 
 def _real_axes(a, s, axes):
@@ -144,7 +148,7 @@ def _real_axes(a, s, axes):
 
 def rfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None, backend=None,
           device_memory=None, host_memory=None, streams=None, strategy=None, register=None, kernel_cache=None,
-          progress=None):
+          devices=None, progress=None):
     """N-D transform of real input, as scipy.fft.rfftn: the half spectrum (..., n//2 + 1).
 
     Over all axes of a 1-3-D real array (float32 -> complex64, float64 or
@@ -163,7 +167,7 @@ def rfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, p
     half = shape[:2] + (shape[2] // 2 + 1,)
     out = result_array(a.shape[:-1] + (half[2],), complex_dtype(dtype))
     options = _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy, register,
-                              kernel_cache)
+                              kernel_cache, devices)
     with progress_reporter(progress, "rfftn") as callback:
         engine = _oocfft.RealPlan(shape, dtype == np.float64, options)
         engine.forward(a.reshape(shape), out.reshape(half), callback)
@@ -195,7 +199,7 @@ def irfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, 
     half = real_shape[:2] + (a.shape[-1],)
     out = result_array(a.shape[:-1] + (real_nx,), np.float32 if dtype == np.complex64 else np.float64)
     options = _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy, register,
-                              kernel_cache)
+                              kernel_cache, devices)
     with progress_reporter(progress, "irfftn") as callback:
         engine = _oocfft.RealPlan(real_shape, dtype == np.complex128, options)
         engine.inverse(a.reshape(half), out.reshape(real_shape), callback)
@@ -226,7 +230,7 @@ def _trig_transform(kind, inverse, x, type, s, axes, norm, overwrite_x, workers,
 
 def dctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, orthogonalize=None,
          backend=None, device_memory=None, host_memory=None, streams=None, strategy=None, register=None,
-         kernel_cache=None, progress=None):
+         kernel_cache=None, devices=None, progress=None):
     """N-D discrete cosine transform, as scipy.fft.dctn, of type 2 or 3 over all axes of a real 1-3-D array.
 
     norm 'ortho' is scipy's orthogonalized transform (orthogonalize=True).
@@ -234,34 +238,34 @@ def dctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=Non
     """
     return _trig_transform("dct", False, x, type, s, axes, norm, overwrite_x, workers, orthogonalize,
                            _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy,
-                                           register, kernel_cache), progress, "dctn")
+                                           register, kernel_cache, devices), progress, "dctn")
 
 
 def idctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, orthogonalize=None,
           backend=None, device_memory=None, host_memory=None, streams=None, strategy=None, register=None,
-          kernel_cache=None, progress=None):
+          kernel_cache=None, devices=None, progress=None):
     """Inverse of dctn, as scipy.fft.idctn (type 2's inverse is type 3 and the reverse)."""
     return _trig_transform("dct", True, x, type, s, axes, norm, overwrite_x, workers, orthogonalize,
                            _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy,
-                                           register, kernel_cache), progress, "idctn")
+                                           register, kernel_cache, devices), progress, "idctn")
 
 
 def dstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, orthogonalize=None,
          backend=None, device_memory=None, host_memory=None, streams=None, strategy=None, register=None,
-         kernel_cache=None, progress=None):
+         kernel_cache=None, devices=None, progress=None):
     """N-D discrete sine transform, as scipy.fft.dstn, of type 2 or 3 over all axes (arguments as dctn)."""
     return _trig_transform("dst", False, x, type, s, axes, norm, overwrite_x, workers, orthogonalize,
                            _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy,
-                                           register, kernel_cache), progress, "dstn")
+                                           register, kernel_cache, devices), progress, "dstn")
 
 
 def idstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, orthogonalize=None,
           backend=None, device_memory=None, host_memory=None, streams=None, strategy=None, register=None,
-          kernel_cache=None, progress=None):
+          kernel_cache=None, devices=None, progress=None):
     """Inverse of dstn, as scipy.fft.idstn."""
     return _trig_transform("dst", True, x, type, s, axes, norm, overwrite_x, workers, orthogonalize,
                            _engine_options(norm, workers, backend, device_memory, host_memory, streams, strategy,
-                                           register, kernel_cache), progress, "idstn")
+                                           register, kernel_cache, devices), progress, "idstn")
 
 
 for _function in (fftn, ifftn, fft2, ifft2, rfftn, irfftn, dctn, idctn, dstn, idstn):

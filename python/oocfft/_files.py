@@ -25,7 +25,7 @@ def inspect_dataset(path):
 
 def transform_dataset(input, output=None, *, transform="fft", inverse=False, norm=None, type=2, in_place=False,
                       real_nx=None, host_memory=None, workers=None, backend=None, device_memory=None, streams=None,
-                      strategy=None, register=None, kernel_cache=None, progress=None):
+                      strategy=None, register=None, kernel_cache=None, devices=None, progress=None):
     """Transforms the HDF5 dataset `input` ('FILE:/DATASET') into `output`, as the oocfft command does.
 
     transform 'fft'   numpy's fftn (inverse: ifftn) into h5py's complex;
@@ -50,7 +50,7 @@ def transform_dataset(input, output=None, *, transform="fft", inverse=False, nor
     output = _path("output", output)
     budget = byte_count("host_memory", host_memory) or 0
     options = fft_options(norm=norm, workers=workers, backend=backend, device_memory=device_memory,
-                          streams=streams, strategy=strategy, register=register, kernel_cache=kernel_cache)
+                          streams=streams, strategy=strategy, register=register, kernel_cache=kernel_cache, devices=devices)
     with progress_reporter(progress, transform) as callback:
         if transform == "fft":
             return _oocfft.transform_dataset(input, output, bool(inverse), bool(in_place), budget, options,

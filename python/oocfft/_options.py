@@ -45,6 +45,22 @@ def thread_count(workers):
     return cores + 1 + workers
 
 
+def device_choice(devices):
+    """devices= as the command's --devices spells it: None (the current device), 'current', 'all',
+    an ordinal, or a sequence of ordinals ('0,1' too)."""
+    if devices is None or isinstance(devices, str):
+        return devices
+    if isinstance(devices, bool):
+        raise InvalidArgumentError("devices must be 'current', 'all', an int or a sequence of ints, not a bool")
+    if isinstance(devices, int):
+        return str(devices)
+    try:
+        ordinals = [int(d) for d in devices]
+    except (TypeError, ValueError):
+        raise InvalidArgumentError(f"devices={devices!r} is not 'current', 'all', an int or a sequence of ints") from None
+    return ",".join(map(str, ordinals))
+
+
 def check_norm(norm):
     if norm not in _NORMS:
         raise InvalidArgumentError(f"norm={norm!r} is not one of 'backward', 'ortho', 'forward' (or None)")
@@ -52,7 +68,7 @@ def check_norm(norm):
 
 
 def fft_options(norm=None, workers=None, backend=None, device_memory=None, host_memory=None, streams=None,
-                strategy=None, register=None, kernel_cache=None):
+                strategy=None, register=None, kernel_cache=None, devices=None):
     """The dict the compiled module reads (python/src/python_options.hpp)."""
     return {
         "norm": check_norm(norm),
@@ -64,6 +80,7 @@ def fft_options(norm=None, workers=None, backend=None, device_memory=None, host_
         "strategy": strategy,
         "register": register,
         "kernel_cache": None if kernel_cache is None else os.fspath(kernel_cache),
+        "devices": device_choice(devices),
     }
 
 

@@ -15,7 +15,7 @@ class Plan:
 
     Plan(shape, dtype, *, transform='fft', axes=None, type=2, norm=None,
          workers=None, backend=None, device_memory=None, host_memory=None,
-         streams=None, strategy=None, register=None, kernel_cache=None)
+         streams=None, strategy=None, register=None, kernel_cache=None, devices=None)
 
     transform 'fft': complex transforms of `shape` (1-3 axes), over all axes
         or, for a 3-D shape, axes=(-2, -1): every plane. dtype complex64 or
@@ -33,7 +33,7 @@ class Plan:
 
     def __init__(self, shape, dtype, *, transform="fft", axes=None, type=2, norm=None, workers=None, backend=None,
                  device_memory=None, host_memory=None, streams=None, strategy=None, register=None,
-                 kernel_cache=None):
+                 kernel_cache=None, devices=None):
         if transform not in _TRANSFORMS:
             raise InvalidArgumentError(f"transform={transform!r} is not one of {_TRANSFORMS}")
         try:
@@ -42,7 +42,7 @@ class Plan:
             raise InvalidArgumentError(f"shape={shape!r} must be a sequence of integers") from None
         options = fft_options(norm=norm, workers=workers, backend=backend, device_memory=device_memory,
                               host_memory=host_memory, streams=streams, strategy=strategy, register=register,
-                              kernel_cache=kernel_cache)
+                              kernel_cache=kernel_cache, devices=devices)
         axes, _, form = resolve_axes(len(self._shape), None, axes)
         if any(n < 1 for n in self._shape):
             raise InvalidArgumentError(f"shape={self._shape} has an axis of length below 1")

@@ -77,9 +77,10 @@ def _field(x, ndims, name):
     return a, target, dtype, real
 
 
-def _fft_options(workers, backend, device_memory, host_memory, streams, strategy, register, kernel_cache):
+def _fft_options(workers, backend, device_memory, host_memory, streams, strategy, register, kernel_cache,
+                 devices):
     return fft_options(workers=workers, backend=backend, device_memory=device_memory, host_memory=host_memory,
-                       streams=streams, strategy=strategy, register=register, kernel_cache=kernel_cache)
+                       streams=streams, strategy=strategy, register=register, kernel_cache=kernel_cache, devices=devices)
 
 
 def _dataset(mode, field, out, distances, in_place, host_memory, options, progress):
@@ -90,7 +91,7 @@ def _dataset(mode, field, out, distances, in_place, host_memory, options, progre
 
 def propagate(field, z, *, wavelength, pitch, pitch_y=None, index=1.0, band_limit=True, evanescent="decay", pad=2,
               out=None, overwrite_x=False, in_place=False, workers=None, backend=None, device_memory=None,
-              host_memory=None, streams=None, strategy=None, register=None, kernel_cache=None, progress=None):
+              host_memory=None, streams=None, strategy=None, register=None, kernel_cache=None, devices=None, progress=None):
     """Propagates a field (ny, nx), or every plane of a stack (nz, ny, nx), by z metres.
 
     z: one distance, or one per plane of a stack. Returns the propagated
@@ -101,7 +102,7 @@ def propagate(field, z, *, wavelength, pitch, pitch_y=None, index=1.0, band_limi
     """
     options = _options(wavelength, pitch, pitch_y, index, band_limit, evanescent, pad,
                        _fft_options(workers, backend, device_memory, host_memory, streams, strategy, register,
-                                    kernel_cache))
+                                    kernel_cache, devices))
     distances = _distances(z, "z")
     if isinstance(field, str):
         return _dataset("propagate", field, out, distances, in_place, host_memory, options, progress)
@@ -128,14 +129,14 @@ def propagate(field, z, *, wavelength, pitch, pitch_y=None, index=1.0, band_limi
 
 def refocus(field, distances, *, wavelength, pitch, pitch_y=None, index=1.0, band_limit=True, evanescent="decay",
             pad=2, out=None, workers=None, backend=None, device_memory=None, host_memory=None, streams=None,
-            strategy=None, register=None, kernel_cache=None, progress=None):
+            strategy=None, register=None, kernel_cache=None, devices=None, progress=None):
     """Hologram reconstruction: the field (ny, nx) propagated to every distance, (len(distances), ny, nx).
 
     The field's spectrum is computed once. A dataset field goes to the dataset `out`.
     """
     options = _options(wavelength, pitch, pitch_y, index, band_limit, evanescent, pad,
                        _fft_options(workers, backend, device_memory, host_memory, streams, strategy, register,
-                                    kernel_cache))
+                                    kernel_cache, devices))
     d = _distances(distances, "distances")
     if isinstance(field, str):
         return _dataset("refocus", field, out, d, False, host_memory, options, progress)
@@ -149,14 +150,14 @@ def refocus(field, distances, *, wavelength, pitch, pitch_y=None, index=1.0, ban
 
 def layer_sum(layers, distances, *, wavelength, pitch, pitch_y=None, index=1.0, band_limit=True, evanescent="decay",
               pad=2, out=None, workers=None, backend=None, device_memory=None, host_memory=None, streams=None,
-              strategy=None, register=None, kernel_cache=None, progress=None):
+              strategy=None, register=None, kernel_cache=None, devices=None, progress=None):
     """Layer-based CGH: IFFT2[ sum_j FFT2[layer_j] * H(distances[j]) ], the hologram (ny, nx) of the layers (nz, ny, nx).
 
     A dataset of layers goes to the dataset `out`.
     """
     options = _options(wavelength, pitch, pitch_y, index, band_limit, evanescent, pad,
                        _fft_options(workers, backend, device_memory, host_memory, streams, strategy, register,
-                                    kernel_cache))
+                                    kernel_cache, devices))
     d = _distances(distances, "distances")
     if isinstance(layers, str):
         return _dataset("layer_sum", layers, out, d, False, host_memory, options, progress)

@@ -1,8 +1,11 @@
 #include "python_options.hpp"
 
+#include <algorithm>
+#include <exception>
 #include <initializer_list>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "python_errors.hpp"
 
@@ -67,8 +70,32 @@ void refuse_unknown_keys(const py::dict& d, const std::set<std::string>& known) 
   }
 }
 
-const std::set<std::string> fft_keys = {"backend", "norm",     "threads",  "device_memory", "host_memory",
-                                        "streams", "strategy", "register", "kernel_cache"};
+const std::set<std::string> fft_keys = {"backend",  "norm",     "threads",      "device_memory", "host_memory",
+                                        "streams",  "strategy", "register",     "kernel_cache",  "devices"};
+
+// "current", "all" or ordinals separated by commas ("0,1"), as --devices.
+Devices devices_from(const std::string& text) {
+  if (text == "current") return Devices();
+  if (text == "all") return Devices::all();
+  std::vector<int> ordinals;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    std::size_t used = 0;
+    int ordinal = -1;
+    try {
+      ordinal = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size())
+      raise("InvalidArgumentError", "devices=\"" + text + "\" is not 'current', 'all' or ordinals such as \"0,1\"");
+    ordinals.push_back(ordinal);
+    start = comma + 1;
+  }
+  return Devices::list(std::move(ordinals));
+}
 
 Options fft_options(const py::dict& d) {
   Options o;
@@ -88,6 +115,7 @@ Options fft_options(const py::dict& d) {
     o.register_host_memory =
         enum_value("register", s, {HostRegistration::automatic, HostRegistration::on, HostRegistration::off});
   if (const std::string s = text_value(d, "kernel_cache"); !s.empty()) o.kernel_cache_directory = s;
+  if (const std::string s = text_value(d, "devices"); !s.empty()) o.devices = devices_from(s);
   return o;
 }
 

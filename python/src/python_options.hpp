@@ -19,7 +19,8 @@ namespace oocfft::python {
 // "forward"), threads (0 = all cores), device_memory and host_memory
 // (bytes, 0 = the library's default), streams, strategy ("auto",
 // "in_core", "two_pass", "three_pass", "line_transpose"), register
-// ("auto", "on", "off"), kernel_cache (a directory). A value of None
+// ("auto", "on", "off"), kernel_cache (a directory), devices ("current",
+// "all" or ordinals "0,1", as the command's --devices). A value of None
 // keeps the default.
 Options options_from(const pybind11::dict& options);
 
