@@ -233,9 +233,9 @@ class CudaBackend final : public ExecutionBackend {
     StagingOnDemand staging(*run.pool, plan.lanes(), plan.staging_bytes, locker_);
     if (direct == nullptr) (void)staging.buffer(0);  // every brick stages: fail early, before any data moves
 
-    // Each device's planes kept between the passes, in its own memory.
-    const Shape volume = store.shape();
-    const std::size_t plane = volume.ny * volume.nx * plan.element_bytes;
+    // Each device's planes kept between the passes, in its own memory, at
+    // the plane size the plan counted (FittedPlan::device_bytes_of).
+    const std::size_t plane = plan.resident_planes == 0 ? 0 : plan.resident_bytes / plan.resident_planes;
     std::vector<kc::DeviceBuffer> resident(devices);
     std::vector<ResidentRegion> regions(devices);
     std::vector<std::unique_ptr<kc::DeviceCentringTables>> centring(devices);
