@@ -176,7 +176,7 @@ def rfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, p
 
 def irfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None, backend=None,
            device_memory=None, host_memory=None, streams=None, strategy=None, register=None, kernel_cache=None,
-           progress=None):
+           devices=None, progress=None):
     """Inverse of rfftn, as scipy.fft.irfftn: a half spectrum to real data.
 
     s gives the real lengths (s[-1] may be odd); without it the last axis is
