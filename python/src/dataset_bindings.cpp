@@ -121,6 +121,21 @@ void bind_datasets(py::module_& m) {
       },
       py::arg("path"));
   m.def(
+      "describe_dataset_transform",
+      [](const std::string& input, bool real, bool inverse, std::size_t real_nx, std::size_t host_memory,
+         const py::dict& options) {
+        const DatasetPath in = DatasetPath::parse(input);
+        const Options o = options_from(options);
+        std::string text;
+        py::gil_scoped_release release;  // opens the file and plans
+        text = real ? describe_real_dataset_transform(in, inverse ? Direction::inverse : Direction::forward, o,
+                                                      file_options(false, host_memory), real_nx)
+                    : describe_dataset_transform(in, o, file_options(false, host_memory));
+        return text;
+      },
+      py::arg("input"), py::arg("real"), py::arg("inverse"), py::arg("real_nx"), py::arg("host_memory"),
+      py::arg("options"));
+  m.def(
       "transform_dataset",
       [](const std::string& input, const std::optional<std::string>& output, bool inverse, bool in_place,
          std::size_t host_memory, const py::dict& options, const py::object& progress) {
