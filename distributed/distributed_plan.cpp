@@ -177,7 +177,7 @@ class DistributedPlan::Impl {
                     std::to_string(comm_.rank()) + " of " + std::to_string(comm_.size()) + "\n";
     s += "  in box " + distributed::to_string(in_box_) + ", out box " + distributed::to_string(out_box_) + "\n";
     s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + exchanged(*to_z_slabs_) + "\n";
-    s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " on the host's single-node engine" +
+    s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +
          (planes_ ? ":\n" + planes_->describe() : std::string(" (empty)\n"));
     s += "  3. z-slabs -> y-slabs (MPI_Alltoallv): " + exchanged(*transpose_) + "\n";
     s += "  4. z of y-slab " + distributed::to_string(y_slab_) + " on the host executor\n";

@@ -182,12 +182,15 @@ TEST(Distributed, NormsAreNumpysOverTheGlobalShape) {
     }
 }
 
-// Each rank's planes streamed in bricks of a few planes (the budget holds
-// four 16 x 20 planes of complex<double> in all), not transformed in place.
+// Each rank's planes streamed through a small budget, not transformed in
+// place: four 16 x 20 planes of complex<double> (four streams of one plane
+// each), and 4 KiB, less than a plane, which splits each plane's transform
+// into x rows, then y columns.
 TEST(Distributed, ABudgetThatStreamsEachRanksPlanesGivesTheSameResult) {
-  const std::size_t budget = 4 * 16 * 20 * sizeof(std::complex<double>);
-  check_case<double>({12, 16, 20}, layouts[1], Direction::forward, Norm::backward, 400, budget);
-  check_case<float>({12, 16, 20}, layouts[2], Direction::inverse, Norm::ortho, 401, budget);
+  const std::size_t planes = 4 * 16 * 20 * sizeof(std::complex<double>);
+  check_case<double>({12, 16, 20}, layouts[1], Direction::forward, Norm::backward, 400, planes);
+  check_case<float>({12, 16, 20}, layouts[2], Direction::inverse, Norm::ortho, 401, planes);
+  check_case<double>({12, 16, 20}, layouts[3], Direction::forward, Norm::forward, 402, 4096);
 }
 
 TEST(Distributed, InPlaceWhenTheBoxesAreTheSame) {

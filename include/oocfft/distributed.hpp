@@ -8,7 +8,8 @@
 // only in a build with MPI (OOCFFT_MPI); it includes <mpi.h>. The library
 // never calls MPI_Init or MPI_Finalize: the caller owns MPI, and every call
 // here is collective over the plan's communicator (every rank calls it, in
-// the same order).
+// the same order). Executions of one plan must not run concurrently: their
+// collectives would interleave on its communicator.
 //
 // Errors never hang: the arguments of every rank are gathered and checked
 // on every rank, and a failure on any rank (a bad box, a null array, an
