@@ -120,9 +120,9 @@ class DistributedPlan::Impl {
       if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, options);
       if (!y_slab_.empty()) {
         if (precision == Precision::single)
-          z_lines_single_.emplace(shape.nz, options.threads);
+          z_lines_single_.emplace(shape.nz, options);
         else
-          z_lines_double_.emplace(shape.nz, options.threads);
+          z_lines_double_.emplace(shape.nz, options);
       }
     });
   }
@@ -156,6 +156,9 @@ class DistributedPlan::Impl {
     transpose_->run(comm, type, static_cast<const std::complex<T>*>(z_slab.data()), y_slab.data());
     z_slab = {};  // its memory back before the z lines
     agree_on(comm, [&] {
+      // Polled as the host engine polls it before each axis.
+      if (options_.cancel && options_.cancel())
+        throw Error(ErrorKind::cancelled, "rank " + std::to_string(comm_.rank()) + ": cancelled before the z lines");
       const double scale = engine::norm_scale(options_.norm, direction, shape_.nz);
       const std::size_t columns = y_slab_.extent().ny * shape_.nx;
       if constexpr (std::is_same_v<T, float>) {

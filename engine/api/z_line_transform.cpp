@@ -2,6 +2,7 @@
 
 #include <tbb/task_arena.h>
 
+#include "engine/api/host_threads.hpp"
 #include "kernels/host_executor.hpp"
 #include "kernels/line_batch.hpp"
 #include "kernels/line_plan.hpp"
@@ -12,12 +13,13 @@ namespace oocfft::engine {
 template <class T>
 struct ZLineTransform<T>::State {
   std::shared_ptr<const kernels::LinePlan<T>> plan;
-  unsigned threads = 0;
+  std::shared_ptr<tbb::task_arena> arena;
 };
 
 template <class T>
-ZLineTransform<T>::ZLineTransform(std::size_t nz, unsigned threads)
-    : state_(std::make_unique<State>(State{kernels::make_line_plan<T>(nz, kernels::host_composite_radices), threads})) {}
+ZLineTransform<T>::ZLineTransform(std::size_t nz, const Options& options)
+    : state_(std::make_unique<State>(
+          State{kernels::make_line_plan<T>(nz, kernels::host_composite_radices), make_arena(options)})) {}
 
 template <class T>
 ZLineTransform<T>::~ZLineTransform() = default;
@@ -38,8 +40,7 @@ void ZLineTransform<T>::execute(std::complex<T>* data, std::size_t columns, bool
   const auto stride = static_cast<std::ptrdiff_t>(columns);
   // Neighbouring columns as lanes, so the executor reads rows (line_batch.hpp).
   const kernels::LineBatch z_lines{nz, stride, columns, 1, 1, 0};
-  tbb::task_arena arena(state_->threads == 0 ? tbb::task_arena::automatic : static_cast<int>(state_->threads));
-  arena.execute([&] {
+  state_->arena->execute([&] {
     kernels::execute_lines_host(*state_->plan, reinterpret_cast<kernels::Complex<T>*>(data), z_lines, inverse,
                                 static_cast<T>(scale));
   });

@@ -15,13 +15,16 @@
 #include <cstddef>
 #include <memory>
 
+#include "oocfft/options.hpp"
+
 namespace oocfft::engine {
 
 template <class T>
 class ZLineTransform {
  public:
-  // `threads`: host threads for the lines; 0 = all cores (Options::threads).
-  ZLineTransform(std::size_t nz, unsigned threads);
+  // The lines run in the arena a Plan with `options` would use
+  // (Options::threads and host_threads, engine/api/host_threads.hpp).
+  ZLineTransform(std::size_t nz, const Options& options);
   ~ZLineTransform();
   ZLineTransform(ZLineTransform&&) noexcept;
   ZLineTransform& operator=(ZLineTransform&&) noexcept;
