@@ -17,7 +17,8 @@ volume, transpose, kernels} -> core):
   6  engine/api, and the public entry points it implements:
      include/oocfft plan, pinned_memory, host_array, asm, oocfft -- a layer
      below the engine that included them would depend on the engine
-  7  apps, bench, tests, python
+  7  apps, bench, tests, python, distributed (the MPI plan: a client of
+     the engine's API and of one internal entry point, built with MPI only)
 
 It fails on
   * an include from a lower layer to a higher one;
@@ -52,6 +53,7 @@ FOLDERS = [
     ("engine/pipeline/", "engine/pipeline", 4),
     ("engine/backends/", "engine/backends", 5),
     ("engine/api/", "engine/api", 6),
+    ("distributed/", "distributed", 7),
     ("apps/", "apps", 7),
     ("bench/", "bench", 7),
     ("tests/", "tests", 7),

@@ -76,10 +76,8 @@ class Plan::Impl {
     check_array(in, "the input", direction);
     check_array(out, "the output", direction);
     const std::size_t bytes = shape.bytes(sizeof(std::complex<T>));
-    const auto a = reinterpret_cast<std::uintptr_t>(in), b = reinterpret_cast<std::uintptr_t>(out);
-    if (a < b + bytes && b < a + bytes)
-      throw Error(ErrorKind::invalid_argument, "execute: the input and the output overlap (give the same array "
-                                               "for an in-place transform)");
+    engine::check_apart(in, bytes, out, bytes,
+                        "execute: the input and the output overlap (give the same array for an in-place transform)");
     const double scale = engine::norm_scale(options.norm, direction, transform_points());
     const bool inverse = direction == Direction::inverse;
     auto* target = reinterpret_cast<std::byte*>(out);
@@ -107,10 +105,8 @@ class Plan::Impl {
     if (in == nullptr) throw Error(ErrorKind::invalid_argument, "execute: the real input is a null pointer");
     if (reinterpret_cast<std::uintptr_t>(in) % alignof(T) != 0)
       throw Error(ErrorKind::invalid_argument, "execute: the real input is not aligned");
-    const std::size_t real_bytes = shape.bytes(sizeof(T)), complex_bytes = shape.bytes(sizeof(std::complex<T>));
-    const auto a = reinterpret_cast<std::uintptr_t>(in), b = reinterpret_cast<std::uintptr_t>(out);
-    if (a < b + complex_bytes && b < a + real_bytes)
-      throw Error(ErrorKind::invalid_argument, "execute: the real input and the output overlap");
+    engine::check_apart(in, shape.bytes(sizeof(T)), out, shape.bytes(sizeof(std::complex<T>)),
+                        "execute: the real input and the output overlap");
     const double scale = engine::norm_scale(options.norm, direction, transform_points());
     const bool inverse = direction == Direction::inverse;
     auto* target = reinterpret_cast<std::byte*>(out);

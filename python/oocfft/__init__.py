@@ -19,7 +19,7 @@ within one brick and raises KeyboardInterrupt.
 """
 from . import _oocfft, asm, errors, scipy_backend
 from ._fft import dctn, dstn, fft2, fftn, idctn, idstn, ifft2, ifftn, irfftn, rfftn
-from ._files import inspect_dataset, transform_dataset
+from ._files import describe_dataset_transform, inspect_dataset, transform_dataset
 from ._memory import empty, host_memory_info, zeros
 from ._plan import Plan
 from .errors import (CancelledError, DeviceError, DtypeError, Error, FileError, InvalidArgumentError,
@@ -30,7 +30,8 @@ __version__ = _oocfft.version
 
 __all__ = [
     "fftn", "ifftn", "fft2", "ifft2", "rfftn", "irfftn", "dctn", "idctn", "dstn", "idstn",
-    "Plan", "empty", "zeros", "host_memory_info", "transform_dataset", "inspect_dataset", "cuda_available",
+    "Plan", "empty", "zeros", "host_memory_info", "transform_dataset", "inspect_dataset", "describe_dataset_transform",
+    "cuda_available",
     "asm", "scipy_backend", "errors",
     "Error", "InvalidArgumentError", "UnsupportedError", "DtypeError", "OutOfMemoryError", "FileError",
     "DeviceError", "CancelledError",

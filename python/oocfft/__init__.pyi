@@ -52,6 +52,11 @@ __version__: str
 
 def cuda_available() -> bool: ...
 def inspect_dataset(path: str) -> dict[str, Any]: ...
+def describe_dataset_transform(input: str, *, transform: str = ..., inverse: bool = ..., real_nx: Optional[int] = ...,
+                               host_memory: _Bytes = ..., workers: Optional[int] = ..., backend: Optional[str] = ...,
+                               device_memory: _Bytes = ..., streams: Optional[int] = ..., strategy: Optional[str] = ...,
+                               register: Optional[str] = ..., kernel_cache: Optional[str] = ...,
+                               devices: _Devices = ...) -> str: ...
 def transform_dataset(input: str, output: Optional[str] = ..., *, transform: str = ..., inverse: bool = ...,
                       norm: Optional[str] = ..., type: int = ..., in_place: bool = ..., real_nx: Optional[int] = ...,
                       host_memory: _Bytes = ..., workers: Optional[int] = ..., backend: Optional[str] = ...,

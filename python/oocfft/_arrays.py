@@ -114,10 +114,14 @@ def volume_shape(shape):
     return (1,) * (3 - len(shape)) + tuple(shape)
 
 
+def readable_as_it_is(a):
+    """True when the library can read a's memory as it is: native byte order, C order, aligned."""
+    return a.dtype.isnative and a.flags.c_contiguous and a.flags.aligned
+
+
 def can_transform_in_place(a, dtype):
     """True when the library can work on a's memory as it is."""
-    f = a.flags
-    return a.dtype == dtype and a.dtype.isnative and f.c_contiguous and f.writeable and f.aligned
+    return a.dtype == dtype and readable_as_it_is(a) and a.flags.writeable
 
 
 def check_not_empty(a, name="x"):

@@ -2,8 +2,8 @@
 import numpy as np
 
 from . import _oocfft
-from ._arrays import (as_array, can_transform_in_place, check_not_empty, complex_dtype, real_dtype, resized,
-                      resolve_axes, volume_shape, working_copy)
+from ._arrays import (as_array, can_transform_in_place, check_not_empty, complex_dtype, readable_as_it_is, real_dtype,
+                      resized, resolve_axes, volume_shape, working_copy)
 from ._memory import result_array
 from ._options import fft_options, progress_reporter
 from .errors import InvalidArgumentError, UnsupportedError
@@ -67,7 +67,7 @@ def _complex_transform(x, s, axes, norm, overwrite_x, workers, plan, inverse, tw
     in_place = (overwrite_x or copied) and can_transform_in_place(a, dtype)
     # An input of the result's dtype in C order is read where it lies by the
     # first pass, and the result written to a new array: no copy first.
-    readable = a.dtype.isnative and a.flags.c_contiguous and a.flags.aligned
+    readable = readable_as_it_is(a)
     reads_in_place = readable and a.dtype == dtype
     # Real input of the result's precision: widened a brick at a time as the
     # first pass reads it, no complex copy of it first.
@@ -161,7 +161,7 @@ def rfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, p
     dtype = real_dtype(a.dtype)
     a, _ = resized(a, s, axes)
     check_not_empty(a)
-    if not (a.dtype == dtype and a.dtype.isnative and a.flags.c_contiguous and a.flags.aligned):
+    if not (a.dtype == dtype and readable_as_it_is(a)):
         a = working_copy(a, dtype)
     shape = volume_shape(a.shape)
     half = shape[:2] + (shape[2] // 2 + 1,)
@@ -176,7 +176,7 @@ def rfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, p
 
 def irfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None, backend=None,
            device_memory=None, host_memory=None, streams=None, strategy=None, register=None, kernel_cache=None,
-           progress=None):
+           devices=None, progress=None):
     """Inverse of rfftn, as scipy.fft.irfftn: a half spectrum to real data.
 
     s gives the real lengths (s[-1] may be odd); without it the last axis is
@@ -193,7 +193,7 @@ def irfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, 
     spectrum_lengths = (s[:-1] if s is not None else a.shape[:-1]) + (real_nx // 2 + 1,)
     a, _ = resized(a, spectrum_lengths, axes)
     check_not_empty(a)
-    if not (a.dtype == dtype and a.dtype.isnative and a.flags.c_contiguous and a.flags.aligned):
+    if not (a.dtype == dtype and readable_as_it_is(a)):
         a = working_copy(a, dtype)
     real_shape = volume_shape(a.shape[:-1] + (real_nx,))
     half = real_shape[:2] + (a.shape[-1],)

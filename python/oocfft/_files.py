@@ -23,6 +23,22 @@ def inspect_dataset(path):
     return _oocfft.inspect_dataset(_path("path", path))
 
 
+def describe_dataset_transform(input, *, transform="fft", inverse=False, real_nx=None, host_memory=None,
+                               workers=None, backend=None, device_memory=None, streams=None, strategy=None,
+                               register=None, kernel_cache=None, devices=None):
+    """What transform_dataset would do with 'FILE:/DATASET', in words (the command's `oocfft info`): the
+    dataset, in memory or streamed, the plan (passes, bricks, memory, PCIe floor). transform 'fft' or
+    'rfft' (with inverse and real_nx as transform_dataset takes them). Nothing is written."""
+    if transform not in ("fft", "rfft"):
+        raise InvalidArgumentError(f"transform={transform!r}: described are 'fft' and 'rfft'")
+    if real_nx is not None and (not isinstance(real_nx, int) or real_nx < 1):
+        raise InvalidArgumentError(f"real_nx={real_nx!r} must be a positive int")
+    options = fft_options(workers=workers, backend=backend, device_memory=device_memory, streams=streams,
+                          strategy=strategy, register=register, kernel_cache=kernel_cache, devices=devices)
+    return _oocfft.describe_dataset_transform(_path("input", input), transform == "rfft", bool(inverse),
+                                              real_nx or 0, byte_count("host_memory", host_memory) or 0, options)
+
+
 def transform_dataset(input, output=None, *, transform="fft", inverse=False, norm=None, type=2, in_place=False,
                       real_nx=None, host_memory=None, workers=None, backend=None, device_memory=None, streams=None,
                       strategy=None, register=None, kernel_cache=None, devices=None, progress=None):

@@ -5,7 +5,7 @@ from . import _oocfft
 from ._arrays import complex_dtype, real_dtype, resolve_axes, volume_shape
 from ._memory import result_array
 from ._options import fft_options, progress_reporter
-from .errors import InvalidArgumentError, UnsupportedError
+from .errors import DtypeError, InvalidArgumentError, UnsupportedError
 
 _TRANSFORMS = ("fft", "rfft", "dct", "dst")
 
@@ -95,14 +95,10 @@ class Plan:
 
     def _checked(self, x, shape, dtype, name):
         if not isinstance(x, np.ndarray):
-            from .errors import DtypeError
-
             raise DtypeError(f"{name} is {type(x).__name__}, not a numpy array")
         if x.shape != shape:
             raise InvalidArgumentError(f"{name} has shape {x.shape}, the plan's is {shape}")
         if x.dtype != dtype:
-            from .errors import DtypeError
-
             raise DtypeError(f"{name} has dtype {x.dtype}, the plan's is {dtype}")
         return x
 

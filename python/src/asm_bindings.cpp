@@ -18,6 +18,7 @@
 
 #include "array_access.hpp"
 #include "bindings.hpp"
+#include "dataset_arguments.hpp"
 #include "interruptible_run.hpp"
 #include "python_errors.hpp"
 #include "python_options.hpp"
@@ -134,16 +135,11 @@ void bind_asm(py::module_& m) {
          const std::vector<double>& distances, bool in_place, std::size_t host_memory, const py::dict& options,
          const py::object& progress) {
         const DatasetPath in = DatasetPath::parse(input);
-        if (!in_place && !output)
-          raise("InvalidArgumentError", "no output dataset: give one (\"FILE:/DATASET\") or in_place=True");
-        const DatasetPath out = in_place ? in : DatasetPath::parse(*output);
-        DatasetTransformOptions file_options;
-        file_options.in_place = in_place;
-        file_options.host_memory_budget = host_memory;
+        const DatasetPath out = output_path(in, output, in_place);
         const AsmMode asm_mode = mode_of(mode);
         AsmDatasetReport report;
         run_asm(options, progress, [&](const AsmOptions& a) {
-          report = propagate_dataset(in, out, asm_mode, distances, a, file_options);
+          report = propagate_dataset(in, out, asm_mode, distances, a, file_options(in_place, host_memory));
         });
         py::dict d;
         d["input"] = report.input.path.to_string();

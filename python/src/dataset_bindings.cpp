@@ -13,6 +13,7 @@
 #include <string>
 
 #include "bindings.hpp"
+#include "dataset_arguments.hpp"
 #include "interruptible_run.hpp"
 #include "python_errors.hpp"
 #include "python_options.hpp"
@@ -77,24 +78,6 @@ py::dict transform_report_dict(const DatasetTransformReport& r) {
   return d;
 }
 
-// The output's path: `output`, or the input's when replacing it in place.
-DatasetPath output_path(const DatasetPath& input, const std::optional<std::string>& output, bool in_place) {
-  if (in_place) {
-    if (output && DatasetPath::parse(*output).normalised() != input.normalised())
-      raise("InvalidArgumentError", "in_place=True writes over the input " + input.to_string() + ": give no output");
-    return input;
-  }
-  if (!output) raise("InvalidArgumentError", "no output dataset: give one (\"FILE:/DATASET\") or in_place=True");
-  return DatasetPath::parse(*output);
-}
-
-DatasetTransformOptions file_options(bool in_place, std::size_t host_memory) {
-  DatasetTransformOptions f;
-  f.in_place = in_place;
-  f.host_memory_budget = host_memory;
-  return f;
-}
-
 // Runs one dataset transform with the hooks wired into its options.
 template <class Transform>
 py::dict run_dataset(const py::dict& options, const py::object& progress, Transform&& transform) {
@@ -120,6 +103,21 @@ void bind_datasets(py::module_& m) {
         return info_dict(info);
       },
       py::arg("path"));
+  m.def(
+      "describe_dataset_transform",
+      [](const std::string& input, bool real, bool inverse, std::size_t real_nx, std::size_t host_memory,
+         const py::dict& options) {
+        const DatasetPath in = DatasetPath::parse(input);
+        const Options o = options_from(options);
+        std::string text;
+        py::gil_scoped_release release;  // opens the file and plans
+        text = real ? describe_real_dataset_transform(in, inverse ? Direction::inverse : Direction::forward, o,
+                                                      file_options(false, host_memory), real_nx)
+                    : describe_dataset_transform(in, o, file_options(false, host_memory));
+        return text;
+      },
+      py::arg("input"), py::arg("real"), py::arg("inverse"), py::arg("real_nx"), py::arg("host_memory"),
+      py::arg("options"));
   m.def(
       "transform_dataset",
       [](const std::string& input, const std::optional<std::string>& output, bool inverse, bool in_place,

@@ -380,3 +380,18 @@ def test_out_with_an_array_field_is_written_or_refused_never_ignored(rng, functi
         check_close(out, want, c=16, what=f"{function} into out")
     with pytest.raises(oocfft.InvalidArgumentError):
         getattr(asm, function)(field, z, out="nowhere.h5:/result", **options)
+
+
+@h5py_or_skip
+def test_dataset_in_place_refuses_another_output(tmp_path, rng):
+    import h5py
+
+    path = tmp_path / "f.h5"
+    with h5py.File(path, "w") as f:
+        f["field"] = random_complex(rng, (8, 8))
+    before = path.read_bytes()
+    with pytest.raises(oocfft.InvalidArgumentError, match="in_place"):
+        asm.propagate(f"{path}:/field", 1e-3, wavelength=LAMBDA, pitch=PITCH, in_place=True,
+                      out=f"{tmp_path / 'other.h5'}:/y", backend="host")
+    assert path.read_bytes() == before
+    assert not (tmp_path / "other.h5").exists()

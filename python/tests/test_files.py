@@ -328,3 +328,20 @@ def test_ctrl_c_leaves_the_input_and_no_output(tmp_path, rng):
     assert "STOPPED" in out and "FINISHED" not in out
     assert _names(path) == ["x"], "an output (or a temporary dataset) was left behind"
     np.testing.assert_array_equal(_read(path, "x"), x)
+
+
+def test_describe_dataset_transform(tmp_path, rng):
+    path = tmp_path / "d.h5"
+    with h5py.File(path, "w") as f:
+        f["x"] = random_complex(rng, (6, 8, 10))
+        f["r"] = random_real(rng, (6, 8, 10), np.float32)
+    before = path.read_bytes()
+    text = oocfft.describe_dataset_transform(f"{path}:/x", backend="host", host_memory="1MiB")
+    assert "/x" in text and "6 x 8 x 10" in text, text
+    real = oocfft.describe_dataset_transform(f"{path}:/r", transform="rfft", backend="host")
+    assert "6 x 8 x 6" in real, real  # the half spectrum
+    assert path.read_bytes() == before, "describing wrote to the file"
+    with pytest.raises(oocfft.FileError):
+        oocfft.describe_dataset_transform(f"{tmp_path / 'none.h5'}:/x", backend="host")
+    with pytest.raises(oocfft.InvalidArgumentError):
+        oocfft.describe_dataset_transform(f"{path}:/x", transform="dct")

@@ -1,0 +1,246 @@
+// DistributedPlan (include/oocfft/distributed.hpp): z-slab pencils, the
+// simplest correct algorithm first.
+//   1. the caller's in boxes -> z-slabs (BoxExchange, one MPI_Alltoallv);
+//   2. each rank's z-slab: the single-node engine's 2D transform of its
+//      planes (Plan over Axes::planes: normalised over ny * nx);
+//   3. z-slabs -> y-slabs, the global transpose (BoxExchange);
+//   4. each rank's y-slab: the transform along z alone
+//      (engine::ZLineTransform, normalised over nz);
+//   5. y-slabs -> the caller's out boxes (BoxExchange).
+// The two partial norms multiply to numpy's over the global shape (for
+// each norm, the factor of N points is the product of the factors of
+// ny * nx and of nz points). An inverse runs the same steps: the axes'
+// transforms commute.
+//
+// Every step a rank may fail alone runs under agree_on()
+// (failure_agreement.hpp) before the next exchange, so a failure becomes
+// the same Error on every rank and no rank waits in an exchange alone.
+#include "oocfft/distributed.hpp"
+
+#include <optional>
+#include <type_traits>
+#include <string>
+#include <vector>
+
+#include "distributed/box_exchange.hpp"
+#include "distributed/box_partition.hpp"
+#include "distributed/failure_agreement.hpp"
+#include "distributed/mpi_communicator.hpp"
+#include "engine/api/z_line_transform.hpp"
+#include "engine/planning/normalization.hpp"
+#include "oocfft/plan.hpp"
+
+namespace oocfft {
+namespace {
+
+using distributed::agree_on;
+using distributed::BoxExchange;
+
+// What every rank says about its arguments, gathered on every rank.
+struct RankArguments {
+  std::int64_t shape[3];
+  std::int64_t precision;
+  std::int64_t in_low[3], in_high[3], out_low[3], out_high[3];
+};
+constexpr int argument_count = sizeof(RankArguments) / sizeof(std::int64_t);
+
+RankArguments arguments_of(Shape shape, Precision precision, const Box3& in, const Box3& out) {
+  RankArguments a{};
+  const std::size_t n[3] = {shape.nz, shape.ny, shape.nx};
+  for (int k = 0; k < 3; ++k) {
+    a.shape[k] = static_cast<std::int64_t>(n[k]);
+    a.in_low[k] = in.low[k];
+    a.in_high[k] = in.high[k];
+    a.out_low[k] = out.low[k];
+    a.out_high[k] = out.high[k];
+  }
+  a.precision = static_cast<std::int64_t>(precision);
+  return a;
+}
+
+// Why the gathered arguments cannot make a plan; the same on every rank.
+void check_arguments(const std::vector<RankArguments>& all, Shape shape, std::vector<Box3>& in_boxes,
+                     std::vector<Box3>& out_boxes) {
+  if (shape.nz == 0 || shape.ny == 0 || shape.nx == 0)
+    throw Error(ErrorKind::invalid_argument, "distributed plan of the empty shape " + shape.to_string());
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    const RankArguments& a = all[r];
+    for (int k = 0; k < 3; ++k)
+      if (a.shape[k] != all[0].shape[k])
+        throw Error(ErrorKind::invalid_argument, "rank " + std::to_string(r) + " passes another shape than rank 0's " +
+                                                     shape.to_string());
+    if (a.precision != all[0].precision)
+      throw Error(ErrorKind::invalid_argument, "rank " + std::to_string(r) + " passes another precision than rank 0");
+    Box3 in, out;
+    for (int k = 0; k < 3; ++k) {
+      in.low[k] = a.in_low[k];
+      in.high[k] = a.in_high[k];
+      out.low[k] = a.out_low[k];
+      out.high[k] = a.out_high[k];
+    }
+    in_boxes.push_back(in);
+    out_boxes.push_back(out);
+  }
+  if (auto fault = distributed::tiling_fault(in_boxes, shape, "in")) throw Error(ErrorKind::invalid_argument, *fault);
+  if (auto fault = distributed::tiling_fault(out_boxes, shape, "out"))
+    throw Error(ErrorKind::invalid_argument, *fault);
+}
+
+template <class T>
+MPI_Datatype mpi_type_of() {
+  return std::is_same_v<T, float> ? MPI_C_FLOAT_COMPLEX : MPI_C_DOUBLE_COMPLEX;
+}
+
+}  // namespace
+
+class DistributedPlan::Impl {
+ public:
+  Impl(MPI_Comm caller, Shape shape, Box3 in_box, Box3 out_box, Precision precision, const Options& options)
+      : comm_(caller), shape_(shape), in_box_(in_box), out_box_(out_box), precision_(precision), options_(options) {
+    const int ranks = comm_.size();
+    const int rank = comm_.rank();
+    std::vector<RankArguments> all(static_cast<std::size_t>(ranks));
+    const RankArguments mine = arguments_of(shape, precision, in_box, out_box);
+    distributed::check_mpi(MPI_Allgather(&mine, argument_count, MPI_INT64_T, all.data(), argument_count,
+                                         MPI_INT64_T, comm_.get()),
+                           "MPI_Allgather");
+    std::vector<Box3> in_boxes, out_boxes;
+    agree_on(comm_.get(), [&] { check_arguments(all, shape, in_boxes, out_boxes); });
+
+    agree_on(comm_.get(), [&] {
+      if (options.shift)
+        throw Error(ErrorKind::unsupported, "Options::shift in a distributed plan (not built yet)");
+      const std::vector<Box3> z_slabs = distributed::slab_boxes(shape, 0, ranks);
+      const std::vector<Box3> y_slabs = distributed::slab_boxes(shape, 1, ranks);
+      z_slab_ = z_slabs[static_cast<std::size_t>(rank)];
+      y_slab_ = y_slabs[static_cast<std::size_t>(rank)];
+      to_z_slabs_.emplace(in_boxes, z_slabs, rank);
+      transpose_.emplace(z_slabs, y_slabs, rank);
+      to_out_boxes_.emplace(y_slabs, out_boxes, rank);
+      if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, options);
+      if (!y_slab_.empty()) {
+        if (precision == Precision::single)
+          z_lines_single_.emplace(shape.nz, options);
+        else
+          z_lines_double_.emplace(shape.nz, options);
+      }
+    });
+  }
+
+  template <class T>
+  void execute(const std::complex<T>* in, std::complex<T>* out, Direction direction) const {
+    const MPI_Comm comm = comm_.get();
+    std::vector<std::complex<T>> z_slab;
+    std::vector<std::complex<T>> y_slab;
+    agree_on(comm, [&] {
+      const Precision called = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
+      if (called != precision_)
+        throw Error(ErrorKind::invalid_argument, std::string("a ") + to_string(precision_) +
+                                                     " distributed plan called with " + to_string(called) +
+                                                     " arrays");
+      const std::string rank = "rank " + std::to_string(comm_.rank());
+      if (in == nullptr && !in_box_.empty())
+        throw Error(ErrorKind::invalid_argument, rank + ": null input array for its in box " +
+                                                     distributed::to_string(in_box_));
+      if (out == nullptr && !out_box_.empty())
+        throw Error(ErrorKind::invalid_argument, rank + ": null output array for its out box " +
+                                                     distributed::to_string(out_box_));
+      z_slab.resize(z_slab_.count());
+      y_slab.resize(y_slab_.count());
+    });
+    const MPI_Datatype type = mpi_type_of<T>();
+    to_z_slabs_->run(comm, type, in, z_slab.data());
+    agree_on(comm, [&] {
+      if (planes_) planes_->execute(z_slab.data(), direction);
+    });
+    transpose_->run(comm, type, static_cast<const std::complex<T>*>(z_slab.data()), y_slab.data());
+    z_slab = {};  // its memory back before the z lines
+    agree_on(comm, [&] {
+      // Polled as the host engine polls it before each axis.
+      if (options_.cancel && options_.cancel())
+        throw Error(ErrorKind::cancelled, "rank " + std::to_string(comm_.rank()) + ": cancelled before the z lines");
+      const double scale = engine::norm_scale(options_.norm, direction, shape_.nz);
+      const std::size_t columns = y_slab_.extent().ny * shape_.nx;
+      if constexpr (std::is_same_v<T, float>) {
+        if (z_lines_single_) z_lines_single_->execute(y_slab.data(), columns, direction == Direction::inverse, scale);
+      } else {
+        if (z_lines_double_) z_lines_double_->execute(y_slab.data(), columns, direction == Direction::inverse, scale);
+      }
+    });
+    to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab.data()), out);
+  }
+
+  std::string describe() const {
+    const std::size_t element = precision_ == Precision::single ? 8 : 16;
+    auto exchanged = [&](const BoxExchange& e) {
+      return std::to_string(e.sent_to_others() * element) + " bytes sent to other ranks, " +
+             std::to_string(e.received_from_others() * element) + " received";
+    };
+    std::string s = "distributed 3D FFT " + shape_.to_string() + " " + to_string(precision_) + ", rank " +
+                    std::to_string(comm_.rank()) + " of " + std::to_string(comm_.size()) + "\n";
+    s += "  in box " + distributed::to_string(in_box_) + ", out box " + distributed::to_string(out_box_) + "\n";
+    s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + exchanged(*to_z_slabs_) + "\n";
+    s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +
+         (planes_ ? ":\n" + planes_->describe() : std::string(" (empty)\n"));
+    s += "  3. z-slabs -> y-slabs (MPI_Alltoallv): " + exchanged(*transpose_) + "\n";
+    s += "  4. z of y-slab " + distributed::to_string(y_slab_) + " on the host executor\n";
+    s += "  5. y-slabs -> out boxes (MPI_Alltoallv): " + exchanged(*to_out_boxes_) + "\n";
+    return s;
+  }
+
+  distributed::DuplicatedCommunicator comm_;
+  Shape shape_;
+  Box3 in_box_, out_box_;
+  Precision precision_;
+  Options options_;
+  Box3 z_slab_, y_slab_;
+  std::optional<BoxExchange> to_z_slabs_, transpose_, to_out_boxes_;
+  std::optional<Plan> planes_;
+  std::optional<engine::ZLineTransform<float>> z_lines_single_;
+  std::optional<engine::ZLineTransform<double>> z_lines_double_;
+};
+
+namespace {
+
+// The communicator must exist before anything collective can agree.
+MPI_Comm checked_communicator(MPI_Comm comm) {
+  int initialised = 0;
+  int finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  if (!initialised || finalised)
+    throw Error(ErrorKind::invalid_argument,
+                "DistributedPlan needs MPI initialised and not finalised (the caller owns MPI_Init)");
+  if (comm == MPI_COMM_NULL) throw Error(ErrorKind::invalid_argument, "DistributedPlan of MPI_COMM_NULL");
+  return comm;
+}
+
+}  // namespace
+
+DistributedPlan::DistributedPlan(MPI_Comm comm, Shape shape, Box3 in_box, Box3 out_box, Precision precision,
+                                 const Options& options)
+    : impl_(std::make_unique<Impl>(checked_communicator(comm), shape, in_box, out_box, precision, options)) {}
+DistributedPlan::~DistributedPlan() = default;
+DistributedPlan::DistributedPlan(DistributedPlan&&) noexcept = default;
+DistributedPlan& DistributedPlan::operator=(DistributedPlan&&) noexcept = default;
+
+void DistributedPlan::forward(const std::complex<float>* in, std::complex<float>* out) const {
+  impl_->execute(in, out, Direction::forward);
+}
+void DistributedPlan::forward(const std::complex<double>* in, std::complex<double>* out) const {
+  impl_->execute(in, out, Direction::forward);
+}
+void DistributedPlan::inverse(const std::complex<float>* in, std::complex<float>* out) const {
+  impl_->execute(in, out, Direction::inverse);
+}
+void DistributedPlan::inverse(const std::complex<double>* in, std::complex<double>* out) const {
+  impl_->execute(in, out, Direction::inverse);
+}
+
+Shape DistributedPlan::shape() const { return impl_->shape_; }
+Precision DistributedPlan::precision() const { return impl_->precision_; }
+Box3 DistributedPlan::in_box() const { return impl_->in_box_; }
+Box3 DistributedPlan::out_box() const { return impl_->out_box_; }
+std::string DistributedPlan::describe() const { return impl_->describe(); }
+
+}  // namespace oocfft

@@ -1,0 +1,98 @@
+#pragma once
+// oocfft::DistributedPlan: a 3D FFT of a volume spread over the ranks of an
+// MPI communicator, each rank holding a box of the global index space on
+// input and another (or the same) on output, as heFFTe's box3d describes
+// them.
+//
+// This header and its library (the CMake target oocfft::distributed) exist
+// only in a build with MPI (OOCFFT_MPI); it includes <mpi.h>. The library
+// never calls MPI_Init or MPI_Finalize: the caller owns MPI, and every call
+// here is collective over the plan's communicator (every rank calls it, in
+// the same order). Executions of one plan must not run concurrently: their
+// collectives would interleave on its communicator.
+//
+// Errors never hang: the arguments of every rank are gathered and checked
+// on every rank, and a failure on any rank (a bad box, a null array, an
+// error of the local transform) becomes the same oocfft::Error on every
+// rank, the first failing rank's, agreed before any data moves on.
+#include <mpi.h>
+
+#include <array>
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "oocfft/error.hpp"
+#include "oocfft/options.hpp"
+#include "oocfft/shape.hpp"
+
+namespace oocfft {
+
+// A box of the global index space: the points with low[a] <= i[a] <=
+// high[a] on each axis a, both ends inclusive (heFFTe's convention), the
+// axes in Shape's order (z, y, x). A box with high[a] < low[a] on some
+// axis is empty: a rank may hold nothing. A rank's array for its box is
+// in C order over the box's extents (x fastest), as the whole volume is.
+struct Box3 {
+  std::array<std::int64_t, 3> low{0, 0, 0};
+  std::array<std::int64_t, 3> high{-1, -1, -1};
+
+  bool empty() const { return high[0] < low[0] || high[1] < low[1] || high[2] < low[2]; }
+  // Points in the box (0 when empty).
+  std::size_t count() const;
+  // Its extents as a Shape ({0, 0, 0} when empty).
+  Shape extent() const;
+  bool operator==(const Box3&) const = default;
+};
+
+// The whole of `shape` as one box.
+Box3 whole_box(Shape shape);
+// Rank `rank` of `ranks`' share of `shape` split along `axis` (0 = z,
+// 1 = y) into contiguous slabs that differ by at most one plane, the first
+// ranks taking the larger ones; empty when the axis is shorter than the
+// ranks.
+Box3 slab_box(Shape shape, int axis, int rank, int ranks);
+
+class DistributedPlan {
+ public:
+  // Collective over `comm` (duplicated: the plan's messages never mix with
+  // the caller's). `shape` and `precision` must be the same on every rank;
+  // the ranks' in boxes must tile the shape exactly (inside it, no two
+  // overlapping, no point left out), and so must the out boxes. Throws,
+  // on every rank alike, Error(invalid_argument) for arguments that
+  // break this, and Error(unsupported) for Options::shift and for a
+  // rank's boxes or slabs of 2^31 elements or more (MPI's int counts).
+  DistributedPlan(MPI_Comm comm, Shape shape, Box3 in_box, Box3 out_box, Precision precision,
+                  const Options& options = {});
+  ~DistributedPlan();
+  DistributedPlan(DistributedPlan&&) noexcept;
+  DistributedPlan& operator=(DistributedPlan&&) noexcept;
+  DistributedPlan(const DistributedPlan&) = delete;
+  DistributedPlan& operator=(const DistributedPlan&) = delete;
+
+  // Collective. `in`: this rank's in box of the global volume (never
+  // written); `out`: its out box of the global transform, with numpy's
+  // norm over the global shape (Options::norm). A rank with an empty box
+  // may pass null for it. `out` may be `in` when the boxes are the same
+  // (in place): every rank's input is read before any output is written.
+  // The element type must match the plan's precision.
+  void forward(const std::complex<float>* in, std::complex<float>* out) const;
+  void forward(const std::complex<double>* in, std::complex<double>* out) const;
+  void inverse(const std::complex<float>* in, std::complex<float>* out) const;
+  void inverse(const std::complex<double>* in, std::complex<double>* out) const;
+
+  Shape shape() const;
+  Precision precision() const;
+  Box3 in_box() const;
+  Box3 out_box() const;
+  // The steps of a run on this rank and the bytes each exchange moves.
+  std::string describe() const;
+
+  class Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace oocfft

@@ -1,0 +1,354 @@
+// The distributed plan (include/oocfft/distributed.hpp) on the host
+// backend, run by ctest under mpiexec with 1 to 4 ranks. Every rank draws
+// the whole seeded volume, takes its in box, and compares its out box of
+// the distributed transform with the same box of (a) fftw's long-double
+// transform of the whole volume and (b) the single-process Plan's; the
+// errors are summed over the ranks, so every rank reaches the same verdict.
+// Outputs are poisoned with NaN first, so a point no exchange wrote fails.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "oocfft/distributed.hpp"
+#include "oocfft/plan.hpp"
+#include "tests/reference.hpp"
+
+namespace oocfft {
+namespace {
+
+using test::LongComplex;
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int world_size() {
+  int n = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+// The points of `box` from a whole volume of `shape`, in C order of the box.
+template <class V>
+std::vector<V> cut(const std::vector<V>& whole, Shape shape, const Box3& box) {
+  std::vector<V> part;
+  if (box.empty()) return part;
+  for (auto z = box.low[0]; z <= box.high[0]; ++z)
+    for (auto y = box.low[1]; y <= box.high[1]; ++y)
+      for (auto x = box.low[2]; x <= box.high[2]; ++x)
+        part.push_back(whole[(static_cast<std::size_t>(z) * shape.ny + static_cast<std::size_t>(y)) * shape.nx +
+                             static_cast<std::size_t>(x)]);
+  return part;
+}
+
+// Relative L2 of `got` against `want` over all ranks' parts together.
+template <class Y, class R>
+double global_relative_l2(const std::vector<Y>& got, const std::vector<R>& want) {
+  L2Sums sums;
+  for (std::size_t i = 0; i < got.size(); ++i) sums.add(got[i], want[i]);
+  double local[2] = {static_cast<double>(sums.difference), static_cast<double>(sums.reference)};
+  double all[2] = {0, 0};
+  MPI_Allreduce(local, all, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  if (std::isnan(all[0])) return std::numeric_limits<double>::infinity();
+  return std::sqrt(all[0] / all[1]);
+}
+
+// Box factories: given the shape, the rank and the ranks, a box.
+using BoxOf = std::function<Box3(Shape, int, int)>;
+
+Box3 z_slab(Shape s, int r, int n) { return slab_box(s, 0, r, n); }
+Box3 y_slab(Shape s, int r, int n) { return slab_box(s, 1, r, n); }
+// x-slabs, the last rank taking the rest: uneven, and empty on the ranks
+// beyond nx.
+Box3 x_slab(Shape s, int r, int n) {
+  Box3 b = whole_box(s);
+  const auto nx = static_cast<std::int64_t>(s.nx);
+  const std::int64_t share = (nx + n - 1) / n;
+  b.low[2] = std::min<std::int64_t>(r * share, nx);
+  b.high[2] = r == n - 1 ? nx - 1 : std::min<std::int64_t>((r + 1) * share, nx) - 1;
+  return b;
+}
+// Uneven bricks: the ranks split z in halves of unequal size and y at a
+// point one third in, cycling over the four bricks; ranks beyond four hold
+// nothing, fewer than four merge the remainder into the last.
+Box3 bricks(Shape s, int r, int n) {
+  const auto nz = static_cast<std::int64_t>(s.nz), ny = static_cast<std::int64_t>(s.ny);
+  const std::int64_t zc = (nz + 2) / 3, yc = ny / 3 + 1;
+  const Box3 all[4] = {
+      {{0, 0, 0}, {zc - 1, yc - 1, static_cast<std::int64_t>(s.nx) - 1}},
+      {{0, yc, 0}, {zc - 1, ny - 1, static_cast<std::int64_t>(s.nx) - 1}},
+      {{zc, 0, 0}, {nz - 1, yc - 1, static_cast<std::int64_t>(s.nx) - 1}},
+      {{zc, yc, 0}, {nz - 1, ny - 1, static_cast<std::int64_t>(s.nx) - 1}}};
+  if (n >= 4) return r < 4 ? all[r] : Box3{};
+  // Fewer ranks: the first n - 1 take a brick each, the last the rest as
+  // z-slab halves where they line up, else the whole remainder.
+  if (n == 1) return whole_box(s);
+  if (n == 2) return r == 0 ? Box3{{0, 0, 0}, {zc - 1, ny - 1, all[0].high[2]}} : Box3{{zc, 0, 0}, {nz - 1, ny - 1, all[0].high[2]}};
+  // n == 3
+  if (r < 2) return all[r];
+  return Box3{{zc, 0, 0}, {nz - 1, ny - 1, all[0].high[2]}};
+}
+
+struct Layout {
+  const char* name;
+  BoxOf in;
+  BoxOf out;
+};
+
+const Layout layouts[] = {
+    {"z-slabs in, z-slabs out", z_slab, z_slab},
+    {"z-slabs in, y-slabs out", z_slab, y_slab},
+    {"x-slabs in, uneven bricks out", x_slab, bricks},
+    {"uneven bricks in, x-slabs out", bricks, x_slab},
+};
+
+const Shape shapes[] = {{8, 8, 8}, {5, 7, 3}, {6, 11, 9}, {3, 2, 13}, {1, 5, 4}};
+
+Options host_options(Norm norm) {
+  Options o;
+  o.backend = Backend::host;
+  o.threads = 1;  // several ranks share CI's two cores
+  o.norm = norm;
+  return o;
+}
+
+template <class T>
+void check_case(Shape shape, const Layout& layout, Direction direction, Norm norm, std::uint64_t seed,
+                std::size_t budget = 0) {
+  const int rank = world_rank();
+  const int ranks = world_size();
+  const Box3 in_box = layout.in(shape, rank, ranks);
+  const Box3 out_box = layout.out(shape, rank, ranks);
+  const std::vector<LongComplex> x = test::random_signal(shape.elements(), seed);
+  const Precision precision = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
+  Options options = host_options(norm);
+  options.device_memory_budget = budget;
+
+  // (a) fftw in long double, with numpy's norm over the whole shape.
+  const int sign = direction == Direction::forward ? FFTW_FORWARD : FFTW_BACKWARD;
+  std::vector<LongComplex> want =
+      test::fftwl_dft(x, {static_cast<int>(shape.nz), static_cast<int>(shape.ny), static_cast<int>(shape.nx)}, sign);
+  const long double n = static_cast<long double>(shape.elements());
+  const long double scale = norm == Norm::ortho                                       ? 1.0L / std::sqrt(n)
+                            : (norm == Norm::backward) == (direction == Direction::inverse) ? 1.0L / n
+                                                                                      : 1.0L;
+  for (auto& v : want) v *= scale;
+  // (b) the single-process transform of the whole volume.
+  std::vector<std::complex<T>> single = test::to_precision<T>(x);
+  Plan(shape, precision, host_options(norm)).execute(single.data(), direction);
+
+  const std::vector<std::complex<T>> in = cut(test::to_precision<T>(x), shape, in_box);
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  std::vector<std::complex<T>> out(out_box.count(), {nan, nan});
+  const DistributedPlan plan(MPI_COMM_WORLD, shape, in_box, out_box, precision, options);
+  if (direction == Direction::forward)
+    plan.forward(in.data(), out.data());
+  else
+    plan.inverse(in.data(), out.data());
+
+  const std::string what = std::string(layout.name) + ", " + shape.to_string() + ", " + to_string(direction) +
+                           ", norm " + to_string(norm) + ", " + std::to_string(ranks) + " ranks";
+  const double tol = test::tolerance<T>(4.0, shape.elements());
+  EXPECT_LE(global_relative_l2(out, cut(want, shape, out_box)), tol) << what << " against fftwl";
+  EXPECT_LE(global_relative_l2(out, cut(single, shape, out_box)), tol) << what << " against the single-process Plan";
+}
+
+TEST(Distributed, MatchesTheWholeVolumeTransformSingle) {
+  std::uint64_t seed = 1;
+  for (const Layout& layout : layouts)
+    for (const Shape& shape : shapes)
+      for (const Direction d : {Direction::forward, Direction::inverse}) check_case<float>(shape, layout, d, Norm::backward, seed++);
+}
+
+TEST(Distributed, MatchesTheWholeVolumeTransformDouble) {
+  std::uint64_t seed = 100;
+  for (const Layout& layout : layouts)
+    for (const Shape& shape : shapes)
+      for (const Direction d : {Direction::forward, Direction::inverse}) check_case<double>(shape, layout, d, Norm::backward, seed++);
+}
+
+TEST(Distributed, NormsAreNumpysOverTheGlobalShape) {
+  std::uint64_t seed = 200;
+  for (const Norm norm : {Norm::ortho, Norm::forward})
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      check_case<double>({6, 5, 4}, layouts[1], d, norm, seed++);
+      check_case<float>({7, 3, 8}, layouts[2], d, norm, seed++);
+    }
+}
+
+// Each rank's planes streamed through a small budget, not transformed in
+// place: four 16 x 20 planes of complex<double> (four streams of one plane
+// each), and 4 KiB, less than a plane, which splits each plane's transform
+// into x rows, then y columns.
+TEST(Distributed, ABudgetThatStreamsEachRanksPlanesGivesTheSameResult) {
+  const std::size_t planes = 4 * 16 * 20 * sizeof(std::complex<double>);
+  check_case<double>({12, 16, 20}, layouts[1], Direction::forward, Norm::backward, 400, planes);
+  check_case<float>({12, 16, 20}, layouts[2], Direction::inverse, Norm::ortho, 401, planes);
+  check_case<double>({12, 16, 20}, layouts[3], Direction::forward, Norm::forward, 402, 4096);
+}
+
+TEST(Distributed, InPlaceWhenTheBoxesAreTheSame) {
+  const int rank = world_rank(), ranks = world_size();
+  const Shape shape{6, 9, 5};
+  const Box3 box = bricks(shape, rank, ranks);
+  const std::vector<LongComplex> x = test::random_signal(shape.elements(), 300);
+  std::vector<std::complex<double>> data = cut(test::to_precision<double>(x), shape, box);
+  const std::vector<std::complex<double>> original = data;
+  const DistributedPlan plan(MPI_COMM_WORLD, shape, box, box, Precision::double_precision, host_options(Norm::backward));
+  plan.forward(data.data(), data.data());
+  plan.inverse(data.data(), data.data());
+  EXPECT_LE(global_relative_l2(data, original), test::tolerance<double>(4.0, shape.elements()));
+}
+
+// Every rank's Error, by kind and message, reduced so that all ranks see
+// whether they agree: the message's hash and kind, their minimum and
+// maximum over the ranks.
+struct Caught {
+  bool thrown = false;
+  ErrorKind kind = ErrorKind::invalid_argument;
+  std::string message;
+};
+
+template <class Call>
+Caught catch_error(Call&& call) {
+  Caught c;
+  try {
+    call();
+  } catch (const Error& e) {
+    c = {true, e.kind(), e.what()};
+  }
+  return c;
+}
+
+void expect_same_error_everywhere(const Caught& c, ErrorKind kind, const std::string& fragment) {
+  EXPECT_TRUE(c.thrown) << "rank " << world_rank() << " did not throw";
+  EXPECT_EQ(c.kind, kind) << c.message;
+  EXPECT_NE(c.message.find(fragment), std::string::npos) << c.message;
+  const long long mine[2] = {static_cast<long long>(std::hash<std::string>{}(c.message) >> 2),
+                             -static_cast<long long>(std::hash<std::string>{}(c.message) >> 2)};
+  long long lowest[2] = {0, 0};
+  MPI_Allreduce(mine, lowest, 2, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  EXPECT_EQ(lowest[0], -lowest[1]) << "the ranks' messages differ; this rank's: " << c.message;
+}
+
+TEST(DistributedErrors, OverlappingBoxesAreRefusedOnEveryRank) {
+  const int rank = world_rank(), ranks = world_size();
+  const Shape shape{8, 6, 4};
+  Box3 in = z_slab(shape, rank, ranks);
+  // The last rank reaches one plane lower: it overlaps its neighbour, or
+  // (one rank) leaves the shape.
+  if (rank == ranks - 1) in.low[0] -= 1;
+  const Caught c = catch_error([&] {
+    DistributedPlan(MPI_COMM_WORLD, shape, in, z_slab(shape, rank, ranks), Precision::single, host_options(Norm::backward));
+  });
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument, ranks == 1 ? "outside" : "overlap");
+}
+
+TEST(DistributedErrors, GapsAreRefusedOnEveryRank) {
+  const int rank = world_rank(), ranks = world_size();
+  const Shape shape{8, 6, 4};
+  Box3 out = y_slab(shape, rank, ranks);
+  if (rank == 0) out.high[2] -= 1;  // rank 0 leaves out its last x column
+  const Caught c = catch_error([&] {
+    DistributedPlan(MPI_COMM_WORLD, shape, z_slab(shape, rank, ranks), out, Precision::double_precision,
+                    host_options(Norm::backward));
+  });
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument, "leave " + std::to_string(shape.nz * y_slab(shape, 0, ranks).extent().ny) + " points");
+}
+
+TEST(DistributedErrors, ABoxOutsideTheShapeIsRefusedOnEveryRank) {
+  const int rank = world_rank(), ranks = world_size();
+  const Shape shape{4, 4, 4};
+  Box3 in = z_slab(shape, rank, ranks);
+  if (rank == ranks - 1) in.high[2] = 4;  // x 0..4 of 4 columns
+  const Caught c = catch_error([&] {
+    DistributedPlan(MPI_COMM_WORLD, shape, in, z_slab(shape, rank, ranks), Precision::single, host_options(Norm::backward));
+  });
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument, "rank " + std::to_string(ranks - 1) + "'s in box");
+}
+
+TEST(DistributedErrors, ADifferentShapeOnOneRankIsRefusedOnEveryRank) {
+  const int rank = world_rank(), ranks = world_size();
+  if (ranks == 1) GTEST_SKIP() << "needs two ranks";
+  const Shape shape{4, 4, 4};
+  const Shape mine = rank == 1 ? Shape{4, 4, 5} : shape;
+  const Caught c = catch_error([&] {
+    DistributedPlan(MPI_COMM_WORLD, mine, z_slab(shape, rank, ranks), z_slab(shape, rank, ranks), Precision::single,
+                    host_options(Norm::backward));
+  });
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument, "rank 1 passes another shape");
+}
+
+TEST(DistributedErrors, ANullArrayOnOneRankFailsEveryRankBeforeDataMoves) {
+  const int rank = world_rank(), ranks = world_size();
+  const Shape shape{5, 4, 3};
+  const Box3 box = z_slab(shape, rank, ranks);
+  const DistributedPlan plan(MPI_COMM_WORLD, shape, box, box, Precision::single, host_options(Norm::backward));
+  std::vector<std::complex<float>> in(box.count(), {1.0f, 0.0f});
+  std::vector<std::complex<float>> out(box.count(), {7.0f, 7.0f});
+  const int failing = ranks - 1;
+  const Caught c = catch_error([&] { plan.forward(rank == failing ? nullptr : in.data(), out.data()); });
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument,
+                               "rank " + std::to_string(failing) + ": null input array");
+  for (const auto& v : out) ASSERT_EQ(v, std::complex<float>(7.0f, 7.0f)) << "an output was written";
+  // The plan runs again afterwards: nobody was left in an exchange.
+  plan.forward(in.data(), out.data());
+  if (rank == 0) EXPECT_FLOAT_EQ(out[0].real(), static_cast<float>(shape.elements()));  // the sum of the ones
+}
+
+// A failure in the middle of a run, in one rank's local transform (its
+// cancel), ends the run on every rank with that rank's Error.
+// With nz = 2, ranks beyond the second hold no planes: their cancel is
+// seen before the z lines.
+TEST(DistributedErrors, ACancelOnOneRankEndsTheRunOnEveryRank) {
+  const int rank = world_rank(), ranks = world_size();
+  for (const Shape shape : {Shape{8, 5, 6}, Shape{2, 6, 4}}) {
+    const Box3 box = y_slab(shape, rank, ranks);
+    Options options = host_options(Norm::backward);
+    if (rank == ranks - 1) options.cancel = [] { return true; };
+    const DistributedPlan plan(MPI_COMM_WORLD, shape, box, box, Precision::double_precision, options);
+    std::vector<std::complex<double>> data(box.count(), {1.0, 0.0});
+    const Caught c = catch_error([&] { plan.forward(data.data(), data.data()); });
+    expect_same_error_everywhere(c, ErrorKind::cancelled, "");
+  }
+}
+
+TEST(DistributedErrors, TheWrongPrecisionIsRefusedOnEveryRank) {
+  const int rank = world_rank(), ranks = world_size();
+  const Shape shape{4, 3, 2};
+  const Box3 box = z_slab(shape, rank, ranks);
+  const DistributedPlan plan(MPI_COMM_WORLD, shape, box, box, Precision::double_precision, host_options(Norm::backward));
+  std::vector<std::complex<float>> data(box.count());
+  const Caught c = catch_error([&] { plan.forward(data.data(), data.data()); });
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument, "double distributed plan called with single");
+}
+
+TEST(DistributedErrors, ShiftIsUnsupported) {
+  const int rank = world_rank(), ranks = world_size();
+  const Shape shape{4, 3, 2};
+  Options options = host_options(Norm::backward);
+  options.shift = true;
+  const Caught c = catch_error([&] {
+    DistributedPlan(MPI_COMM_WORLD, shape, z_slab(shape, rank, ranks), z_slab(shape, rank, ranks), Precision::single, options);
+  });
+  expect_same_error_everywhere(c, ErrorKind::unsupported, "shift");
+}
+
+TEST(DistributedPlanReport, DescribesTheExchanges) {
+  const int rank = world_rank(), ranks = world_size();
+  const Shape shape{4, 4, 4};
+  const DistributedPlan plan(MPI_COMM_WORLD, shape, z_slab(shape, rank, ranks), y_slab(shape, rank, ranks),
+                             Precision::single, host_options(Norm::backward));
+  const std::string d = plan.describe();
+  EXPECT_NE(d.find("z-slabs -> y-slabs (MPI_Alltoallv)"), std::string::npos) << d;
+  EXPECT_NE(d.find("rank " + std::to_string(rank) + " of " + std::to_string(ranks)), std::string::npos) << d;
+}
+
+}  // namespace
+}  // namespace oocfft
