@@ -7,10 +7,7 @@
 // tolerance everywhere; real, trigonometric, centred and angular-spectrum
 // programs likewise; a device that cannot allocate, or whose brick fails,
 // is named in the error and leaves no page locked. Skips with fewer than
-// two CUDA devices. While the backend refuses plans on several devices
-// (runnable_cuda_devices in cuda_backend.cpp), these fail on a machine
-// with two with Error(unsupported): lifting that refusal is the step these
-// tests gate.
+// two CUDA devices.
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 

@@ -154,22 +154,6 @@ std::vector<int> resolve_cuda_devices(const Devices& devices) {
   return devices.ordinals();
 }
 
-// The devices a CUDA plan may run on. The lanes over several devices are
-// built (execute() below) but have not yet run on a machine with several
-// GPUs; until their suite (EngineDevicesCuda) has passed there, a plan that
-// names several is refused before any data is seen, and one device runs
-// exactly as before.
-std::vector<int> runnable_cuda_devices(const Devices& devices) {
-  std::vector<int> resolved = resolve_cuda_devices(devices);
-  if (resolved.size() != 1)
-    throw Error(ErrorKind::unsupported, "options.devices " + devices.to_string() + " names " +
-                                            std::to_string(resolved.size()) +
-                                            " CUDA devices; the CUDA backend runs a plan on one device until its "
-                                            "lanes over several are verified on a multi-GPU machine (name one, or "
-                                            "leave the default: the current device)");
-  return resolved;
-}
-
 // Restores the calling thread's current CUDA device when it goes: an
 // execution on several devices makes each current in turn, and the caller's
 // own device is none of the plan's business.
@@ -189,7 +173,7 @@ class CudaBackend final : public ExecutionBackend {
  public:
   CudaBackend(const BrickKernelFactory* factory, std::filesystem::path kernel_cache,
               const kernels::VolumeTransform& transform, const Devices& devices)
-      : devices_(runnable_cuda_devices(devices)), exchange_(devices_), locker_(devices_.front()),
+      : devices_(resolve_cuda_devices(devices)), exchange_(devices_), locker_(devices_.front()),
         kernel_cache_(std::move(kernel_cache)), transform_(transform) {
     if (factory != nullptr) {
       if (transform.kind != kernels::TransformKind::complex)

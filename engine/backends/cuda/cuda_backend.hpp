@@ -47,8 +47,7 @@ namespace oocfft::engine {
 // `kernels` (may be null) replaces the library's kernels (the benchmark's
 // cuFFT peer). `devices` names the CUDA devices (Options::devices; the
 // default is the current one): Error(invalid_argument) names one this
-// process does not see; Error(unsupported) refuses several until the lanes
-// over several devices are verified on a multi-GPU machine.
+// process does not see.
 std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const BrickKernelFactory* kernels,
                                                     const std::filesystem::path& kernel_cache,
                                                     const kernels::VolumeTransform& transform,
