@@ -74,6 +74,15 @@ bool page_locked(const void* p) {
   return a.type == cudaMemoryTypeHost;
 }
 
+// The brick of each pass of the plan that `o` gives `shape`.
+template <class T>
+std::vector<Shape> pass_bricks(const Shape& shape, const Options& o) {
+  engine::StreamingEngine engine(shape, precision_of<T>(), o, Backend::cuda);
+  std::vector<Shape> bricks;
+  for (const auto& pass : engine.plan().passes) bricks.push_back(pass.brick);
+  return bricks;
+}
+
 const Shape device_shapes[] = {{7, 11, 13}, {16, 12, 10}, {5, 17, 9}, {1, 9, 30}, {12, 1, 5}, {33, 20, 18}};
 const Strategy strategies[] = {Strategy::two_pass, Strategy::three_pass, Strategy::line_transpose, Strategy::in_core};
 
@@ -83,6 +92,7 @@ template <class T>
 void check_devices(Direction direction, std::initializer_list<HostRegistration> registrations) {
   constexpr std::size_t e = sizeof(std::complex<T>);
   bool exchanged = false, resident_across = false;
+  std::size_t compared = 0;
   for (const Shape& shape : device_shapes) {
     const std::size_t n = shape.elements();
     const auto x = to_precision<T>(random_signal(n, 3000 + n));
@@ -99,6 +109,7 @@ void check_devices(Direction direction, std::initializer_list<HostRegistration> 
                              .registration = reg,
                              .device_margin = 1 << 20};
           std::vector<std::complex<T>> one;
+          std::vector<Shape> one_bricks;
           for (unsigned devices = 1; devices <= most_devices(); ++devices) {
             Options o = c.options(precision_of<T>());
             o.devices = first_devices(devices);
@@ -114,11 +125,18 @@ void check_devices(Direction direction, std::initializer_list<HostRegistration> 
             EXPECT_EQ(report.bytes_moved, 2 * report.passes * n * e - 2 * report.resident_bytes) << where;
             if (devices == 1) {
               one = y;
+              one_bricks = pass_bricks<T>(shape, o);
               continue;
             }
+            // A pass's kernels are chosen for its brick (a compiled schedule
+            // needs enough lanes): where the devices' plan cuts the same
+            // bricks as one device's, the same kernels run the same lines.
             // in_core brick sizes follow each device's free memory, which
             // differs between the devices: to the tolerance above only.
-            if (strategy != Strategy::in_core) EXPECT_TRUE(same_bits(y, one)) << where << "\n" << plan.describe();
+            if (strategy != Strategy::in_core && pass_bricks<T>(shape, o) == one_bricks) {
+              EXPECT_TRUE(same_bits(y, one)) << where << "\n" << plan.describe();
+              ++compared;
+            }
             exchanged |= report.exchanged_bytes > 0;
             resident_across |= strategy == Strategy::in_core && report.resident_bytes == n * e &&
                                report.exchanged_bytes > 0;
@@ -127,6 +145,7 @@ void check_devices(Direction direction, std::initializer_list<HostRegistration> 
       }
     }
   }
+  EXPECT_GT(compared, 0u) << "no case cut the same bricks on several devices as on one";
   EXPECT_TRUE(exchanged) << "no case exchanged resident planes between devices";
   EXPECT_TRUE(resident_across) << "no case kept the volume resident across devices";
 }
@@ -298,11 +317,15 @@ TEST(EngineDevicesCuda, PropagatedStackMatchesOneDevice) {
   }
 }
 
-// Whether `box` is (a z part of) y-slab `failing`: a carry-over plan reads
-// only the planes of a y-slab that no device keeps.
+// Whether `box` (a brick, or a piece of one staged through the ring)
+// overlaps `failing`.
 bool in_failing(const Box& box, const Box& failing) {
-  return box.y0 == failing.y0 && box.x0 == failing.x0 && box.extent.ny == failing.extent.ny &&
-         box.extent.nx == failing.extent.nx && box.z0 >= failing.z0 && box.extent.nz > 0;
+  auto overlap = [](std::size_t a0, std::size_t an, std::size_t b0, std::size_t bn) {
+    return an > 0 && bn > 0 && a0 < b0 + bn && b0 < a0 + an;
+  };
+  return overlap(box.z0, box.extent.nz, failing.z0, failing.extent.nz) &&
+         overlap(box.y0, box.extent.ny, failing.y0, failing.extent.ny) &&
+         overlap(box.x0, box.extent.nx, failing.x0, failing.extent.nx);
 }
 
 // The inner store's direct DMA, refusing one box as a failing device
@@ -367,11 +390,13 @@ TEST(EngineDevicesCuda, ABricksErrorNamesItsDeviceAndUnlocksTheArray) {
     o.devices = Devices::list({0, 1});
     engine::StreamingEngine engine(shape, Precision::single, o, Backend::cuda);
     const engine::PassPlan plan = engine.plan();
-    const std::size_t last = plan.passes[1].bricks - 1;
-    ASSERT_EQ(plan.device_of(1, last), 1u);
+    // Pass 1 reads every z-slab whole (pass 2 may find its planes kept on
+    // the devices and read nothing): its last brick runs on device 1.
+    const std::size_t last = plan.passes[0].bricks - 1;
+    ASSERT_EQ(plan.device_of(0, last), 1u);
     auto y = to_precision<float>(random_signal(shape.elements(), 8));
     volume::HostVolume host(reinterpret_cast<std::byte*>(y.data()), shape, 8);
-    FailingStore store(host, plan.passes[1].box(shape, last));
+    FailingStore store(host, plan.passes[0].box(shape, last));
     tbb::task_arena arena;
     try {
       engine.execute(store, false, 1.0, arena, nullptr);
@@ -380,7 +405,9 @@ TEST(EngineDevicesCuda, ABricksErrorNamesItsDeviceAndUnlocksTheArray) {
       EXPECT_EQ(e.kind(), ErrorKind::io);
       const std::string what = e.what();
       EXPECT_NE(what.find("the test store cannot read this box"), std::string::npos) << what;
-      EXPECT_NE(what.find("brick " + std::to_string(last) + " of pass 2, on device 1"), std::string::npos) << what;
+      // The plan execute() fits may cut other bricks than plan() did; the
+      // volume's last z planes are device 1's in either.
+      EXPECT_NE(what.find(" of pass 1, on device 1)"), std::string::npos) << what;
     }
     EXPECT_FALSE(page_locked(y.data())) << "register " << to_string(reg) << ": the array was left page-locked";
   }
@@ -429,6 +456,7 @@ TEST(EngineDevicesCuda, ADeviceThatCannotAllocateIsNamed) {
   EXPECT_TRUE(same_bits(y, x)) << "the array changed though no plan ran";
   EXPECT_FALSE(page_locked(y.data())) << "the array was left page-locked";
 }
+
 
 }  // namespace
 }  // namespace oocfft::test
