@@ -26,6 +26,7 @@
 #include "distributed/box_partition.hpp"
 #include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
+#include "distributed/rank_device.hpp"
 #include "engine/api/z_line_transform.hpp"
 #include "engine/planning/normalization.hpp"
 #include "oocfft/plan.hpp"
@@ -106,6 +107,12 @@ class DistributedPlan::Impl {
                            "MPI_Allgather");
     std::vector<Box3> in_boxes, out_boxes;
     agree_on(comm_.get(), [&] { check_arguments(all, shape, in_boxes, out_boxes); });
+    int local_rank = 0;
+    agree_on(comm_.get(), [&] { local_rank = distributed::node_local_rank(comm_.get()); });
+    const bool uses_cuda =
+        options.backend == Backend::cuda || (options.backend == Backend::automatic && cuda_available());
+    const distributed::RankDevice device = distributed::rank_device(options, local_rank, uses_cuda, cuda_device_count());
+    device_note_ = device.note;
 
     agree_on(comm_.get(), [&] {
       if (options.shift)
@@ -117,7 +124,7 @@ class DistributedPlan::Impl {
       to_z_slabs_.emplace(in_boxes, z_slabs, rank);
       transpose_.emplace(z_slabs, y_slabs, rank);
       to_out_boxes_.emplace(y_slabs, out_boxes, rank);
-      if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, options);
+      if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, device.options);
       if (!y_slab_.empty()) {
         if (precision == Precision::single)
           z_lines_single_.emplace(shape.nz, options);
@@ -179,6 +186,7 @@ class DistributedPlan::Impl {
     std::string s = "distributed 3D FFT " + shape_.to_string() + " " + to_string(precision_) + ", rank " +
                     std::to_string(comm_.rank()) + " of " + std::to_string(comm_.size()) + "\n";
     s += "  in box " + distributed::to_string(in_box_) + ", out box " + distributed::to_string(out_box_) + "\n";
+    s += "  device of step 2: " + device_note_ + "\n";
     s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + exchanged(*to_z_slabs_) + "\n";
     s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +
          (planes_ ? ":\n" + planes_->describe() : std::string(" (empty)\n"));
@@ -193,6 +201,7 @@ class DistributedPlan::Impl {
   Box3 in_box_, out_box_;
   Precision precision_;
   Options options_;
+  std::string device_note_;  // which device this rank's local transforms use, and why
   Box3 z_slab_, y_slab_;
   std::optional<BoxExchange> to_z_slabs_, transpose_, to_out_boxes_;
   std::optional<Plan> planes_;
