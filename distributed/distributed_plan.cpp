@@ -1,6 +1,6 @@
 // DistributedPlan (include/oocfft/distributed.hpp): z-slab pencils, the
 // simplest correct algorithm first.
-//   1. the caller's in boxes -> z-slabs (BoxExchange, one MPI_Alltoallv);
+//   1. the caller's in boxes -> z-slabs (BoxExchange: MPI_Alltoallv rounds);
 //   2. each rank's z-slab: the single-node engine's 2D transform of its
 //      planes (Plan over Axes::planes: normalised over ny * nx);
 //   3. z-slabs -> y-slabs, the global transpose (BoxExchange);
@@ -121,9 +121,10 @@ class DistributedPlan::Impl {
       const std::vector<Box3> y_slabs = distributed::slab_boxes(shape, 1, ranks);
       z_slab_ = z_slabs[static_cast<std::size_t>(rank)];
       y_slab_ = y_slabs[static_cast<std::size_t>(rank)];
-      to_z_slabs_.emplace(in_boxes, z_slabs, rank);
-      transpose_.emplace(z_slabs, y_slabs, rank);
-      to_out_boxes_.emplace(y_slabs, out_boxes, rank);
+      const std::size_t element = precision == Precision::single ? 8 : 16;
+      to_z_slabs_.emplace(in_boxes, z_slabs, rank, element);
+      transpose_.emplace(z_slabs, y_slabs, rank, element);
+      to_out_boxes_.emplace(y_slabs, out_boxes, rank, element);
       if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, device.options);
       if (!y_slab_.empty()) {
         if (precision == Precision::single)
@@ -181,7 +182,8 @@ class DistributedPlan::Impl {
     const std::size_t element = precision_ == Precision::single ? 8 : 16;
     auto exchanged = [&](const BoxExchange& e) {
       return std::to_string(e.sent_to_others() * element) + " bytes sent to other ranks, " +
-             std::to_string(e.received_from_others() * element) + " received";
+             std::to_string(e.received_from_others() * element) + " received, in " + std::to_string(e.rounds()) +
+             " rounds";
     };
     std::string s = "distributed 3D FFT " + shape_.to_string() + " " + to_string(precision_) + ", rank " +
                     std::to_string(comm_.rank()) + " of " + std::to_string(comm_.size()) + "\n";

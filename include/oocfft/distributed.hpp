@@ -71,8 +71,8 @@ class DistributedPlan {
   // the ranks' in boxes must tile the shape exactly (inside it, no two
   // overlapping, no point left out), and so must the out boxes. Throws,
   // on every rank alike, Error(invalid_argument) for arguments that
-  // break this, and Error(unsupported) for Options::shift and for a
-  // rank's boxes or slabs of 2^31 elements or more (MPI's int counts).
+  // break this, and Error(unsupported) for Options::shift. Boxes of any
+  // size: the exchanges move them in rounds whose counts fit MPI's ints.
   DistributedPlan(MPI_Comm comm, Shape shape, Box3 in_box, Box3 out_box, Precision precision,
                   const Options& options = {});
   ~DistributedPlan();
