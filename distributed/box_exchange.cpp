@@ -6,12 +6,11 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
-#include <memory>
-#include <new>
 #include <string>
 
 #include "distributed/box_partition.hpp"
 #include "distributed/mpi_communicator.hpp"
+#include "distributed/uninitialised_buffer.hpp"
 #include "oocfft/error.hpp"
 
 namespace oocfft::distributed {
@@ -79,21 +78,6 @@ void copy_block(const Box3& from_box, const Box3& to_box, const Box3& block, con
   });
 }
 
-// An uninitialised buffer: std::vector would zero gigabytes on one thread
-// first, only for the packing to overwrite them.
-template <class T>
-class Scratch {
- public:
-  explicit Scratch(std::size_t n) : data_(static_cast<T*>(::operator new(std::max<std::size_t>(n, 1) * sizeof(T)))) {}
-  T* data() const { return data_.get(); }
-
- private:
-  struct Free {
-    void operator()(T* p) const noexcept { ::operator delete(p); }
-  };
-  std::unique_ptr<T, Free> data_;
-};
-
 }  // namespace
 
 BoxExchange::BoxExchange(const std::vector<Box3>& from, const std::vector<Box3>& to, int rank,
@@ -140,13 +124,16 @@ BoxExchange::BoxExchange(const std::vector<Box3>& from, const std::vector<Box3>&
 
 template <class T>
 void BoxExchange::run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to) const {
-  if (!kept_.empty()) copy_block(from_box_, to_box_, kept_, from, to);
+  // The same array in the same box (a rank's planes transformed in place)
+  // keeps its points where they are.
+  const bool same_array = static_cast<const void*>(from) == static_cast<const void*>(to) && from_box_ == to_box_;
+  if (!kept_.empty() && !same_array) copy_block(from_box_, to_box_, kept_, from, to);
   if (rounds_ == 0) return;
   const std::size_t ranks = send_blocks_.size();
   std::vector<int> send_counts(ranks), send_displs(ranks), recv_counts(ranks), recv_displs(ranks);
   std::vector<RowRange> send_rows(ranks), recv_rows(ranks);
-  Scratch<T> send(sent_to_others_ / rounds_ + ranks * from_box_.extent().nx + 1);
-  Scratch<T> receive(received_from_others_ / rounds_ + ranks * to_box_.extent().nx + 1);
+  UninitialisedBuffer<T> send(sent_to_others_ / rounds_ + ranks * from_box_.extent().nx + 1);
+  UninitialisedBuffer<T> receive(received_from_others_ / rounds_ + ranks * to_box_.extent().nx + 1);
   for (std::size_t round = 0; round < rounds_; ++round) {
     std::size_t send_total = 0, recv_total = 0;
     for (std::size_t r = 0; r < ranks; ++r) {

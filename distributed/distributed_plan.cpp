@@ -2,7 +2,8 @@
 // simplest correct algorithm first.
 //   1. the caller's in boxes -> z-slabs (BoxExchange: MPI_Alltoallv rounds);
 //   2. each rank's z-slab: the single-node engine's 2D transform of its
-//      planes (Plan over Axes::planes: normalised over ny * nx);
+//      planes (Plan over Axes::planes: normalised over ny * nx), in the
+//      caller's array when the call is in place and the box is the z-slab;
 //   3. z-slabs -> y-slabs, the global transpose (BoxExchange);
 //   4. each rank's y-slab: the transform along z alone
 //      (engine::ZLineTransform, normalised over nz);
@@ -27,6 +28,7 @@
 #include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
 #include "distributed/rank_device.hpp"
+#include "distributed/uninitialised_buffer.hpp"
 #include "engine/api/z_line_transform.hpp"
 #include "engine/planning/normalization.hpp"
 #include "oocfft/plan.hpp"
@@ -138,8 +140,10 @@ class DistributedPlan::Impl {
   template <class T>
   void execute(const std::complex<T>* in, std::complex<T>* out, Direction direction) const {
     const MPI_Comm comm = comm_.get();
-    std::vector<std::complex<T>> z_slab;
-    std::vector<std::complex<T>> y_slab;
+    // In place, with this rank's box its z-slab: its planes are transformed
+    // in the caller's array, and no z-slab copy is made.
+    const bool planes_in_place = static_cast<const void*>(in) == out && in_box_ == z_slab_;
+    std::optional<distributed::UninitialisedBuffer<std::complex<T>>> z_slab, y_slab;
     agree_on(comm, [&] {
       const Precision called = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
       if (called != precision_)
@@ -153,16 +157,17 @@ class DistributedPlan::Impl {
       if (out == nullptr && !out_box_.empty())
         throw Error(ErrorKind::invalid_argument, rank + ": null output array for its out box " +
                                                      distributed::to_string(out_box_));
-      z_slab.resize(z_slab_.count());
-      y_slab.resize(y_slab_.count());
+      if (!planes_in_place) z_slab.emplace(z_slab_.count());
+      y_slab.emplace(y_slab_.count());
     });
     const MPI_Datatype type = mpi_type_of<T>();
-    to_z_slabs_->run(comm, type, in, z_slab.data());
+    std::complex<T>* planes = planes_in_place ? out : z_slab->data();
+    to_z_slabs_->run(comm, type, in, planes);
     agree_on(comm, [&] {
-      if (planes_) planes_->execute(z_slab.data(), direction);
+      if (planes_) planes_->execute(planes, direction);
     });
-    transpose_->run(comm, type, static_cast<const std::complex<T>*>(z_slab.data()), y_slab.data());
-    z_slab = {};  // its memory back before the z lines
+    transpose_->run(comm, type, static_cast<const std::complex<T>*>(planes), y_slab->data());
+    z_slab.reset();  // its memory back before the z lines
     agree_on(comm, [&] {
       // Polled as the host engine polls it before each axis.
       if (options_.cancel && options_.cancel())
@@ -170,12 +175,12 @@ class DistributedPlan::Impl {
       const double scale = engine::norm_scale(options_.norm, direction, shape_.nz);
       const std::size_t columns = y_slab_.extent().ny * shape_.nx;
       if constexpr (std::is_same_v<T, float>) {
-        if (z_lines_single_) z_lines_single_->execute(y_slab.data(), columns, direction == Direction::inverse, scale);
+        if (z_lines_single_) z_lines_single_->execute(y_slab->data(), columns, direction == Direction::inverse, scale);
       } else {
-        if (z_lines_double_) z_lines_double_->execute(y_slab.data(), columns, direction == Direction::inverse, scale);
+        if (z_lines_double_) z_lines_double_->execute(y_slab->data(), columns, direction == Direction::inverse, scale);
       }
     });
-    to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab.data()), out);
+    to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab->data()), out);
   }
 
   std::string describe() const {
