@@ -16,13 +16,16 @@
 // error of the local transform) becomes the same oocfft::Error on every
 // rank, the first failing rank's, agreed before any data moves on.
 //
-// Devices: each rank's local transforms run with the plan's Options, with
-// one exception. When Options::devices is left at its default (the
+// Devices: each rank transforms the planes of its z-slab with the
+// single-node engine and the plan's Options (the z lines of its y-slab run
+// on the host executor today), with one exception. When Options::devices is left at its default (the
 // current device) and the backend resolves to CUDA, rank k of a node (its
 // rank among the ranks sharing the node's memory, MPI_COMM_TYPE_SHARED)
 // runs on CUDA device k modulo the devices the process sees
 // (cuda_device_count()): mpirun -np 4 on a four-GPU node puts one rank on
-// each GPU, where the default would put all four on device 0. A named
+// each GPU, where the default would put all four on device 0 (a launcher
+// that gives each rank one GPU through CUDA_VISIBLE_DEVICES still works:
+// each rank then sees one device and takes it). A named
 // Devices list is used as given (each rank may pass its own), and the host
 // backend is unchanged. describe() says which device the rank uses.
 #include <mpi.h>
