@@ -187,8 +187,7 @@ class DistributedPlan::Impl {
     const std::size_t element = precision_ == Precision::single ? 8 : 16;
     auto exchanged = [&](const BoxExchange& e) {
       return std::to_string(e.sent_to_others() * element) + " bytes sent to other ranks, " +
-             std::to_string(e.received_from_others() * element) + " received, in " + std::to_string(e.rounds()) +
-             " rounds";
+             std::to_string(e.received_from_others() * element) + " received, rounds: " + std::to_string(e.rounds());
     };
     std::string s = "distributed 3D FFT " + shape_.to_string() + " " + to_string(precision_) + ", rank " +
                     std::to_string(comm_.rank()) + " of " + std::to_string(comm_.size()) + "\n";
