@@ -381,4 +381,13 @@ std::string cuda_unavailable_reason() {
   return "";
 }
 
+int cuda_device_count_reported() noexcept {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();  // as cuda_unavailable_reason: later calls start clean
+    return 0;
+  }
+  return count;
+}
+
 }  // namespace oocfft::engine

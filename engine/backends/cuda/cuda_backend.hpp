@@ -60,4 +60,7 @@ std::unique_ptr<volume::PageLocker> make_cuda_page_locker();
 // the reason.
 std::string cuda_unavailable_reason();
 
+// cudaGetDeviceCount's count; 0 when it answers with an error (cleared).
+int cuda_device_count_reported() noexcept;
+
 }  // namespace oocfft::engine
