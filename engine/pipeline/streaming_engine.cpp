@@ -369,9 +369,10 @@ std::string StreamingEngine::describe() const {
            floor_summary(plan);
     return s + note + fitted.kernels_of(0).describe();
   }
-  const std::size_t staging = plan.streams * plan.staging_bytes;
+  // Every lane of every device has its staging buffer.
+  const std::size_t staging = plan.lanes() * plan.staging_bytes;
   const std::size_t workspace = fitted.kernels_of(0).workspace_bytes();
-  s += "  pinned staging: " + format_bytes(double(staging)) + " (" + std::to_string(plan.streams) + " x " +
+  s += "  pinned staging: " + format_bytes(double(staging)) + " (" + std::to_string(plan.lanes()) + " x " +
        format_bytes(double(plan.staging_bytes)) +
        (plan.natural_layout_only()
             ? ", rings of " + std::to_string(plan.staging_bytes / plan.staging_slot_bytes()) + " slots of " +
