@@ -34,7 +34,7 @@ case "${setup_what:?setup_what must be demo or test}" in
   test)
     packages+=(libgtest-dev libfftw3-dev python3 python3-numpy python3-h5py
                python3-dev python3-pybind11 python3-pytest python3-scipy python3-tqdm
-               libopenmpi-dev openmpi-bin)
+               libopenmpi-dev openmpi-bin libfftw3-mpi-dev)
     configure+=(-DOOCFFT_BUILD_TESTS=ON -DOOCFFT_BUILD_BENCH=ON -DOOCFFT_CUDA=AUTO)
     ;;
   *) echo "setup.sh: setup_what must be demo or test (got '$setup_what')" >&2; exit 2 ;;
