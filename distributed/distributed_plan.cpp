@@ -5,7 +5,8 @@
 //      planes (Plan over Axes::planes: normalised over ny * nx), in the
 //      caller's array when the call is in place and the box is the z-slab;
 //   3. z-slabs -> y-slabs, the global transpose (BoxExchange);
-//   4. each rank's y-slab: the transform along z alone
+//   4. each rank's y-slab: the transform along z alone, streamed through
+//      the rank's device by the engine's lone z pass
 //      (engine::ZLineTransform, normalised over nz);
 //   5. y-slabs -> the caller's out boxes (BoxExchange).
 // The two partial norms multiply to numpy's over the global shape (for
@@ -130,9 +131,9 @@ class DistributedPlan::Impl {
       if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, device.options);
       if (!y_slab_.empty()) {
         if (precision == Precision::single)
-          z_lines_single_.emplace(shape.nz, options);
+          z_lines_single_.emplace(y_slab_.extent(), device.options);
         else
-          z_lines_double_.emplace(shape.nz, options);
+          z_lines_double_.emplace(y_slab_.extent(), device.options);
       }
     });
   }
@@ -169,15 +170,15 @@ class DistributedPlan::Impl {
     transpose_->run(comm, type, static_cast<const std::complex<T>*>(planes), y_slab->data());
     z_slab.reset();  // its memory back before the z lines
     agree_on(comm, [&] {
-      // Polled as the host engine polls it before each axis.
+      // Polled here too: a rank with an empty y-slab runs no brick, whose
+      // poll would see the cancel.
       if (options_.cancel && options_.cancel())
         throw Error(ErrorKind::cancelled, "rank " + std::to_string(comm_.rank()) + ": cancelled before the z lines");
       const double scale = engine::norm_scale(options_.norm, direction, shape_.nz);
-      const std::size_t columns = y_slab_.extent().ny * shape_.nx;
       if constexpr (std::is_same_v<T, float>) {
-        if (z_lines_single_) z_lines_single_->execute(y_slab->data(), columns, direction == Direction::inverse, scale);
+        if (z_lines_single_) z_lines_single_->execute(y_slab->data(), direction == Direction::inverse, scale);
       } else {
-        if (z_lines_double_) z_lines_double_->execute(y_slab->data(), columns, direction == Direction::inverse, scale);
+        if (z_lines_double_) z_lines_double_->execute(y_slab->data(), direction == Direction::inverse, scale);
       }
     });
     to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab->data()), out);
@@ -192,12 +193,16 @@ class DistributedPlan::Impl {
     std::string s = "distributed 3D FFT " + shape_.to_string() + " " + to_string(precision_) + ", rank " +
                     std::to_string(comm_.rank()) + " of " + std::to_string(comm_.size()) + "\n";
     s += "  in box " + distributed::to_string(in_box_) + ", out box " + distributed::to_string(out_box_) + "\n";
-    s += "  device of step 2: " + device_note_ + "\n";
+    s += "  device of steps 2 and 4: " + device_note_ + "\n";
     s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + exchanged(*to_z_slabs_) + "\n";
     s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +
          (planes_ ? ":\n" + planes_->describe() : std::string(" (empty)\n"));
     s += "  3. z-slabs -> y-slabs (MPI_Alltoallv): " + exchanged(*transpose_) + "\n";
-    s += "  4. z of y-slab " + distributed::to_string(y_slab_) + " on the host executor\n";
+    const std::string z_lines = z_lines_single_   ? z_lines_single_->describe()
+                                : z_lines_double_ ? z_lines_double_->describe()
+                                                  : std::string();
+    s += "  4. z of y-slab " + distributed::to_string(y_slab_) + " by the single-node engine (its z pass alone)" +
+         (z_lines.empty() ? std::string(" (empty)\n") : ":\n" + z_lines);
     s += "  5. y-slabs -> out boxes (MPI_Alltoallv): " + exchanged(*to_out_boxes_) + "\n";
     return s;
   }

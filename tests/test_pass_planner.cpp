@@ -3,6 +3,8 @@
 // floor it reports. No data moves; each case is a plan_passes() call.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "engine/planning/pass_planner.hpp"
 #include "engine/planning/pcie_floor.hpp"
 #include "oocfft/error.hpp"
@@ -177,6 +179,40 @@ TEST(PassPlanner, PlaneProgramsRunWholePlanesOrRowsAndColumns) {
   ASSERT_EQ(p.passes.size(), 2u);
   EXPECT_EQ(p.passes[0].stages, in.plane_program);
   EXPECT_EQ(p.passes[1].stages, std::vector<Stage>{Stage::inverse});
+}
+
+// The z lines alone (a distributed rank's y-slab): one pass along z whose
+// bricks hold whole z lines and stay within a stream's share, spread over
+// the devices; a z line larger than the share is refused.
+TEST(PassPlanner, ZLinesAloneAreOnePassOfYSlabs) {
+  PlannerInput in = device_input({2048, 512, 3072}, 4 * GiB, 100 * GiB);  // 24 GiB, a 4 GiB budget
+  in.z_lines_only = true;
+  in.requested = Strategy::in_core;  // not a strategy of the z lines: ignored
+  PassPlan p = plan_passes(in);
+  ASSERT_EQ(p.passes.size(), 1u);
+  const PassSpec& z = p.passes[0];
+  EXPECT_TRUE(z.axes.z && !z.axes.y && !z.axes.x);
+  EXPECT_EQ(z.brick.nz, 2048u);
+  EXPECT_EQ(z.stages, std::vector<Stage>{Stage::transform});
+  EXPECT_GE(z.bricks, 2u * p.streams);
+  EXPECT_LE(p.streams * p.brick_bytes, 4 * GiB);
+  EXPECT_EQ(p.resident_bytes, 0u);
+  std::size_t covered = 0;
+  for (std::size_t i = 0; i < z.bricks; ++i) covered += z.box(in.volume, i).elements();
+  EXPECT_EQ(covered, in.volume.elements());
+
+  in.devices = {0, 1, 2};
+  in.device_budgets = {4 * GiB, 4 * GiB, 4 * GiB};
+  p = plan_passes(in);
+  ASSERT_EQ(p.passes.size(), 1u);
+  ASSERT_EQ(p.passes[0].owner.size(), p.passes[0].bricks);
+  std::set<unsigned> owners(p.passes[0].owner.begin(), p.passes[0].owner.end());
+  EXPECT_EQ(owners.size(), 3u);
+
+  in.devices = {0};
+  in.device_budgets.clear();
+  in.volume = {std::size_t{1} << 28, 1, 4};  // a z line of 2 GiB, a stream's share of 1 GiB
+  EXPECT_THROW(plan_passes(in), Error);
 }
 
 TEST(PassPlanner, PlaneProgramsRefuseWhatTheyCannotRun) {

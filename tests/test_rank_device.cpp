@@ -49,7 +49,7 @@ TEST(RankDevice, DescribeNamesTheDeviceOfEachRank) {
   const Shape shape{4, 3, 2};
   const Box3 box = slab_box(shape, 0, world(MPI_Comm_rank), world(MPI_Comm_size));
   const DistributedPlan plan(MPI_COMM_WORLD, shape, box, box, Precision::single, host);
-  EXPECT_NE(plan.describe().find("device of step 2: the host backend (node-local rank " +
+  EXPECT_NE(plan.describe().find("device of steps 2 and 4: the host backend (node-local rank " +
                                  std::to_string(world(MPI_Comm_rank)) + ")"),
             std::string::npos)
       << plan.describe();

@@ -2,24 +2,30 @@
 
 #include <tbb/task_arena.h>
 
+#include <type_traits>
+
 #include "engine/api/host_threads.hpp"
-#include "kernels/host_executor.hpp"
-#include "kernels/line_batch.hpp"
-#include "kernels/line_plan.hpp"
-#include "kernels/radix_schedule.hpp"
+#include "engine/pipeline/execution_backend.hpp"
+#include "engine/pipeline/streaming_engine.hpp"
+#include "volume/host_volume.hpp"
 
 namespace oocfft::engine {
 
 template <class T>
 struct ZLineTransform<T>::State {
-  std::shared_ptr<const kernels::LinePlan<T>> plan;
+  State(Shape s, const Options& options)
+      : shape(s),
+        arena(make_arena(options)),
+        streaming(s, std::is_same_v<T, float> ? Precision::single : Precision::double_precision, options,
+                  resolve_backend(options.backend), StreamingEngine::ZLinesOnly{}) {}
+  Shape shape;
   std::shared_ptr<tbb::task_arena> arena;
+  StreamingEngine streaming;
 };
 
 template <class T>
-ZLineTransform<T>::ZLineTransform(std::size_t nz, const Options& options)
-    : state_(std::make_unique<State>(
-          State{kernels::make_line_plan<T>(nz, kernels::host_composite_radices), make_arena(options)})) {}
+ZLineTransform<T>::ZLineTransform(Shape shape, const Options& options)
+    : state_(std::make_unique<State>(shape, options)) {}
 
 template <class T>
 ZLineTransform<T>::~ZLineTransform() = default;
@@ -29,21 +35,21 @@ template <class T>
 ZLineTransform<T>& ZLineTransform<T>::operator=(ZLineTransform&&) noexcept = default;
 
 template <class T>
-std::size_t ZLineTransform<T>::length() const {
-  return state_->plan->length();
+Shape ZLineTransform<T>::shape() const {
+  return state_->shape;
 }
 
 template <class T>
-void ZLineTransform<T>::execute(std::complex<T>* data, std::size_t columns, bool inverse, double scale) const {
-  if (columns == 0) return;
-  const std::size_t nz = length();
-  const auto stride = static_cast<std::ptrdiff_t>(columns);
-  // Neighbouring columns as lanes, so the executor reads rows (line_batch.hpp).
-  const kernels::LineBatch z_lines{nz, stride, columns, 1, 1, 0};
-  state_->arena->execute([&] {
-    kernels::execute_lines_host(*state_->plan, reinterpret_cast<kernels::Complex<T>*>(data), z_lines, inverse,
-                                static_cast<T>(scale));
-  });
+void ZLineTransform<T>::execute(std::complex<T>* data, bool inverse, double scale, RunReport* report) const {
+  if (state_->shape.elements() == 0) return;
+  const Shape& s = state_->shape;
+  volume::HostVolume store(reinterpret_cast<std::byte*>(data), {s.nz, s.ny, s.nx}, sizeof(std::complex<T>));
+  state_->streaming.execute(store, inverse, scale, *state_->arena, report);
+}
+
+template <class T>
+std::string ZLineTransform<T>::describe() const {
+  return state_->streaming.describe();
 }
 
 template class ZLineTransform<float>;

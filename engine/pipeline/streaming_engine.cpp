@@ -96,6 +96,11 @@ StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const 
     : StreamingEngine(shape, precision, options, checked_backend(shape, precision, options, backend, nullptr),
                       std::move(plane_program)) {}
 
+StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
+                                 ZLinesOnly)
+    : StreamingEngine(shape, precision, options, checked_backend(shape, precision, options, backend, nullptr),
+                      std::vector<Stage>{}, kernels::VolumeTransform{}, true) {}
+
 StreamingEngine::StreamingEngine(const Shape& spectrum_shape, Precision precision, const Options& options,
                                  Backend backend, const kernels::VolumeTransform& transform)
     : StreamingEngine(spectrum_shape, precision, options,
@@ -114,11 +119,12 @@ StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const 
 
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options,
                                  std::unique_ptr<ExecutionBackend> backend, std::vector<Stage> plane_program,
-                                 const kernels::VolumeTransform& transform)
+                                 const kernels::VolumeTransform& transform, bool z_lines_only)
     : shape_(shape),
       precision_(precision),
       options_(options),
       plane_program_(std::move(plane_program)),
+      z_lines_only_(z_lines_only),
       transform_(transform),
       budget_given_(options.device_memory_budget != 0),
       backend_(std::move(backend)) {
@@ -153,6 +159,7 @@ FittedPlan StreamingEngine::fit(const std::vector<std::size_t>& budgets) const {
   in.host_backend = backend_->kind() == Backend::host;
   in.host_available = available_host_memory();
   in.plane_program = plane_program_;
+  in.z_lines_only = z_lines_only_;
   in.real_x = transform_.kind == kernels::TransformKind::real;
   // The in-house kernels need no workspace for most lengths; the first plan
   // assumes none and the kernels built for it say what they need.

@@ -34,6 +34,11 @@ class StreamingEngine {
   // plane along x and y; execute() then needs the multiply's stage.
   StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend,
                   std::vector<Stage> plane_program);
+  // The z lines alone (PlannerInput::z_lines_only), in the run's
+  // direction: the distributed plan's y-slabs, transformed along x and y
+  // already, through the devices.
+  struct ZLinesOnly {};
+  StreamingEngine(const Shape& shape, Precision precision, const Options& options, Backend backend, ZLinesOnly);
   // A real or trigonometric transform (kernels/volume_transform.hpp). Real:
   // `spectrum_shape` is
   // the half spectrum (nz, ny, nx/2+1) the passes see, `transform` says
@@ -91,7 +96,7 @@ class StreamingEngine {
  private:
   StreamingEngine(const Shape& shape, Precision precision, const Options& options,
                   std::unique_ptr<ExecutionBackend> backend, std::vector<Stage> plane_program,
-                  const kernels::VolumeTransform& transform = {});
+                  const kernels::VolumeTransform& transform = {}, bool z_lines_only = false);
   // The plan for device budgets of `budgets` bytes (one per device of the
   // backend, in its order), with the kernels built on each device for it:
   // planned with the kernels' real tables and workspace, and planned again
@@ -120,6 +125,7 @@ class StreamingEngine {
   Precision precision_;
   Options options_;
   std::vector<Stage> plane_program_;
+  bool z_lines_only_ = false;
   kernels::VolumeTransform transform_;
   bool budget_given_;
   std::unique_ptr<ExecutionBackend> backend_;

@@ -386,6 +386,46 @@ PassPlan plan_plane_program(const PlannerInput& in, std::size_t usable, double p
   return plan;
 }
 
+// The z lines alone (PlannerInput::z_lines_only): one pass of y-slabs of
+// whole z lines, bricks spread over the lanes as the passes of a 3D plan
+// are. `usable` and `per_byte` as in plan_passes.
+PassPlan plan_z_lines(const PlannerInput& in, std::size_t usable, double per_byte) {
+  const Shape& v = in.volume;
+  const std::size_t e = in.element_bytes;
+  constexpr AxisSet z{true, false, false};
+  // The host backend's brick buffers are its staging, shared by the lanes.
+  const std::size_t staging = !in.host_backend           ? std::size_t(-1)
+                              : in.staging_budget != 0   ? in.staging_budget
+                              : in.host_available != 0   ? in.host_available / 4
+                                                         : std::size_t(-1);
+  PassPlan plan;
+  plan.element_bytes = e;
+  plan.devices = placements_of(in);
+  plan.device_budget = usable + in.table_bytes;
+  plan.streams = in.streams;
+  const std::size_t limit = std::min(static_cast<std::size_t>(double(usable) / plan.streams / per_byte / double(e)),
+                                     staging / plan.lanes() / e);
+  const std::string sizes = "z lines of " + format_bytes(double(v.nz * e)) + ", device budget " +
+                            format_bytes(double(usable + in.table_bytes)) + " over " + std::to_string(plan.streams) +
+                            " streams";
+  if (v.nz > limit)
+    throw Error(ErrorKind::out_of_memory, "not even one z line fits one stream's share (" +
+                                              format_bytes(double(limit * e)) + "): " + sizes);
+  const std::size_t cap = std::min(limit, std::max(v.nz, fill_elements(in, plan.lanes())));
+  PassSpec pass = fit_pass("z on y-slabs", z, BrickLayout::natural, v, cap, plan.lanes());
+  plan.passes.push_back(std::move(pass));
+  plan.strategy = Strategy::two_pass;
+  plan.reason = sizes + ": the z lines alone, one pass of y-slabs (the second pass of two_pass)";
+  plan.brick_bytes = plan.passes.front().brick.elements() * e;
+  spread_bricks(plan);
+  plan.staging_bytes = plan.brick_bytes;
+  if (!in.host_backend) {
+    const std::size_t ring = in.staging_budget != 0 ? in.staging_budget / plan.lanes() / e * e : staging_ring_bytes;
+    plan.staging_bytes = std::min({plan.staging_bytes, staging_ring_bytes, std::max(ring, 2 * e)});
+  }
+  return plan;
+}
+
 }  // namespace
 
 Box PassPlan::volume_part(const Box& box) const {
@@ -491,6 +531,7 @@ PassPlan plan_passes(const PlannerInput& in) {
   // device the volume stays resident and the streams' bricks (the y-slabs
   // on their way down) come on top.
   if (!in.plane_program.empty()) return plan_plane_program(in, usable, per_byte);
+  if (in.z_lines_only) return plan_z_lines(in, usable, per_byte);
 
   // Resident on the devices: each keeps its share of the z planes and its
   // lanes' bricks (the y-slabs on their way down) come on top.

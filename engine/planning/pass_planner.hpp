@@ -21,6 +21,9 @@
 //              elements with k = 3, Y and Z lines transposed element-wise
 //              on the host into contiguous lines.
 //
+// The z lines alone (PlannerInput::z_lines_only) are one pass of y-slabs,
+// each brick whole z lines of as many columns as a stream's share holds.
+//
 // A plane program (PlannerInput::plane_program: angular-spectrum work, or
 // a stack of 2D transforms, the lone stage `transform`) transforms only x
 // and y of each z plane, with a multiply between the transforms where
@@ -188,6 +191,10 @@ struct PlannerInput {
   // on every z plane along x and y (a plane program: forward, multiply,
   // inverse, or a part of it), and only those axes.
   std::vector<Stage> plane_program;
+  // The z lines alone, in the run's direction (the distributed plan's last
+  // step: its y-slabs come transformed along x and y): one pass of y-slabs,
+  // whatever `requested` asks. Not with a plane program.
+  bool z_lines_only = false;
   // A real transform (kernels/volume_transform.hpp): `volume` is the half
   // spectrum, and the x stage runs even where it has one value.
   bool real_x = false;

@@ -16,9 +16,9 @@
 // error of the local transform) becomes the same oocfft::Error on every
 // rank, the first failing rank's, agreed before any data moves on.
 //
-// Devices: each rank transforms the planes of its z-slab with the
-// single-node engine and the plan's Options (the z lines of its y-slab run
-// on the host executor today), with one exception. When Options::devices is left at its default (the
+// Devices: each rank transforms the planes of its z-slab and the z lines
+// of its y-slab with the single-node engine and the plan's Options, with
+// one exception. When Options::devices is left at its default (the
 // current device) and the backend resolves to CUDA, rank k of a node (its
 // rank among the ranks sharing the node's memory, MPI_COMM_TYPE_SHARED)
 // runs on CUDA device k modulo the devices the process sees
