@@ -285,6 +285,26 @@ bool plan_carry_over(PassPlan& p, const PlannerInput& in, std::size_t table_byte
   return true;
 }
 
+// The brick elements' bytes the staging allows a plane or z-lines plan
+// over all its lanes: a device stages through its ring whatever the
+// brick; the host backend's brick buffers are its staging, shared by the
+// lanes.
+std::size_t brick_staging_limit(const PlannerInput& in) {
+  if (!in.host_backend) return std::size_t(-1);
+  if (in.staging_budget != 0) return in.staging_budget;
+  return in.host_available != 0 ? in.host_available / 4 : std::size_t(-1);
+}
+
+// A plane or z-lines plan's staging: the host backend's a brick per lane;
+// a device's a ring per lane, within a staging budget where one is given.
+void stage_through_rings(PassPlan& plan, const PlannerInput& in) {
+  const std::size_t e = in.element_bytes;
+  plan.staging_bytes = plan.brick_bytes;
+  if (in.host_backend) return;
+  const std::size_t ring = in.staging_budget != 0 ? in.staging_budget / plan.lanes() / e * e : staging_ring_bytes;
+  plan.staging_bytes = std::min({plan.staging_bytes, staging_ring_bytes, std::max(ring, 2 * e)});
+}
+
 // Refuses a plane program that is not forward, multiply, inverse or a
 // part of them in that order.
 void check_plane_program(const std::vector<Stage>& program) {
@@ -317,12 +337,7 @@ PassPlan plan_plane_program(const PlannerInput& in, std::size_t usable, double p
   AxisSet xy = effective(AxisSet::xy(), v);
   if (empty(xy)) xy = AxisSet::xy();  // 1x1 planes: the multiply and the scale alone
   const std::size_t plane = minimum_brick(xy, v);
-  // A device stages through its ring whatever the brick; the host
-  // backend's brick buffers are its staging, shared by the streams.
-  const std::size_t staging = !in.host_backend           ? std::size_t(-1)
-                              : in.staging_budget != 0   ? in.staging_budget
-                              : in.host_available != 0   ? in.host_available / 4
-                                                         : std::size_t(-1);
+  const std::size_t staging = brick_staging_limit(in);
   const std::size_t devices = in.devices.size();
   auto share = [&](unsigned streams) {
     return std::min(static_cast<std::size_t>(double(usable) / streams / per_byte / double(e)),
@@ -377,12 +392,7 @@ PassPlan plan_plane_program(const PlannerInput& in, std::size_t usable, double p
   }
   for (const PassSpec& p : plan.passes) plan.brick_bytes = std::max(plan.brick_bytes, p.brick.elements() * e);
   spread_bricks(plan);
-  plan.staging_bytes = plan.brick_bytes;
-  if (!in.host_backend) {
-    // The ring, within a staging budget where one is given.
-    const std::size_t ring = in.staging_budget != 0 ? in.staging_budget / plan.lanes() / e * e : staging_ring_bytes;
-    plan.staging_bytes = std::min({plan.staging_bytes, staging_ring_bytes, std::max(ring, 2 * e)});
-  }
+  stage_through_rings(plan, in);
   return plan;
 }
 
@@ -393,11 +403,7 @@ PassPlan plan_z_lines(const PlannerInput& in, std::size_t usable, double per_byt
   const Shape& v = in.volume;
   const std::size_t e = in.element_bytes;
   constexpr AxisSet z{true, false, false};
-  // The host backend's brick buffers are its staging, shared by the lanes.
-  const std::size_t staging = !in.host_backend           ? std::size_t(-1)
-                              : in.staging_budget != 0   ? in.staging_budget
-                              : in.host_available != 0   ? in.host_available / 4
-                                                         : std::size_t(-1);
+  const std::size_t staging = brick_staging_limit(in);
   PassPlan plan;
   plan.element_bytes = e;
   plan.devices = placements_of(in);
@@ -418,11 +424,7 @@ PassPlan plan_z_lines(const PlannerInput& in, std::size_t usable, double per_byt
   plan.reason = sizes + ": the z lines alone, one pass of y-slabs (the second pass of two_pass)";
   plan.brick_bytes = plan.passes.front().brick.elements() * e;
   spread_bricks(plan);
-  plan.staging_bytes = plan.brick_bytes;
-  if (!in.host_backend) {
-    const std::size_t ring = in.staging_budget != 0 ? in.staging_budget / plan.lanes() / e * e : staging_ring_bytes;
-    plan.staging_bytes = std::min({plan.staging_bytes, staging_ring_bytes, std::max(ring, 2 * e)});
-  }
+  stage_through_rings(plan, in);
   return plan;
 }
 
