@@ -77,6 +77,14 @@ class DistributedPlan {
   // may pass null for it. `out` may be `in` when the boxes are the same
   // (in place): every rank's input is read before any output is written.
   // The element type must match the plan's precision.
+  //
+  // Options::progress is called on rank 0 only, for the whole job, after
+  // each of three steps: the z-slabs' planes (with the exchange before
+  // them), the y-slabs' z lines (with the transpose before them), the
+  // exchange to the out boxes. Progress counts steps (bricks_done of
+  // bricks_total, pass of passes); bytes_moved stays 0. Options::cancel is
+  // polled on each rank, as the single-node engine polls it, and before
+  // the z lines; a cancel on one rank ends the run on every rank.
   void forward(const std::complex<float>* in, std::complex<float>* out) const;
   void forward(const std::complex<double>* in, std::complex<double>* out) const;
   void inverse(const std::complex<float>* in, std::complex<float>* out) const;
