@@ -20,6 +20,7 @@
 #include <array>
 #include <complex>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -45,6 +46,13 @@ struct Box3 {
   Shape extent() const;
   bool operator==(const Box3&) const = default;
 };
+
+// Collective over `comm`: runs `step` on this rank, then throws on every
+// rank the Error of the lowest rank whose step threw (std::bad_alloc as
+// Error(out_of_memory)), or returns on every rank. The library runs each of
+// its own steps so; a caller runs its own checks so before a collective
+// job, so that a refusal on one rank is every rank's and none waits for it.
+void agree_on_step(MPI_Comm comm, const std::function<void()>& step);
 
 // The whole of `shape` as one box.
 Box3 whole_box(Shape shape);
