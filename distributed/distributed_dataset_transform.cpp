@@ -104,9 +104,11 @@ DatasetTransformReport read_transform_write(Job& job, distributed::CollectiveDat
   agree_on(job.comm, [&] {
     report.host_memory_budget = job.file_options.host_memory_budget != 0 ? job.file_options.host_memory_budget
                                                                          : engine::default_host_memory_budget();
-    // The file's slabs, the plan's own slabs and an exchange's send and
-    // receive buffers at once (the transpose's peak).
-    const std::size_t needed = 3 * (z_slab.count() + y_slab.count()) * sizeof(std::complex<T>);
+    // At once: the file's two slabs, the plan's own two, and one
+    // exchange's send and receive buffers. The peak is the transpose
+    // (3 z + 3 y) or, where a rank's y-slab is more than twice its z-slab,
+    // the last exchange (z + 4 y): never more than 4 x (z + y).
+    const std::size_t needed = 4 * (z_slab.count() + y_slab.count()) * sizeof(std::complex<T>);
     if (needed > report.host_memory_budget)
       throw Error(ErrorKind::out_of_memory,
                   job.who + ": its share of " + info.path.to_string() + " (" + shape.to_string() + ", " +

@@ -26,7 +26,7 @@
 //
 // Each rank holds its share in host memory: its z-slab and y-slab of the
 // volume, and the distributed plan's slabs and exchange buffers, at most
-// 3 x (z-slab + y-slab) bytes. A rank whose share exceeds its host budget
+// 4 x (z-slab + y-slab) bytes (and the local transforms' small scratch). A rank whose share exceeds its host budget
 // (DatasetTransformOptions::host_memory_budget, 0: 80% of MemAvailable)
 // refuses with Error(out_of_memory) before anything is read. A share is
 // not streamed through a smaller budget yet.
