@@ -1,5 +1,8 @@
 #include "distributed/box_exchange.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -7,6 +10,7 @@
 
 #include "distributed/box_partition.hpp"
 #include "distributed/mpi_communicator.hpp"
+#include "distributed/uninitialised_buffer.hpp"
 #include "oocfft/error.hpp"
 
 namespace oocfft::distributed {
@@ -19,66 +23,144 @@ int as_count(std::size_t n, const char* what) {
   return static_cast<int>(n);
 }
 
-// Copies the x rows of `block` between the array of `box` (C order over
-// its extents) and a packed array of `block` (C order over block's).
-template <bool Pack, class Array, class Packed>
-void copy_rows(const Box3& box, const Box3& block, Array* array, Packed* packed) {
+// The x rows of a block: rows() of them, row i at (z, y) = (i / ny, i % ny)
+// of the block, each extent().nx points long.
+std::size_t rows_of(const Box3& block) { return block.empty() ? 0 : block.extent().nz * block.extent().ny; }
+
+// Round k of `rounds`' share of `rows` rows: [begin, end).
+struct RowRange {
+  std::size_t begin = 0, end = 0;
+  std::size_t count() const { return end - begin; }
+};
+RowRange round_rows(std::size_t rows, std::size_t round, std::size_t rounds) {
+  return {rows * round / rounds, rows * (round + 1) / rounds};
+}
+
+// Copies rows [range) of `block` between an array of `box` (C order over
+// its extents) and `packed` (those rows, one after another). Rows in
+// parallel: a rank's share of a large volume is tens of gigabytes.
+template <bool Pack, class T>
+void copy_rows(const Box3& box, const Box3& block, RowRange range, const T* from, T* to) {
   const Shape outer = box.extent();
   const Shape inner = block.extent();
-  const std::size_t row_bytes = inner.nx * sizeof(Array);
-  for (std::size_t z = 0; z < inner.nz; ++z)
-    for (std::size_t y = 0; y < inner.ny; ++y) {
-      const std::size_t oz = static_cast<std::size_t>(block.low[0] - box.low[0]) + z;
-      const std::size_t oy = static_cast<std::size_t>(block.low[1] - box.low[1]) + y;
+  const std::size_t row_bytes = inner.nx * sizeof(T);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(range.begin, range.end, 64), [&](const auto& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      const std::size_t oz = static_cast<std::size_t>(block.low[0] - box.low[0]) + i / inner.ny;
+      const std::size_t oy = static_cast<std::size_t>(block.low[1] - box.low[1]) + i % inner.ny;
       const std::size_t ox = static_cast<std::size_t>(block.low[2] - box.low[2]);
-      Array* in_array = array + (oz * outer.ny + oy) * outer.nx + ox;
-      Packed* in_packed = packed + (z * inner.ny + y) * inner.nx;
+      const std::size_t in_box = (oz * outer.ny + oy) * outer.nx + ox;
+      const std::size_t in_packed = (i - range.begin) * inner.nx;
       if constexpr (Pack)
-        std::memcpy(in_packed, in_array, row_bytes);
+        std::memcpy(to + in_packed, from + in_box, row_bytes);
       else
-        std::memcpy(in_array, in_packed, row_bytes);
+        std::memcpy(to + in_box, from + in_packed, row_bytes);
     }
+  });
+}
+
+// The rows of `block` from an array of `from_box` into an array of
+// `to_box`, both in C order over their boxes.
+template <class T>
+void copy_block(const Box3& from_box, const Box3& to_box, const Box3& block, const T* from, T* to) {
+  const Shape src = from_box.extent(), dst = to_box.extent(), inner = block.extent();
+  const std::size_t row_bytes = inner.nx * sizeof(T);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rows_of(block), 64), [&](const auto& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      const auto z = static_cast<std::int64_t>(i / inner.ny) + block.low[0];
+      const auto y = static_cast<std::int64_t>(i % inner.ny) + block.low[1];
+      const auto at = [&](const Box3& box, Shape e) {
+        return (static_cast<std::size_t>(z - box.low[0]) * e.ny + static_cast<std::size_t>(y - box.low[1])) * e.nx +
+               static_cast<std::size_t>(block.low[2] - box.low[2]);
+      };
+      std::memcpy(to + at(to_box, dst), from + at(from_box, src), row_bytes);
+    }
+  });
 }
 
 }  // namespace
 
-BoxExchange::BoxExchange(const std::vector<Box3>& from, const std::vector<Box3>& to, int rank)
-    : from_box_(from[static_cast<std::size_t>(rank)]), to_box_(to[static_cast<std::size_t>(rank)]) {
+BoxExchange::BoxExchange(const std::vector<Box3>& from, const std::vector<Box3>& to, int rank,
+                         std::size_t element_bytes, std::size_t round_bytes)
+    : from_box_(from[static_cast<std::size_t>(rank)]), to_box_(to[static_cast<std::size_t>(rank)]), rank_(rank) {
   const std::size_t ranks = from.size();
+  const auto me = static_cast<std::size_t>(rank);
+  kept_ = intersection(from_box_, to_box_);
+  // Each rank's bytes sent to and received from the others, from every
+  // rank's boxes: the same K on every rank. A round's pieces are rounded
+  // to whole rows, so one row per peer more than the even share is room
+  // enough; a row alone larger than a round cannot be split.
+  std::size_t widest = 0;
+  std::size_t largest_row = 0;
   for (std::size_t r = 0; r < ranks; ++r) {
-    send_blocks_.push_back(intersection(from_box_, to[r]));
-    recv_blocks_.push_back(intersection(from[r], to_box_));
-    const std::size_t sends = send_blocks_.back().count();
-    const std::size_t receives = recv_blocks_.back().count();
-    send_counts_.push_back(as_count(sends, "send count"));
-    recv_counts_.push_back(as_count(receives, "receive count"));
-    send_displs_.push_back(as_count(send_total_, "send displacement"));
-    recv_displs_.push_back(as_count(recv_total_, "receive displacement"));
-    send_total_ += sends;
-    recv_total_ += receives;
-    if (r != static_cast<std::size_t>(rank)) {
-      sent_to_others_ += sends;
-      received_from_others_ += receives;
+    std::size_t sends = 0, receives = 0;
+    for (std::size_t s = 0; s < ranks; ++s) {
+      if (s == r) continue;
+      const Box3 out = intersection(from[r], to[s]);
+      const Box3 in = intersection(from[s], to[r]);
+      sends += out.count();
+      receives += in.count();
+      if (!out.empty()) largest_row = std::max<std::size_t>(largest_row, out.extent().nx);
     }
+    widest = std::max({widest, sends, receives});
   }
-  as_count(send_total_, "send buffer");
-  as_count(recv_total_, "receive buffer");
+  if (largest_row * element_bytes * ranks > round_bytes)
+    throw Error(ErrorKind::unsupported, "an exchange of x rows of " + std::to_string(largest_row) + " points over " +
+                                            std::to_string(ranks) + " ranks does not fit rounds of " +
+                                            std::to_string(round_bytes) + " bytes");
+  const std::size_t share = round_bytes - largest_row * element_bytes * ranks;
+  rounds_ = widest == 0 ? 0 : (widest * element_bytes + share - 1) / std::max<std::size_t>(share, 1);
+  if (widest > 0) rounds_ = std::max<std::size_t>(rounds_, 1);
+  // A round's counts are below round_bytes / element_bytes points.
+  as_count(round_bytes / std::max<std::size_t>(element_bytes, 1), "round");
+
+  for (std::size_t r = 0; r < ranks; ++r) {
+    send_blocks_.push_back(r == me ? Box3{} : intersection(from_box_, to[r]));
+    recv_blocks_.push_back(r == me ? Box3{} : intersection(from[r], to_box_));
+    sent_to_others_ += send_blocks_.back().count();
+    received_from_others_ += recv_blocks_.back().count();
+  }
 }
 
 template <class T>
 void BoxExchange::run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to) const {
-  std::vector<T> send(send_total_);
-  std::vector<T> receive(recv_total_);
-  for (std::size_t r = 0; r < send_blocks_.size(); ++r)
-    if (send_counts_[r] > 0)
-      copy_rows<true>(from_box_, send_blocks_[r], from,
-                         send.data() + static_cast<std::size_t>(send_displs_[r]));
-  check_mpi(MPI_Alltoallv(send.data(), send_counts_.data(), send_displs_.data(), type, receive.data(),
-                          recv_counts_.data(), recv_displs_.data(), type, comm),
-            "MPI_Alltoallv");
-  for (std::size_t r = 0; r < recv_blocks_.size(); ++r)
-    if (recv_counts_[r] > 0)
-      copy_rows<false>(to_box_, recv_blocks_[r], to, static_cast<const T*>(receive.data()) + static_cast<std::size_t>(recv_displs_[r]));
+  // The same array in the same box (a rank's planes transformed in place)
+  // keeps its points where they are.
+  const bool same_array = static_cast<const void*>(from) == static_cast<const void*>(to) && from_box_ == to_box_;
+  if (!kept_.empty() && !same_array) copy_block(from_box_, to_box_, kept_, from, to);
+  if (rounds_ == 0) return;
+  const std::size_t ranks = send_blocks_.size();
+  std::vector<int> send_counts(ranks), send_displs(ranks), recv_counts(ranks), recv_displs(ranks);
+  std::vector<RowRange> send_rows(ranks), recv_rows(ranks);
+  UninitialisedBuffer<T> send(sent_to_others_ / rounds_ + ranks * from_box_.extent().nx + 1);
+  UninitialisedBuffer<T> receive(received_from_others_ / rounds_ + ranks * to_box_.extent().nx + 1);
+  for (std::size_t round = 0; round < rounds_; ++round) {
+    std::size_t send_total = 0, recv_total = 0;
+    for (std::size_t r = 0; r < ranks; ++r) {
+      send_rows[r] = round_rows(rows_of(send_blocks_[r]), round, rounds_);
+      recv_rows[r] = round_rows(rows_of(recv_blocks_[r]), round, rounds_);
+      const std::size_t sends = send_rows[r].count() * (send_blocks_[r].empty() ? 0 : send_blocks_[r].extent().nx);
+      const std::size_t receives =
+          recv_rows[r].count() * (recv_blocks_[r].empty() ? 0 : recv_blocks_[r].extent().nx);
+      send_counts[r] = as_count(sends, "send count");
+      recv_counts[r] = as_count(receives, "receive count");
+      send_displs[r] = as_count(send_total, "send displacement");
+      recv_displs[r] = as_count(recv_total, "receive displacement");
+      send_total += sends;
+      recv_total += receives;
+    }
+    for (std::size_t r = 0; r < ranks; ++r)
+      if (send_counts[r] > 0)
+        copy_rows<true>(from_box_, send_blocks_[r], send_rows[r], from,
+                        send.data() + static_cast<std::size_t>(send_displs[r]));
+    check_mpi(MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), type, receive.data(),
+                            recv_counts.data(), recv_displs.data(), type, comm),
+              "MPI_Alltoallv");
+    for (std::size_t r = 0; r < ranks; ++r)
+      if (recv_counts[r] > 0)
+        copy_rows<false>(to_box_, recv_blocks_[r], recv_rows[r],
+                         static_cast<const T*>(receive.data()) + static_cast<std::size_t>(recv_displs[r]), to);
+  }
 }
 
 template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<float>*, std::complex<float>*) const;

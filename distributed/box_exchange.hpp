@@ -1,16 +1,24 @@
 #pragma once
 // BoxExchange: moves a volume spread over the ranks in one set of boxes
-// into another set, with one MPI_Alltoallv. Rank r sends rank s the points
-// its `from` box shares with s's `to` box, packed in C order of that
-// shared box; s unpacks them into its `to` array. The same exchange serves
-// the three steps of a distributed transform: the caller's in boxes to
-// z-slabs, z-slabs to y-slabs (the global transpose: every shared box is
-// a block of whole x rows), and y-slabs to the caller's out boxes.
+// into another set. Rank r sends rank s the points its `from` box shares
+// with s's `to` box, packed in C order of that shared box; s unpacks them
+// into its `to` array. The same exchange serves the three steps of a
+// distributed transform: the caller's in boxes to z-slabs, z-slabs to
+// y-slabs (the global transpose: every shared box is a block of whole x
+// rows), and y-slabs to the caller's out boxes.
 //
-// Packing copies x rows (contiguous in both arrays), never single points.
-// Counts and displacements are MPI ints in elements: a rank's box beyond
-// 2^31 - 1 elements is refused when the exchange is made (large counts,
-// MPI 4's MPI_Alltoallv_c, are a later step).
+// The points a rank keeps (its from box ∩ its to box) are copied straight
+// from one array to the other and never enter MPI. What goes to other
+// ranks moves in rounds of MPI_Alltoallv: round k carries the k-th of K
+// near-equal runs of x rows of every shared box, so the send and receive
+// buffers hold 1/K of the traffic, at most `round_bytes` each, instead of
+// a second and third copy of the rank's share of the volume; and every
+// count and displacement of a round fits MPI's int, whatever the size of
+// the boxes. Every rank computes K from every rank's boxes, so all make
+// the same number of calls.
+//
+// Packing copies x rows (contiguous in both arrays), never single points,
+// in parallel over rows (TBB, in the caller's arena).
 #include <mpi.h>
 
 #include <complex>
@@ -23,13 +31,20 @@ namespace oocfft::distributed {
 
 class BoxExchange {
  public:
-  // `from` and `to`: every rank's box, in rank order; `rank` is this one.
-  // Throws Error(unsupported) when a count does not fit an int.
-  BoxExchange(const std::vector<Box3>& from, const std::vector<Box3>& to, int rank);
+  // Send and receive buffers of at most this many bytes each, per rank:
+  // small beside a rank's share of a large volume, large enough that a
+  // round's MPI_Alltoallv moves at network speed.
+  static constexpr std::size_t default_round_bytes = std::size_t{1} << 30;
+
+  // `from` and `to`: every rank's box, in rank order; `rank` is this one;
+  // `element_bytes`: the size of one point. Throws Error(unsupported) when
+  // one x row is larger than a round.
+  BoxExchange(const std::vector<Box3>& from, const std::vector<Box3>& to, int rank, std::size_t element_bytes,
+              std::size_t round_bytes = default_round_bytes);
 
   // Collective over `comm` (whose ranks the boxes are in): `from` holds
   // this rank's from box, `to` receives its to box. `type` is the MPI
-  // datatype of T.
+  // datatype of T, whose size is the constructor's element_bytes.
   template <class T>
   void run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to) const;
 
@@ -37,15 +52,17 @@ class BoxExchange {
   // own share not counted): what crosses the network.
   std::size_t sent_to_others() const { return sent_to_others_; }
   std::size_t received_from_others() const { return received_from_others_; }
+  // MPI_Alltoallv calls of one run (0 when no rank sends another anything).
+  std::size_t rounds() const { return rounds_; }
 
  private:
   Box3 from_box_;
   Box3 to_box_;
-  std::vector<Box3> send_blocks_;  // per rank: my from box ∩ its to box
-  std::vector<Box3> recv_blocks_;  // per rank: its from box ∩ my to box
-  std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;
-  std::size_t send_total_ = 0;
-  std::size_t recv_total_ = 0;
+  int rank_ = 0;
+  std::vector<Box3> send_blocks_;  // per rank: my from box ∩ its to box (empty for mine)
+  std::vector<Box3> recv_blocks_;  // per rank: its from box ∩ my to box (empty for mine)
+  Box3 kept_;                      // my from box ∩ my to box
+  std::size_t rounds_ = 0;
   std::size_t sent_to_others_ = 0;
   std::size_t received_from_others_ = 0;
 };

@@ -1,8 +1,9 @@
 // DistributedPlan (include/oocfft/distributed.hpp): z-slab pencils, the
 // simplest correct algorithm first.
-//   1. the caller's in boxes -> z-slabs (BoxExchange, one MPI_Alltoallv);
+//   1. the caller's in boxes -> z-slabs (BoxExchange: MPI_Alltoallv rounds);
 //   2. each rank's z-slab: the single-node engine's 2D transform of its
-//      planes (Plan over Axes::planes: normalised over ny * nx);
+//      planes (Plan over Axes::planes: normalised over ny * nx), in the
+//      caller's array when the call is in place and the box is the z-slab;
 //   3. z-slabs -> y-slabs, the global transpose (BoxExchange);
 //   4. each rank's y-slab: the transform along z alone
 //      (engine::ZLineTransform, normalised over nz);
@@ -26,6 +27,8 @@
 #include "distributed/box_partition.hpp"
 #include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
+#include "distributed/rank_device.hpp"
+#include "distributed/uninitialised_buffer.hpp"
 #include "engine/api/z_line_transform.hpp"
 #include "engine/planning/normalization.hpp"
 #include "oocfft/plan.hpp"
@@ -106,6 +109,12 @@ class DistributedPlan::Impl {
                            "MPI_Allgather");
     std::vector<Box3> in_boxes, out_boxes;
     agree_on(comm_.get(), [&] { check_arguments(all, shape, in_boxes, out_boxes); });
+    int local_rank = 0;
+    agree_on(comm_.get(), [&] { local_rank = distributed::node_local_rank(comm_.get()); });
+    const bool uses_cuda =
+        options.backend == Backend::cuda || (options.backend == Backend::automatic && cuda_available());
+    const distributed::RankDevice device = distributed::rank_device(options, local_rank, uses_cuda, cuda_device_count());
+    device_note_ = device.note;
 
     agree_on(comm_.get(), [&] {
       if (options.shift)
@@ -114,12 +123,13 @@ class DistributedPlan::Impl {
       const std::vector<Box3> y_slabs = distributed::slab_boxes(shape, 1, ranks);
       z_slab_ = z_slabs[static_cast<std::size_t>(rank)];
       y_slab_ = y_slabs[static_cast<std::size_t>(rank)];
-      to_z_slabs_.emplace(in_boxes, z_slabs, rank);
-      transpose_.emplace(z_slabs, y_slabs, rank);
-      to_out_boxes_.emplace(y_slabs, out_boxes, rank);
+      const std::size_t element = precision == Precision::single ? 8 : 16;
+      to_z_slabs_.emplace(in_boxes, z_slabs, rank, element);
+      transpose_.emplace(z_slabs, y_slabs, rank, element);
+      to_out_boxes_.emplace(y_slabs, out_boxes, rank, element);
       // The local plan's own progress would be one rank's bricks: the
       // plan reports the whole job's steps instead (report_step).
-      Options local = options;
+      Options local = device.options;
       local.progress = nullptr;
       if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, local);
       if (!y_slab_.empty()) {
@@ -134,8 +144,10 @@ class DistributedPlan::Impl {
   template <class T>
   void execute(const std::complex<T>* in, std::complex<T>* out, Direction direction) const {
     const MPI_Comm comm = comm_.get();
-    std::vector<std::complex<T>> z_slab;
-    std::vector<std::complex<T>> y_slab;
+    // In place, with this rank's box its z-slab: its planes are transformed
+    // in the caller's array, and no z-slab copy is made.
+    const bool planes_in_place = static_cast<const void*>(in) == out && in_box_ == z_slab_;
+    std::optional<distributed::UninitialisedBuffer<std::complex<T>>> z_slab, y_slab;
     agree_on(comm, [&] {
       const Precision called = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
       if (called != precision_)
@@ -149,17 +161,18 @@ class DistributedPlan::Impl {
       if (out == nullptr && !out_box_.empty())
         throw Error(ErrorKind::invalid_argument, rank + ": null output array for its out box " +
                                                      distributed::to_string(out_box_));
-      z_slab.resize(z_slab_.count());
-      y_slab.resize(y_slab_.count());
+      if (!planes_in_place) z_slab.emplace(z_slab_.count());
+      y_slab.emplace(y_slab_.count());
     });
     const MPI_Datatype type = mpi_type_of<T>();
-    to_z_slabs_->run(comm, type, in, z_slab.data());
+    std::complex<T>* planes = planes_in_place ? out : z_slab->data();
+    to_z_slabs_->run(comm, type, in, planes);
     agree_on(comm, [&] {
-      if (planes_) planes_->execute(z_slab.data(), direction);
+      if (planes_) planes_->execute(planes, direction);
     });
     report_step(0);
-    transpose_->run(comm, type, static_cast<const std::complex<T>*>(z_slab.data()), y_slab.data());
-    z_slab = {};  // its memory back before the z lines
+    transpose_->run(comm, type, static_cast<const std::complex<T>*>(planes), y_slab->data());
+    z_slab.reset();  // its memory back before the z lines
     agree_on(comm, [&] {
       // Polled as the host engine polls it before each axis.
       if (options_.cancel && options_.cancel())
@@ -167,13 +180,13 @@ class DistributedPlan::Impl {
       const double scale = engine::norm_scale(options_.norm, direction, shape_.nz);
       const std::size_t columns = y_slab_.extent().ny * shape_.nx;
       if constexpr (std::is_same_v<T, float>) {
-        if (z_lines_single_) z_lines_single_->execute(y_slab.data(), columns, direction == Direction::inverse, scale);
+        if (z_lines_single_) z_lines_single_->execute(y_slab->data(), columns, direction == Direction::inverse, scale);
       } else {
-        if (z_lines_double_) z_lines_double_->execute(y_slab.data(), columns, direction == Direction::inverse, scale);
+        if (z_lines_double_) z_lines_double_->execute(y_slab->data(), columns, direction == Direction::inverse, scale);
       }
     });
     report_step(1);
-    to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab.data()), out);
+    to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab->data()), out);
     report_step(2);
   }
 
@@ -189,11 +202,12 @@ class DistributedPlan::Impl {
     const std::size_t element = precision_ == Precision::single ? 8 : 16;
     auto exchanged = [&](const BoxExchange& e) {
       return std::to_string(e.sent_to_others() * element) + " bytes sent to other ranks, " +
-             std::to_string(e.received_from_others() * element) + " received";
+             std::to_string(e.received_from_others() * element) + " received, rounds: " + std::to_string(e.rounds());
     };
     std::string s = "distributed 3D FFT " + shape_.to_string() + " " + to_string(precision_) + ", rank " +
                     std::to_string(comm_.rank()) + " of " + std::to_string(comm_.size()) + "\n";
     s += "  in box " + distributed::to_string(in_box_) + ", out box " + distributed::to_string(out_box_) + "\n";
+    s += "  device of step 2: " + device_note_ + "\n";
     s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + exchanged(*to_z_slabs_) + "\n";
     s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +
          (planes_ ? ":\n" + planes_->describe() : std::string(" (empty)\n"));
@@ -208,6 +222,7 @@ class DistributedPlan::Impl {
   Box3 in_box_, out_box_;
   Precision precision_;
   Options options_;
+  std::string device_note_;  // which device this rank's local transforms use, and why
   Box3 z_slab_, y_slab_;
   std::optional<BoxExchange> to_z_slabs_, transpose_, to_out_boxes_;
   std::optional<Plan> planes_;

@@ -232,6 +232,7 @@ Backend Plan::backend() const { return live_impl(impl_, "Plan").streaming.backen
 std::string Plan::describe() const { return live_impl(impl_, "Plan").describe(); }
 
 bool cuda_available() noexcept { return engine::cuda_usable(); }
+int cuda_device_count() noexcept { return engine::cuda_usable() ? engine::cuda_devices_visible() : 0; }
 
 void fft3d(std::complex<float>* data, Shape shape, Direction direction, const Options& options) {
   if (data == nullptr) throw Error(ErrorKind::invalid_argument, "fft3d: data is a null pointer");

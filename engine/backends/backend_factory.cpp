@@ -32,6 +32,14 @@ bool cuda_usable() noexcept {
   }
 }
 
+int cuda_devices_visible() noexcept {
+#if OOCFFT_HAVE_CUDA
+  return cuda_device_count_reported();
+#else
+  return 0;
+#endif
+}
+
 Backend resolve_backend(Backend requested) {
   if (requested == Backend::host) return Backend::host;
   const std::string reason = cuda_unavailable();

@@ -140,6 +140,9 @@ std::unique_ptr<volume::PageLocker> make_device_page_locker();
 // True when this build has the CUDA backend and a CUDA device is usable
 // (oocfft::cuda_available()).
 bool cuda_usable() noexcept;
+// The CUDA devices the process sees; 0 when this build has no CUDA backend
+// or the runtime answers with an error (oocfft::cuda_device_count()).
+int cuda_devices_visible() noexcept;
 
 // Never returns Backend::automatic. Throws Error(unsupported) when the CUDA
 // backend is asked for and is not usable, naming why.

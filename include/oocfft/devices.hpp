@@ -17,9 +17,10 @@
 // passes is host memory beside the array (the whole volume, for in_core
 // on several: the resident plan across them, not the transform in place).
 //
-// The CUDA backend runs a plan on one device today: the current one, or
-// the one a list of one names; a plan naming several is refused with
-// Error(unsupported) before any data is seen.
+// The CUDA backend runs each device's lanes on that device (its own
+// streams, buffers, kernels and carry-over); the planes one device keeps
+// reach another by peer copies where the devices allow peer access, and
+// through the host otherwise, as describe() says.
 //
 // A failure on one device stops the lanes of every device after their
 // bricks in flight, and the error names the brick and the device; an

@@ -15,6 +15,19 @@
 // on every rank, and a failure on any rank (a bad box, a null array, an
 // error of the local transform) becomes the same oocfft::Error on every
 // rank, the first failing rank's, agreed before any data moves on.
+//
+// Devices: each rank transforms the planes of its z-slab with the
+// single-node engine and the plan's Options (the z lines of its y-slab run
+// on the host executor today), with one exception. When Options::devices is left at its default (the
+// current device) and the backend resolves to CUDA, rank k of a node (its
+// rank among the ranks sharing the node's memory, MPI_COMM_TYPE_SHARED)
+// runs on CUDA device k modulo the devices the process sees
+// (cuda_device_count()): mpirun -np 4 on a four-GPU node puts one rank on
+// each GPU, where the default would put all four on device 0 (a launcher
+// that gives each rank one GPU through CUDA_VISIBLE_DEVICES still works:
+// each rank then sees one device and takes it). A named
+// Devices list is used as given (each rank may pass its own), and the host
+// backend is unchanged. describe() says which device the rank uses.
 #include <mpi.h>
 
 #include <array>
@@ -69,8 +82,8 @@ class DistributedPlan {
   // the ranks' in boxes must tile the shape exactly (inside it, no two
   // overlapping, no point left out), and so must the out boxes. Throws,
   // on every rank alike, Error(invalid_argument) for arguments that
-  // break this, and Error(unsupported) for Options::shift and for a
-  // rank's boxes or slabs of 2^31 elements or more (MPI's int counts).
+  // break this, and Error(unsupported) for Options::shift. Boxes of any
+  // size: the exchanges move them in rounds whose counts fit MPI's ints.
   DistributedPlan(MPI_Comm comm, Shape shape, Box3 in_box, Box3 out_box, Precision precision,
                   const Options& options = {});
   ~DistributedPlan();

@@ -78,5 +78,8 @@ void fft3d(std::complex<double>* data, Shape shape, Direction direction, const O
 
 // True when this build has the CUDA backend and a CUDA device is usable.
 bool cuda_available() noexcept;
+// The CUDA devices this process sees (cudaGetDeviceCount, under
+// CUDA_VISIBLE_DEVICES); 0 when cuda_available() is false.
+int cuda_device_count() noexcept;
 
 }  // namespace oocfft

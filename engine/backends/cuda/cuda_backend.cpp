@@ -3,6 +3,8 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <atomic>
+#include <deque>
 #include <mutex>
 #include <new>
 #include <optional>
@@ -11,6 +13,7 @@
 #include "engine/backends/cuda/brick_kernels.hpp"
 #include "engine/backends/cuda/cuda_brick_lane.hpp"
 #include "engine/backends/cuda/link_probe.hpp"
+#include "engine/backends/cuda/peer_exchange.hpp"
 #include "engine/planning/pass_program.hpp"
 #include "engine/pipeline/stream_pipeline.hpp"
 #include "kernels/cuda/centring.hpp"
@@ -47,12 +50,15 @@ class CudaPageLocker final : public volume::PageLocker {
   explicit CudaPageLocker(int device) : device_(device) {}
   bool lock(std::byte* data, std::size_t bytes) const noexcept override {
     // Locking threads start on device 0: register on the plan's device.
-    if (cudaSetDevice(device_) != cudaSuccess ||
-        cudaHostRegister(data, bytes, cudaHostRegisterPortable) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return false;
-    }
-    return true;
+    // The caller's device is restored after: a lane of another device of
+    // the plan may be the one asking, for its staging.
+    int caller = 0;
+    const bool known = cudaGetDevice(&caller) == cudaSuccess;
+    const bool locked = cudaSetDevice(device_) == cudaSuccess &&
+                        cudaHostRegister(data, bytes, cudaHostRegisterPortable) == cudaSuccess;
+    if (!locked) (void)cudaGetLastError();
+    if (known && caller != device_) (void)cudaSetDevice(caller);
+    return locked;
   }
   // Unlocking needs no particular device: a registration belongs to the
   // primary context of the device it was made on.
@@ -148,26 +154,27 @@ std::vector<int> resolve_cuda_devices(const Devices& devices) {
   return devices.ordinals();
 }
 
-// The one device a CUDA plan runs on: its lanes over several devices are
-// not built yet, so a plan that names more is refused before any data is
-// seen.
-int single_cuda_device(const Devices& devices) {
-  const std::vector<int> resolved = resolve_cuda_devices(devices);
-  if (resolved.size() != 1)
-    throw Error(ErrorKind::unsupported, "options.devices " + devices.to_string() + " names " +
-                                            std::to_string(resolved.size()) +
-                                            " CUDA devices; the CUDA backend runs a plan on one device (name one, "
-                                            "or leave the default: the current device)");
-  return resolved.front();
-}
+// Restores the calling thread's current CUDA device when it goes: an
+// execution on several devices makes each current in turn, and the caller's
+// own device is none of the plan's business.
+class CurrentDeviceRestored {
+ public:
+  CurrentDeviceRestored() { kc::check_cuda(cudaGetDevice(&device_), "cudaGetDevice"); }
+  ~CurrentDeviceRestored() { (void)cudaSetDevice(device_); }
+  CurrentDeviceRestored(const CurrentDeviceRestored&) = delete;
+  CurrentDeviceRestored& operator=(const CurrentDeviceRestored&) = delete;
+
+ private:
+  int device_ = 0;
+};
 
 template <class T>
 class CudaBackend final : public ExecutionBackend {
  public:
   CudaBackend(const BrickKernelFactory* factory, std::filesystem::path kernel_cache,
               const kernels::VolumeTransform& transform, const Devices& devices)
-      : device_(single_cuda_device(devices)), locker_(device_), kernel_cache_(std::move(kernel_cache)),
-        transform_(transform) {
+      : devices_(resolve_cuda_devices(devices)), exchange_(devices_), locker_(devices_.front()),
+        kernel_cache_(std::move(kernel_cache)), transform_(transform) {
     if (factory != nullptr) {
       if (transform.kind != kernels::TransformKind::complex)
         throw Error(ErrorKind::unsupported, "the benchmark's kernel peer runs complex transforms only");
@@ -176,94 +183,133 @@ class CudaBackend final : public ExecutionBackend {
   }
 
   Backend kind() const override { return Backend::cuda; }
-  std::vector<int> devices() const override { return {device_}; }
-  std::string exchange_route() const override { return "none (one device)"; }
+  std::vector<int> devices() const override { return devices_; }
+  std::string exchange_route() const override { return exchange_.route(); }
   std::size_t default_device_budget(int device) const override {
+    const CurrentDeviceRestored caller_device;
     kc::check_cuda(cudaSetDevice(device), "cudaSetDevice");
     return free_device_memory_budget();
   }
   const volume::PageLocker* page_locker() const override { return &locker_; }
-  // The process's figures for this device (link_probe.hpp), not the plan's.
-  LinkRates link_rates() const override { return device_link_rates(device_); }
+  // The process's figures for the first device (link_probe.hpp), not the
+  // plan's; the engine counts one such link per device.
+  LinkRates link_rates() const override { return device_link_rates(devices_.front()); }
 
+  // On `device`: the kernels' tables live there, and plan-time kernels
+  // are loaded for it.
   std::shared_ptr<const PassKernelSet> build(const PassPlan& plan, int device) const override {
-    kc::check_cuda(cudaSetDevice(device), "cudaSetDevice");
-    auto set = std::make_shared<CudaKernelSet<T>>();
-    std::shared_ptr<kc::PlanTimeSchedules> plan_time;  // the plan's passes share them
-    for (const PassSpec& pass : plan.passes) set->passes.push_back(make(pass, plan_time));
-    return set;
+    const CurrentDeviceRestored caller_device;
+    try {
+      kc::check_cuda(cudaSetDevice(device), "cudaSetDevice");
+      auto set = std::make_shared<CudaKernelSet<T>>();
+      std::shared_ptr<kc::PlanTimeSchedules> plan_time;  // the plan's passes share them
+      for (const PassSpec& pass : plan.passes) set->passes.push_back(make(pass, plan_time));
+      return set;
+    } catch (const Error& error) {
+      if (devices_.size() == 1) throw;
+      throw Error(error.kind(), "device " + std::to_string(device) + ": " + error.what());
+    }
   }
 
   void execute(const FittedPlan& fitted, volume::VolumeStore& store, const RunContext& run,
                RunReport* report) const override {
     const PassPlan& plan = fitted.plan;
+    const std::size_t devices = plan.devices.size();
+    const CurrentDeviceRestored caller_device;
     // Before the clock starts: waits out a link probe in progress, and keeps
-    // one from starting on this device until the transform has ended.
-    const DeviceExecution in_flight(device_);
+    // one from starting on these devices until the transform has ended.
+    std::deque<DeviceExecution> in_flight;
+    for (const DevicePlacement& d : plan.devices) in_flight.emplace_back(d.ordinal);
     const Clock::time_point start = Clock::now();
-    kc::check_cuda(cudaSetDevice(device_), "cudaSetDevice");
+    kc::check_cuda(cudaSetDevice(plan.devices[0].ordinal), "cudaSetDevice");
+    if (devices > 1 && plan.resident_planes > 0) exchange_.enable();
 
-    // Direct DMA where the store offers it (the policy is the store's).
+    // Direct DMA where the store offers it (the policy is the store's); the
+    // registration is portable, so every device's lanes may DMA from it.
     std::unique_ptr<volume::DirectAccess> direct;
     if (plan.natural_layout_only()) direct = store.open_direct_access(run.options->register_host_memory, locker_);
 
     std::unique_lock<std::mutex> lock(run.pool->mutex());
-    StagingOnDemand staging(*run.pool, plan.streams, plan.staging_bytes, locker_);
+    StagingOnDemand staging(*run.pool, plan.lanes(), plan.staging_bytes, locker_);
     if (direct == nullptr) (void)staging.buffer(0);  // every brick stages: fail early, before any data moves
 
-    LaneContext<T> context;
-    context.device = device_;
-    context.kernels = static_cast<const CudaKernelSet<T>*>(&fitted.kernels_of(0));
-    context.store = &store;
-    context.staging = &staging;
-    context.staging_bytes = plan.staging_bytes;
-    context.slot_bytes = plan.staging_slot_bytes();
-    DirectionTurns turns;
-    context.turns = &turns;
-    context.plan = &plan;
-    std::optional<kc::DeviceBuffer> resident;
-    if (plan.resident_bytes > 0) {
-      try {
-        resident.emplace(plan.resident_bytes, "the planes kept between the passes");
-      } catch (const Error& error) {
-        if (error.kind() != ErrorKind::out_of_memory) throw;
-        throw DeviceBuffersUnavailable{error.what()};
-      }
-      context.resident = static_cast<std::byte*>(resident->get());
-    }
-    context.direct = direct.get();
-    std::atomic<std::size_t> direct_bricks{0};
-    context.direct_bricks = &direct_bricks;
-    context.arena = run.arena;
-    context.inverse = run.inverse;
-    context.scale = run.scale;
-    context.multiply = run.multiply;
-    std::optional<kc::DeviceCentringTables> centring;
-    if (run.centring != nullptr) {
-      centring.emplace(*run.centring);
-      context.centring = &centring->view();
-    }
-    context.start = start;
+    // Each device's planes kept between the passes, in its own memory, at
+    // the plane size the plan counted (FittedPlan::device_bytes_of).
+    const std::size_t plane = plan.resident_planes == 0 ? 0 : plan.resident_bytes / plan.resident_planes;
+    std::vector<kc::DeviceBuffer> resident(devices);
+    std::vector<ResidentRegion> regions(devices);
+    std::vector<std::unique_ptr<kc::DeviceCentringTables>> centring(devices);
+    std::vector<std::unique_ptr<DirectionTurns>> turns(devices);  // each device's link has its own
+    std::atomic<std::size_t> direct_bricks{0}, exchanged{0};
     std::vector<std::unique_ptr<CudaBrickLane<T>>> owned;
-    const std::size_t workspace = fitted.kernels_of(0).workspace_bytes();
-    for (unsigned s = 0; s < plan.streams; ++s)
-      owned.push_back(std::make_unique<CudaBrickLane<T>>(context, s, plan.brick_bytes, workspace));
+    std::vector<std::unique_ptr<kc::Event>> origins(devices);
+    for (std::size_t d = 0; d < devices; ++d) {
+      const DevicePlacement& placement = plan.devices[d];
+      // A device's failure names it where the plan has several.
+      const std::string which = devices > 1 ? "device " + std::to_string(placement.ordinal) + ": " : "";
+      try {
+        kc::check_cuda(cudaSetDevice(placement.ordinal), "cudaSetDevice");
+        regions[d] = {placement.ordinal, nullptr, placement.resident_z0, placement.resident_z1};
+        if (placement.resident_planes() > 0) {
+          try {
+            resident[d] = kc::DeviceBuffer(placement.resident_planes() * plane, "the planes kept between the passes");
+          } catch (const Error& error) {
+            if (error.kind() != ErrorKind::out_of_memory) throw;
+            throw DeviceBuffersUnavailable{error.what()};
+          }
+          regions[d].data = static_cast<std::byte*>(resident[d].get());
+        }
+        if (run.centring != nullptr) centring[d] = std::make_unique<kc::DeviceCentringTables>(*run.centring);
+        turns[d] = std::make_unique<DirectionTurns>();
 
-    // The origin of the device timeline: recorded on lane 0 and waited for.
-    kc::Event origin;
-    origin.record(owned[0]->stream());
-    origin.synchronize();
-    const DeviceClock clock{&origin, seconds_since(start)};
-    std::vector<BrickLane*> lanes;
-    for (auto& lane : owned) {
-      lane->set_clock(clock);
-      lanes.push_back(lane.get());
+        LaneContext<T> context;
+        context.device = placement.ordinal;
+        context.device_index = static_cast<unsigned>(d);
+        context.kernels = static_cast<const CudaKernelSet<T>*>(&fitted.kernels_of(static_cast<unsigned>(d)));
+        context.store = &store;
+        context.staging = &staging;
+        context.staging_bytes = plan.staging_bytes;
+        context.slot_bytes = plan.staging_slot_bytes();
+        context.turns = turns[d].get();
+        context.plan = &plan;
+        if (plan.resident_bytes > 0) context.regions = &regions;
+        context.exchanged_bytes = &exchanged;
+        context.direct = direct.get();
+        context.direct_bricks = &direct_bricks;
+        context.arena = run.arena;
+        context.inverse = run.inverse;
+        context.scale = run.scale;
+        context.multiply = run.multiply;
+        if (centring[d]) context.centring = &centring[d]->view();
+        context.start = start;
+        const std::size_t workspace = fitted.kernels_of(static_cast<unsigned>(d)).workspace_bytes();
+        const std::size_t first = owned.size();
+        for (unsigned s = 0; s < plan.streams; ++s)
+          owned.push_back(std::make_unique<CudaBrickLane<T>>(context, static_cast<unsigned>(d) * plan.streams + s,
+                                                             plan.brick_bytes, workspace));
+        // The origin of the device's timeline: recorded on its first lane
+        // and waited for (events of two devices cannot be compared).
+        origins[d] = std::make_unique<kc::Event>();
+        origins[d]->record(owned[first]->stream());
+        origins[d]->synchronize();
+        const DeviceClock clock{origins[d].get(), seconds_since(start)};
+        for (std::size_t l = first; l < owned.size(); ++l) owned[l]->set_clock(clock);
+      } catch (const DeviceBuffersUnavailable& shortage) {
+        throw DeviceBuffersUnavailable{which + shortage.message};
+      } catch (const Error& error) {
+        if (which.empty()) throw;
+        throw Error(error.kind(), which + error.what());
+      }
     }
+    std::vector<BrickLane*> lanes;
+    for (auto& lane : owned) lanes.push_back(lane.get());
 
     const PipelineTotals totals = run_pipeline(plan, store, lanes, PipelineHooks::of(*run.options, report));
-    owned.clear();  // every stream drained before host memory is unlocked
+    owned.clear();  // every stream of every device drained before host memory is unlocked
     const double register_seconds = direct != nullptr ? direct->finish() : 0.0;
     if (report != nullptr) {
+      report->devices = static_cast<unsigned>(devices);
+      report->exchanged_bytes = exchanged.load();
       report->registered = direct_bricks.load() > 0;
       report->direct_bricks = direct_bricks.load();
       report->bricks = totals.bricks;
@@ -299,9 +345,10 @@ class CudaBackend final : public ExecutionBackend {
     return built;
   }
 
-  int device_ = 0;
+  std::vector<int> devices_;  // CUDA ordinals, in lane order
+  PeerExchange exchange_;
   BrickKernelFactory factory_;
-  CudaPageLocker locker_;
+  CudaPageLocker locker_;  // registers portable memory: every device of the plan may DMA from it
   std::filesystem::path kernel_cache_;
   kernels::VolumeTransform transform_;
 };
@@ -332,6 +379,15 @@ std::string cuda_unavailable_reason() {
   }
   if (count == 0) return "no CUDA device present";
   return "";
+}
+
+int cuda_device_count_reported() noexcept {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();  // as cuda_unavailable_reason: later calls start clean
+    return 0;
+  }
+  return count;
 }
 
 }  // namespace oocfft::engine

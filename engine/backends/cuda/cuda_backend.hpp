@@ -16,6 +16,15 @@
 // copies them into each y-slab device to device (cudaMemcpy3DAsync) and
 // reads only the rest from the volume.
 //
+// Several devices (Options::devices, device_placement.hpp): each device has
+// its own lanes (streams, events, brick buffers), its own kernels built on
+// it, its own resident planes and direction turns; lanes of all devices
+// share the staging pool and the store's direct access (registrations are
+// portable). Resident planes another device keeps cross by peer copies
+// (peer_exchange.hpp). A device that cannot allocate, or fails mid-run, is
+// named in the error; every lane stops after its brick in flight, and
+// every stream is drained before host memory is unlocked.
+//
 // Registration policy (HostRegistration, decided by the store). automatic:
 // DMA directly only when the memory is page-locked already, else stage. on:
 // page-lock a host array in 256 MiB chunks from a thread beside the
@@ -36,9 +45,9 @@
 namespace oocfft::engine {
 
 // `kernels` (may be null) replaces the library's kernels (the benchmark's
-// cuFFT peer). `devices` must name one device (Options::devices; the
+// cuFFT peer). `devices` names the CUDA devices (Options::devices; the
 // default is the current one): Error(invalid_argument) names one this
-// process does not see, Error(unsupported) refuses several.
+// process does not see.
 std::unique_ptr<ExecutionBackend> make_cuda_backend(Precision precision, const BrickKernelFactory* kernels,
                                                     const std::filesystem::path& kernel_cache,
                                                     const kernels::VolumeTransform& transform,
@@ -50,5 +59,8 @@ std::unique_ptr<volume::PageLocker> make_cuda_page_locker();
 // The CUDA runtime's answer to "is a device usable": empty when yes, else
 // the reason.
 std::string cuda_unavailable_reason();
+
+// cudaGetDeviceCount's count; 0 when it answers with an error (cleared).
+int cuda_device_count_reported() noexcept;
 
 }  // namespace oocfft::engine

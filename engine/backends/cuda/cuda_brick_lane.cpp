@@ -2,6 +2,8 @@
 
 #include <cuda_runtime.h>  // make_cudaPitchedPtr, make_cudaPos, make_cudaExtent
 
+#include <stdexcept>
+
 #include "engine/planning/pass_program.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 
@@ -84,7 +86,7 @@ void copy_box_direct(const std::vector<volume::DmaCopy>& copies, std::byte* devi
 template <class T>
 CudaBrickLane<T>::CudaBrickLane(const LaneContext<T>& context, unsigned index, std::size_t brick_bytes,
                                 std::size_t workspace_bytes)
-    : c_(context),
+    : c_(on_its_device(context)),
       index_(index),
       e_(context.plan->element_bytes),
       stream_(on_device([] { return kc::Stream(); })),
@@ -96,7 +98,25 @@ CudaBrickLane<T>::CudaBrickLane(const LaneContext<T>& context, unsigned index, s
       workspace_(on_device([&] { return kc::DeviceBuffer(workspace_bytes, "workspace"); })) {}
 
 template <class T>
-CudaBrickLane<T>::~CudaBrickLane() { (void)cudaStreamSynchronize(stream_.get()); }
+CudaBrickLane<T>::~CudaBrickLane() {
+  (void)cudaSetDevice(c_.device);
+  (void)cudaStreamSynchronize(stream_.get());
+}
+
+template <class T>
+const LaneContext<T>& CudaBrickLane<T>::on_its_device(const LaneContext<T>& context) {
+  kc::check_cuda(cudaSetDevice(context.device), "cudaSetDevice");
+  return context;
+}
+
+template <class T>
+std::byte* CudaBrickLane<T>::resident_slab(const Shape& volume, const Box& box) const {
+  const ResidentRegion& region = (*c_.regions)[c_.device_index];
+  if (box.z0 < region.z0 || box.z0 + box.extent.nz > region.z1 || region.data == nullptr)
+    throw std::logic_error("z-slab at plane " + std::to_string(box.z0) + " given to device " +
+                           std::to_string(c_.device) + ", which does not keep it");
+  return region.data + (box.z0 - region.z0) * volume.ny * volume.nx * e_;
+}
 
 template <class T>
 std::size_t CudaBrickLane<T>::process(const BrickJob& job, BrickTiming& t) {
@@ -104,15 +124,14 @@ std::size_t CudaBrickLane<T>::process(const BrickJob& job, BrickTiming& t) {
   const PassSpec& spec = *job.spec;
   const cudaStream_t s = stream_.get();
   const Shape volume = c_.store->shape();
-  const bool carry = c_.resident != nullptr;
+  const bool carry = c_.regions != nullptr;
   // A carry-over plan's resident slabs are transformed where they stay on
   // the device; the y-slab pass copies its resident planes device to
   // device and reads only the rest from the volume, or, in the reversed
   // order, copies them back and writes only the rest (PassPlan::carry_role).
   const CarryRole role = carry ? c_.plan->carry_role(job.pass, job.box) : CarryRole::none;
   const bool in_region = role == CarryRole::keep_slab || role == CarryRole::take_slab;
-  std::byte* dev = in_region ? c_.resident + job.box.z0 * volume.ny * volume.nx * e_
-                             : static_cast<std::byte*>(data_.get());
+  std::byte* dev = in_region ? resident_slab(volume, job.box) : static_cast<std::byte*>(data_.get());
   Box from_volume = role == CarryRole::take_slab ? Box{job.box.z0, job.box.y0, job.box.x0, {0, 0, 0}} : job.box;
   std::size_t offset = 0;  // of from_volume in the device brick
   h2d_started_ = false;
@@ -305,22 +324,41 @@ template <class T>
 void CudaBrickLane<T>::copy_resident_planes(const Shape& volume, const Box& box, std::size_t planes,
                                             std::byte* dev, cudaStream_t s, bool to_brick) const {
   if (planes == 0) return;
-  cudaMemcpy3DParms p{};
-  const cudaPitchedPtr region = make_cudaPitchedPtr(c_.resident, volume.nx * e_, volume.nx * e_, volume.ny);
-  const cudaPos at = make_cudaPos(box.x0 * e_, box.y0, box.z0);
   const cudaPitchedPtr brick = make_cudaPitchedPtr(dev, box.extent.nx * e_, box.extent.nx * e_, box.extent.ny);
-  if (to_brick) {
-    p.srcPtr = region;
-    p.srcPos = at;
-    p.dstPtr = brick;
-  } else {
-    p.srcPtr = brick;
-    p.dstPtr = region;
-    p.dstPos = at;
+  for (std::size_t k = 0; k < c_.regions->size(); ++k) {
+    const ResidentRegion& keeper = (*c_.regions)[k];
+    const std::size_t z0 = std::max(box.z0, keeper.z0), z1 = std::min(box.z0 + planes, keeper.z1);
+    if (z0 >= z1) continue;
+    const cudaPitchedPtr region = make_cudaPitchedPtr(keeper.data, volume.nx * e_, volume.nx * e_, volume.ny);
+    const cudaPos in_region = make_cudaPos(box.x0 * e_, box.y0, z0 - keeper.z0);
+    const cudaPos in_brick = make_cudaPos(0, 0, z0 - box.z0);
+    const cudaExtent extent = make_cudaExtent(box.extent.nx * e_, box.extent.ny, z1 - z0);
+    if (k == c_.device_index) {
+      cudaMemcpy3DParms p{};
+      p.srcPtr = to_brick ? region : brick;
+      p.srcPos = to_brick ? in_region : in_brick;
+      p.dstPtr = to_brick ? brick : region;
+      p.dstPos = to_brick ? in_brick : in_region;
+      p.extent = extent;
+      p.kind = cudaMemcpyDeviceToDevice;
+      kc::check_cuda(cudaMemcpy3DAsync(&p, s), "cudaMemcpy3DAsync (resident planes, device to device)");
+      continue;
+    }
+    // The exchange: the planes another device keeps (peer_exchange.hpp).
+    cudaMemcpy3DPeerParms p{};
+    p.srcPtr = to_brick ? region : brick;
+    p.srcPos = to_brick ? in_region : in_brick;
+    p.srcDevice = to_brick ? keeper.device : c_.device;
+    p.dstPtr = to_brick ? brick : region;
+    p.dstPos = to_brick ? in_brick : in_region;
+    p.dstDevice = to_brick ? c_.device : keeper.device;
+    p.extent = extent;
+    kc::check_cuda(cudaMemcpy3DPeerAsync(&p, s),
+                   ("cudaMemcpy3DPeerAsync (resident planes, between devices " + std::to_string(p.srcDevice) +
+                    " and " + std::to_string(p.dstDevice) + ")")
+                       .c_str());
+    c_.exchanged_bytes->fetch_add((z1 - z0) * box.extent.ny * box.extent.nx * e_);
   }
-  p.extent = make_cudaExtent(box.extent.nx * e_, box.extent.ny, planes);
-  p.kind = cudaMemcpyDeviceToDevice;
-  kc::check_cuda(cudaMemcpy3DAsync(&p, s), "cudaMemcpy3DAsync (resident planes, device to device)");
 }
 
 template class CudaBrickLane<float>;

@@ -108,10 +108,19 @@ struct DirectionTurns {
   std::mutex upload, download;
 };
 
-// What every lane of one execution shares.
+// The planes one device keeps between the passes: z planes [z0, z1) of
+// the volume, whole, in that device's memory.
+struct ResidentRegion {
+  int device = 0;  // the CUDA ordinal
+  std::byte* data = nullptr;
+  std::size_t z0 = 0, z1 = 0;
+};
+
+// What every lane of one device shares in one execution.
 template <class T>
 struct LaneContext {
-  int device = 0;
+  int device = 0;             // the CUDA ordinal the lane runs on
+  unsigned device_index = 0;  // its index into PassPlan::devices and `regions`
   const CudaKernelSet<T>* kernels = nullptr;
   volume::VolumeStore* store = nullptr;
   StagingOnDemand* staging = nullptr;
@@ -119,7 +128,10 @@ struct LaneContext {
   std::size_t slot_bytes = 0;  // the staging ring's slots: the whole buffer when bricks move whole
   DirectionTurns* turns = nullptr;  // the execution's, shared by its lanes
   const PassPlan* plan = nullptr;
-  std::byte* resident = nullptr;  // the planes kept between the passes; null: no carry-over
+  // Every device's planes kept between the passes, in the order of
+  // PassPlan::devices; null: no carry-over.
+  const std::vector<ResidentRegion>* regions = nullptr;
+  std::atomic<std::size_t>* exchanged_bytes = nullptr;  // copied from one device to another
   volume::DirectAccess* direct = nullptr;  // null: every brick stages
   std::atomic<std::size_t>* direct_bricks = nullptr;
   tbb::task_arena* arena = nullptr;
@@ -140,6 +152,7 @@ class CudaBrickLane final : public BrickLane {
   CudaBrickLane(const LaneContext<T>& context, unsigned index, std::size_t brick_bytes, std::size_t workspace_bytes);
   // A brick that failed half-way may still have copies in flight on the
   // stream: they end before memory can be unlocked or the buffers freed.
+  // The lane's device is current while its stream and buffers go.
   ~CudaBrickLane();
   CudaBrickLane(const CudaBrickLane&) = delete;
   CudaBrickLane& operator=(const CudaBrickLane&) = delete;
@@ -200,10 +213,20 @@ class CudaBrickLane final : public BrickLane {
   void copy_part_piece(const Box& brick, const Box& piece, std::byte* dev, std::byte* slot, bool to_device) const;
 
   // The first `planes` z planes of y-slab `box` between the resident
-  // region and the packed device brick (into the brick, or out of it in
-  // the reversed order): one 3D device-to-device copy.
+  // regions of the devices that keep them and the packed device brick
+  // (into the brick, or out of it in the reversed order): one 3D copy per
+  // keeper, device to device on this lane's own device, a peer copy from
+  // or to another (the exchange).
   void copy_resident_planes(const Shape& volume, const Box& box, std::size_t planes, std::byte* dev,
                             cudaStream_t s, bool to_brick) const;
+
+  // Where z-slab `box` lies in this lane's device's resident region, which
+  // keeps all of it (the plan gives a kept slab to its keeper).
+  std::byte* resident_slab(const Shape& volume, const Box& box) const;
+
+  // Makes the context's device current first, so that the lane's stream,
+  // events and buffers are made on it.
+  static const LaneContext<T>& on_its_device(const LaneContext<T>& context);
 
   LaneContext<T> c_;
   unsigned index_;

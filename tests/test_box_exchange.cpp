@@ -1,0 +1,106 @@
+// BoxExchange (distributed/box_exchange.hpp) in many rounds: rounds so
+// small that each carries a row or two of every shared block, so the
+// split of blocks into rounds, the counts and displacements of each round
+// and the points a rank keeps are all exercised at sizes CI can run. Each
+// point carries its global index, and the receiving arrays are poisoned
+// with NaN first, so a point lost, doubled or misplaced fails.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <vector>
+
+#include "distributed/box_exchange.hpp"
+#include "distributed/box_partition.hpp"
+#include "oocfft/error.hpp"
+
+namespace oocfft {
+namespace {
+
+using c64 = std::complex<float>;
+
+int world(int (*query)(MPI_Comm, int*)) {
+  int v = 0;
+  query(MPI_COMM_WORLD, &v);
+  return v;
+}
+
+// x-slabs, uneven: the last rank takes the rest (empty on ranks beyond nx).
+std::vector<Box3> x_slabs(Shape s, int ranks) {
+  std::vector<Box3> boxes;
+  const auto nx = static_cast<std::int64_t>(s.nx);
+  const std::int64_t share = (nx + ranks - 1) / ranks;
+  for (int r = 0; r < ranks; ++r) {
+    Box3 b = whole_box(s);
+    b.low[2] = std::min<std::int64_t>(r * share, nx);
+    b.high[2] = r == ranks - 1 ? nx - 1 : std::min<std::int64_t>((r + 1) * share, nx) - 1;
+    boxes.push_back(b);
+  }
+  return boxes;
+}
+
+// The points of `box`, each its global index (exact in float here).
+std::vector<c64> indices_of(const Box3& box, Shape s) {
+  std::vector<c64> v;
+  if (box.empty()) return v;
+  for (auto z = box.low[0]; z <= box.high[0]; ++z)
+    for (auto y = box.low[1]; y <= box.high[1]; ++y)
+      for (auto x = box.low[2]; x <= box.high[2]; ++x) {
+        const auto g = static_cast<float>((static_cast<std::size_t>(z) * s.ny + static_cast<std::size_t>(y)) * s.nx +
+                                          static_cast<std::size_t>(x));
+        v.emplace_back(g, -g);
+      }
+  return v;
+}
+
+// Checks the exchange; returns its rounds.
+std::size_t check_exchange(Shape shape, const std::vector<Box3>& from, const std::vector<Box3>& to,
+                           std::size_t round_bytes, const char* what) {
+  const int rank = world(MPI_Comm_rank);
+  const distributed::BoxExchange exchange(from, to, rank, sizeof(c64), round_bytes);
+  const std::vector<c64> in = indices_of(from[static_cast<std::size_t>(rank)], shape);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<c64> out(to[static_cast<std::size_t>(rank)].count(), {nan, nan});
+  exchange.run(MPI_COMM_WORLD, MPI_C_FLOAT_COMPLEX, in.data(), out.data());
+  const std::vector<c64> want = indices_of(to[static_cast<std::size_t>(rank)], shape);
+  int wrong = 0;
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (!(out[i] == want[i])) ++wrong;
+  MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(wrong, 0) << what << ", " << shape.to_string() << ", rounds " << exchange.rounds();
+  // No round carries more than its budget.
+  EXPECT_GE(exchange.rounds() * round_bytes, exchange.sent_to_others() * sizeof(c64)) << what;
+  EXPECT_GE(exchange.rounds() * round_bytes, exchange.received_from_others() * sizeof(c64)) << what;
+  return exchange.rounds();
+}
+
+TEST(BoxExchange, ManySmallRoundsMoveEveryPointOnce) {
+  const int ranks = world(MPI_Comm_size);
+  std::size_t most_rounds = 0;
+  for (const Shape shape : {Shape{9, 7, 5}, Shape{4, 13, 6}, Shape{1, 3, 11}}) {
+    // Room for one row per peer and a few points more: many rounds.
+    const std::size_t round = (static_cast<std::size_t>(ranks) + 1) * shape.nx * sizeof(c64) + 3 * sizeof(c64);
+    const auto z = distributed::slab_boxes(shape, 0, ranks), y = distributed::slab_boxes(shape, 1, ranks);
+    const auto x = x_slabs(shape, ranks);
+    most_rounds = std::max({most_rounds, check_exchange(shape, z, y, round, "z-slabs to y-slabs"),
+                            check_exchange(shape, y, z, round, "y-slabs to z-slabs"),
+                            check_exchange(shape, x, z, round, "x-slabs to z-slabs"),
+                            check_exchange(shape, y, x, round, "y-slabs to x-slabs")});
+    EXPECT_EQ(check_exchange(shape, z, z, round, "z-slabs kept"), 0u) << "a rank's own points never enter MPI";
+  }
+  if (ranks > 1) EXPECT_GE(most_rounds, 3u) << "the rounds are too large to test their split";
+}
+
+TEST(BoxExchange, RoundsTooSmallForARowAreRefused) {
+  const int ranks = world(MPI_Comm_size);
+  if (ranks < 2) GTEST_SKIP() << "one rank sends nothing";
+  const Shape shape{4, 4, 64};
+  const auto z = distributed::slab_boxes(shape, 0, ranks), y = distributed::slab_boxes(shape, 1, ranks);
+  EXPECT_THROW(distributed::BoxExchange(z, y, world(MPI_Comm_rank), sizeof(c64), 64 * sizeof(c64)), Error);
+}
+
+}  // namespace
+}  // namespace oocfft
