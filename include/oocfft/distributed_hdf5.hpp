@@ -40,6 +40,13 @@
 //
 // Refused on every rank: DatasetTransformOptions::in_place and
 // Options::shift (Error(unsupported): not built for MPI yet).
+//
+// The report, on each rank: the input, the output, in_memory (each
+// rank's share is), the rank's host budget, its read, transform and write
+// times and the total as it saw them; of `run`, only backend,
+// seconds (the transform's) and bytes_moved (read plus written by all
+// ranks): the local plans' own reports are each one rank's, and are not
+// gathered.
 #include <mpi.h>
 
 #include "oocfft/hdf5.hpp"
