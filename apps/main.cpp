@@ -2,7 +2,9 @@
 // volume; `oocfft info` explains a plan; `oocfft fft` transforms an HDF5
 // dataset, `oocfft rfft` / `irfft` a real one to its half spectrum and
 // back, `oocfft dct` / `dst` a real one by scipy's dctn / dstn; `oocfft
-// asm` propagates one by the angular spectrum method.
+// asm` propagates one by the angular spectrum method. Started by an MPI
+// launcher, in a build with the distributed file path, `oocfft fft` runs
+// over the ranks (main_under_mpi).
 //
 // Exit status: 0 success, 1 a failure at run time (bad file, out of memory,
 // a full disk, a file-size limit, a demo check that failed, a run cancelled
@@ -167,7 +169,9 @@ int main_under_mpi(int argc, char** argv) {
   MPI_Allreduce(&command, &lowest, 1, MPI_INT, MPI_MIN, mpi.world());
   MPI_Allreduce(&command, &highest, 1, MPI_INT, MPI_MAX, mpi.world());
   if (lowest != highest) {
-    if (speak) std::fprintf(stderr, "oocfft: the ranks were started with different commands; every rank runs the same `oocfft fft`\n");
+    if (speak)
+      std::fprintf(stderr,
+                   "oocfft: the ranks were started with different commands; every rank runs the same `oocfft fft`\n");
     return exit_usage;
   }
   if (cli.command != apps::Command::fft) {

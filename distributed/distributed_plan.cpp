@@ -232,7 +232,8 @@ class DistributedPlan::Impl {
 
 DistributedPlan::DistributedPlan(MPI_Comm comm, Shape shape, Box3 in_box, Box3 out_box, Precision precision,
                                  const Options& options)
-    : impl_(std::make_unique<Impl>(distributed::usable_communicator(comm, "DistributedPlan"), shape, in_box, out_box, precision, options)) {}
+    : impl_(std::make_unique<Impl>(distributed::usable_communicator(comm, "DistributedPlan"), shape, in_box, out_box,
+                                   precision, options)) {}
 DistributedPlan::~DistributedPlan() = default;
 DistributedPlan::DistributedPlan(DistributedPlan&&) noexcept = default;
 DistributedPlan& DistributedPlan::operator=(DistributedPlan&&) noexcept = default;

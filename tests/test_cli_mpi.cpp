@@ -69,7 +69,8 @@ Outcome run_mpiexec(const std::vector<Ranks>& programs, const fs::path& dir) {
       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none " +
       quoted(OOCFFT_MPIEXEC) + " --oversubscribe";
   for (std::size_t p = 0; p < programs.size(); ++p) {
-    command += (p ? " :" : "") + std::string(" -np ") + std::to_string(programs[p].count) + " " + quoted(OOCFFT_CLI_PATH);
+    command += (p ? " :" : "") + std::string(" -np ") + std::to_string(programs[p].count) + " " +
+               quoted(OOCFFT_CLI_PATH);
     for (const std::string& a : programs[p].args) command += " " + quoted(a);
   }
   const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
@@ -258,7 +259,9 @@ TEST(CliMpi, RefusalsEndEveryRank) {
   EXPECT_NE(o.err.find("only `oocfft fft` runs over MPI ranks"), std::string::npos) << o.err;
   // A command line one rank refuses stops every rank.
   o = run_mpiexec({{1, {"fft", (dir / "in.h5").string() + ":/v", (dir / "o.h5").string() + ":/V"}},
-                   {1, {"fft", (dir / "in.h5").string() + ":/v", (dir / "o.h5").string() + ":/V", "--norm", "sideways"}}},
+                   {1,
+                    {"fft", (dir / "in.h5").string() + ":/v", (dir / "o.h5").string() + ":/V", "--norm",
+                     "sideways"}}},
                   dir);
   EXPECT_EQ(o.exit_code, 2) << o.err;
   EXPECT_NE(o.err.find("--norm"), std::string::npos) << o.err;

@@ -337,7 +337,8 @@ TEST(DistributedFilesErrors, OneRankCancellingAtAnyStepLeavesNothingOnEveryRank)
     const auto x = test::to_precision<double>(test::random_signal(shape.elements(), 900));
     write_dataset(dir / "in.h5", "/v", shape, x);
     const DatasetPath input{(dir / "in.h5").string(), "/v"};
-    const DatasetPath output = into_input_file ? DatasetPath{input.file, "/V"} : DatasetPath{(dir / "out.h5").string(), "/V"};
+    const DatasetPath output =
+        into_input_file ? DatasetPath{input.file, "/V"} : DatasetPath{(dir / "out.h5").string(), "/V"};
     const std::uint64_t before = file_hash(dir / "in.h5");
     bool finished = false;
     for (int k = 0; k < 64 && !finished; ++k) {
@@ -346,7 +347,8 @@ TEST(DistributedFilesErrors, OneRankCancellingAtAnyStepLeavesNothingOnEveryRank)
       Options options = host_options(Norm::backward);
       std::atomic<int> polls{0};
       if (world_rank() == failing) options.cancel = [&polls, k] { return polls++ >= k; };
-      const Caught c = catch_error([&] { transform_dataset(MPI_COMM_WORLD, input, output, Direction::forward, options); });
+      const Caught c =
+          catch_error([&] { transform_dataset(MPI_COMM_WORLD, input, output, Direction::forward, options); });
       int thrown = c.thrown ? 1 : 0, all_thrown = 0;
       MPI_Allreduce(&thrown, &all_thrown, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
       if (all_thrown == 0) {
@@ -412,8 +414,9 @@ TEST(DistributedFilesErrors, AnExistingOrUnwritableOutputIsRefusedOnEveryRank) {
   write_dataset(dir / "in.h5", "/V", shape, std::vector<std::complex<double>>(shape.elements(), {2.0, 0.0}));
   const DatasetPath in{(dir / "in.h5").string(), "/v"};
   const std::uint64_t before = file_hash(dir / "in.h5");
-  Caught c = catch_error(
-      [&] { transform_dataset(MPI_COMM_WORLD, in, {in.file, "/V"}, Direction::forward, host_options(Norm::backward)); });
+  Caught c = catch_error([&] {
+    transform_dataset(MPI_COMM_WORLD, in, {in.file, "/V"}, Direction::forward, host_options(Norm::backward));
+  });
   expect_same_error_everywhere(c, ErrorKind::invalid_argument, "exists; oocfft does not overwrite datasets");
   c = catch_error(
       [&] { transform_dataset(MPI_COMM_WORLD, in, in, Direction::forward, host_options(Norm::backward)); });
