@@ -96,6 +96,9 @@ struct CollectiveDatasetTransfer::Impl {
   // HDF5's POSIX driver, closed again before the collective open. Takes
   // the run lock. Returns whether the output's file exists.
   bool check_alone(bool shared_file);
+  // Every rank: the files rank 0 checked are there on this rank's file
+  // system too. Error(io) naming the rank and the file.
+  void check_visible(bool shared_file, bool output_file_exists) const;
   void open_together(bool shared_file, bool output_file_exists, long owner_pid, const io::OutputRecord& record);
   io::StoredDataset output_view() const {
     const Precision p = input.type.precision;
@@ -142,6 +145,22 @@ bool CollectiveDatasetTransfer::Impl::check_alone(bool shared_file) {
                                   io::temporary_sibling_dataset(output_path.dataset, io::partial_prefix),
                                   "the temporary of the output " + output_path.dataset);
   return true;
+}
+
+void CollectiveDatasetTransfer::Impl::check_visible(bool shared_file, bool output_file_exists) const {
+  const auto refuse = [&](const std::string& what) {
+    throw Error(ErrorKind::io, "rank " + std::to_string(rank) + " does not see " + what + ", which rank 0 sees: " +
+                                   "parallel HDF5 needs the files on a file system every rank shares");
+  };
+  std::error_code ec;
+  if (!fs::exists(input_path.file, ec)) refuse("the input file " + input_path.file);
+  if (shared_file) return;
+  if (output_file_exists) {
+    if (!fs::exists(output_path.file, ec)) refuse("the output file " + output_path.file);
+    return;
+  }
+  const fs::path directory = fs::path(output_path.file).parent_path();
+  if (!directory.empty() && !fs::is_directory(directory, ec)) refuse("the output's directory " + directory.string());
 }
 
 void CollectiveDatasetTransfer::Impl::open_together(bool shared_file, bool output_file_exists, long owner_pid,
@@ -220,6 +239,10 @@ CollectiveDatasetTransfer::CollectiveDatasetTransfer(MPI_Comm comm, const Datase
     long owner_pid = static_cast<long>(::getpid());
     check_mpi(MPI_Bcast(facts, 2, MPI_INT, 0, comm), "MPI_Bcast");
     check_mpi(MPI_Bcast(&owner_pid, 1, MPI_LONG, 0, comm), "MPI_Bcast");
+    // Every rank must see what rank 0 saw before any enters a collective
+    // open: a rank that refused alone (a file on a disk of rank 0's node
+    // only) would leave the others waiting in MPI_File_open.
+    agree_on(comm, [&] { m.check_visible(facts[0] == 1, facts[1] == 1); });
     agree_on(comm, [&] {
       const std::lock_guard lock(io::hdf5_library_mutex());
       const io::ErrorStackSilencer silence;
