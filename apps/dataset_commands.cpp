@@ -1,12 +1,10 @@
 #include "apps/dataset_commands.hpp"
 
 #include <cstdio>
-#include <filesystem>
 
+#include "apps/json_report_file.hpp"
 #include "apps/progress_reporter.hpp"
-#include "apps/report_json.hpp"
 #include "apps/run_summary.hpp"
-#include "core/durable_file.hpp"
 #include "core/format_bytes.hpp"
 #include "io/stored_element_names.hpp"
 
@@ -50,39 +48,6 @@ void run_info_dataset(const CliOptions& cli) {
 }
 
 namespace {
-
-// The --json report's path, checked before the transform (an unwritable
-// place fails in a second, not after an hour of work) but not opened: the
-// report is written under a temporary name beside it and renamed over it
-// at the end (core/durable_file.hpp), so a run that fails or is refused
-// leaves a file already there as it was. A report path that is the input's
-// or the output's HDF5 file is refused: the report would replace it.
-struct JsonReport {
-  std::string path;  // empty: no report
-};
-
-bool same_file(const std::string& a, const std::string& b) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
-  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
-}
-
-JsonReport open_json(const std::string& path, const DatasetPath& input, const DatasetPath& output) {
-  if (path.empty()) return {};
-  if (same_file(path, input.file))
-    throw Error(ErrorKind::invalid_argument, "--json " + path + " is the input file " + input.file +
-                                                 "; the report would replace it: name another file");
-  if (same_file(path, output.file))
-    throw Error(ErrorKind::invalid_argument, "--json " + path + " is the output file " + output.file +
-                                                 "; the report would replace it: name another file");
-  check_writable_destination(path, "the JSON report");
-  return {path};
-}
-
-void finish_json(const JsonReport& json, const DatasetTransformReport& report) {
-  if (!json.path.empty()) write_file_atomically(json.path, report_json(report));
-}
 
 // Runs `transform` with progress on stderr and Ctrl-C as the cancel hook.
 template <class Transform>

@@ -128,12 +128,16 @@ class DistributedPlan::Impl {
       to_z_slabs_.emplace(in_boxes, z_slabs, rank, element);
       transpose_.emplace(z_slabs, y_slabs, rank, element);
       to_out_boxes_.emplace(y_slabs, out_boxes, rank, element);
-      if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, device.options);
+      // The local plan's own progress would be one rank's bricks: the
+      // plan reports the whole job's steps instead (report_step).
+      Options local = device.options;
+      local.progress = nullptr;
+      if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, local);
       if (!y_slab_.empty()) {
         if (precision == Precision::single)
-          z_lines_single_.emplace(y_slab_.extent(), device.options);
+          z_lines_single_.emplace(y_slab_.extent(), local);
         else
-          z_lines_double_.emplace(y_slab_.extent(), device.options);
+          z_lines_double_.emplace(y_slab_.extent(), local);
       }
     });
   }
@@ -167,6 +171,7 @@ class DistributedPlan::Impl {
     agree_on(comm, [&] {
       if (planes_) planes_->execute(planes, direction);
     });
+    report_step(0);
     transpose_->run(comm, type, static_cast<const std::complex<T>*>(planes), y_slab->data());
     z_slab.reset();  // its memory back before the z lines
     agree_on(comm, [&] {
@@ -181,7 +186,17 @@ class DistributedPlan::Impl {
         if (z_lines_double_) z_lines_double_->execute(y_slab->data(), direction == Direction::inverse, scale);
       }
     });
+    report_step(1);
     to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab->data()), out);
+    report_step(2);
+  }
+
+  // Rank 0 reports the whole job's progress (Options::progress): after the
+  // planes and after the z lines every rank has finished the step (it
+  // agreed on it); after the last exchange, rank 0 has all it receives.
+  static constexpr unsigned steps = 3;
+  void report_step(unsigned step) const {
+    if (comm_.rank() == 0 && options_.progress) options_.progress(Progress{step + 1, steps, 0, step, steps});
   }
 
   std::string describe() const {
@@ -220,26 +235,10 @@ class DistributedPlan::Impl {
   std::optional<engine::ZLineTransform<double>> z_lines_double_;
 };
 
-namespace {
-
-// The communicator must exist before anything collective can agree.
-MPI_Comm checked_communicator(MPI_Comm comm) {
-  int initialised = 0;
-  int finalised = 0;
-  MPI_Initialized(&initialised);
-  MPI_Finalized(&finalised);
-  if (!initialised || finalised)
-    throw Error(ErrorKind::invalid_argument,
-                "DistributedPlan needs MPI initialised and not finalised (the caller owns MPI_Init)");
-  if (comm == MPI_COMM_NULL) throw Error(ErrorKind::invalid_argument, "DistributedPlan of MPI_COMM_NULL");
-  return comm;
-}
-
-}  // namespace
-
 DistributedPlan::DistributedPlan(MPI_Comm comm, Shape shape, Box3 in_box, Box3 out_box, Precision precision,
                                  const Options& options)
-    : impl_(std::make_unique<Impl>(checked_communicator(comm), shape, in_box, out_box, precision, options)) {}
+    : impl_(std::make_unique<Impl>(distributed::usable_communicator(comm, "DistributedPlan"), shape, in_box, out_box,
+                                   precision, options)) {}
 DistributedPlan::~DistributedPlan() = default;
 DistributedPlan::DistributedPlan(DistributedPlan&&) noexcept = default;
 DistributedPlan& DistributedPlan::operator=(DistributedPlan&&) noexcept = default;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "distributed/mpi_communicator.hpp"
+#include "oocfft/distributed.hpp"
 
 namespace oocfft::distributed {
 
@@ -49,3 +50,9 @@ void throw_if_any_failed(MPI_Comm comm, const std::optional<Error>& local) {
 }
 
 }  // namespace oocfft::distributed
+
+namespace oocfft {
+
+void agree_on_step(MPI_Comm comm, const std::function<void()>& step) { distributed::agree_on(comm, step); }
+
+}  // namespace oocfft

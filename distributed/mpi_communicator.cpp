@@ -14,6 +14,18 @@ void check_mpi(int code, const char* call) {
   throw Error(ErrorKind::io, std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
 }
 
+MPI_Comm usable_communicator(MPI_Comm comm, const char* who) {
+  int initialised = 0;
+  int finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  if (!initialised || finalised)
+    throw Error(ErrorKind::invalid_argument,
+                std::string(who) + " needs MPI initialised and not finalised (the caller owns MPI_Init)");
+  if (comm == MPI_COMM_NULL) throw Error(ErrorKind::invalid_argument, std::string(who) + " of MPI_COMM_NULL");
+  return comm;
+}
+
 DuplicatedCommunicator::DuplicatedCommunicator(MPI_Comm comm) {
   check_mpi(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
   MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);

@@ -34,4 +34,9 @@ class DuplicatedCommunicator {
 // MPI_SUCCESS.
 void check_mpi(int code, const char* call);
 
+// `comm`, once MPI is known to be initialised and not finalised and
+// `comm` is not MPI_COMM_NULL; else Error(invalid_argument) naming `who`.
+// Checked before anything collective: nothing can agree without it.
+MPI_Comm usable_communicator(MPI_Comm comm, const char* who);
+
 }  // namespace oocfft::distributed

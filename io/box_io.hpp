@@ -23,9 +23,14 @@ struct StoredDataset {
 
 // `box.elements()` complex values into `natural`. Real data is read into the
 // first half of the box's bytes and widened to complex in place.
-void read_box(const StoredDataset& dataset, const oocfft::Box& box, std::byte* natural);
+// `transfer`: HDF5's data transfer list (a collective MPI-IO transfer in
+// the distributed file path, where every rank calls, a rank with nothing
+// to move passing an empty box: it selects nothing).
+void read_box(const StoredDataset& dataset, const oocfft::Box& box, std::byte* natural,
+              hid_t transfer = H5P_DEFAULT);
 // `box.elements()` complex values from `natural` into a complex compound dataset.
-void write_box(const StoredDataset& dataset, const oocfft::Box& box, const std::byte* natural);
+void write_box(const StoredDataset& dataset, const oocfft::Box& box, const std::byte* natural,
+               hid_t transfer = H5P_DEFAULT);
 
 // The real values of a real (float32/float64) dataset as they are stored,
 // `box.elements()` of them, not widened to complex: the real side of a real

@@ -1,5 +1,7 @@
 #include "io/dataset_transfer.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <mutex>
@@ -39,19 +41,6 @@ bool same_file(const std::string& a, const std::string& b) {
   return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
 }
 
-void write_string_attribute(hid_t object, const char* name, const std::string& value, const std::string& where) {
-  // Variable-length UTF-8: h5py reads it as a Python str.
-  const std::string what = std::string("writing attribute ") + name + " of " + where;
-  Hid type = checked_id(H5Tcopy(H5T_C_S1), HidKind::datatype, what);
-  check(H5Tset_size(type.get(), H5T_VARIABLE), what);
-  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), what);
-  Hid space = checked_id(H5Screate(H5S_SCALAR), HidKind::dataspace, what);
-  Hid attribute = checked_id(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                             HidKind::attribute, what);
-  const char* text = value.c_str();
-  check(H5Awrite(attribute.get(), type.get(), &text), what);
-}
-
 // The complex volume of 1 to 3 dims, leading axes of length 1 added.
 Shape volume_of(const std::vector<std::size_t>& dims) {
   std::size_t padded[3] = {1, 1, 1};
@@ -60,12 +49,6 @@ Shape volume_of(const std::vector<std::size_t>& dims) {
 }
 
 }  // namespace
-
-OutputRecord transform_record(Direction direction, Norm norm, bool shifted) {
-  OutputRecord r;
-  r.attributes = {{"direction", to_string(direction)}, {"norm", to_string(norm)}, {"shift", shifted ? "fftshift" : "none"}};
-  return r;
-}
 
 Error cancelled_before_commit(const Error& cancel, const DatasetPath& input, const DatasetPath& output) {
   std::string progress = cancel.what();
@@ -238,39 +221,10 @@ void DatasetTransfer::Impl::create_output(const OutputRecord& record) {
   const hid_t file = output_file();
   partial_name = sibling(output_path.dataset, partial_prefix);
 
-  const std::vector<std::size_t> dims = output_dims();
-  const std::size_t element_bytes = output_element_bytes();
-  const std::vector<std::size_t> chunk_dims = output_chunks(dims, element_bytes);
-  std::vector<hsize_t> extent(dims.begin(), dims.end()), chunks(chunk_dims.begin(), chunk_dims.end());
-
-  Hid space = checked_id(H5Screate_simple(static_cast<int>(extent.size()), extent.data(), nullptr),
-                         HidKind::dataspace, what);
-  Hid type = real_output() ? checked_id(H5Tcopy(input.type.precision == Precision::single ? H5T_IEEE_F32LE
-                                                                                            : H5T_IEEE_F64LE),
-                                        HidKind::datatype, what)
-                           : h5py_complex_file_type(input.type.precision);
-  Hid create = checked_id(H5Pcreate(H5P_DATASET_CREATE), HidKind::property_list, what);
-  check(H5Pset_chunk(create.get(), static_cast<int>(chunks.size()), chunks.data()), what);
-  // Every element is written before commit(): filling chunks with zeros
-  // first would only double the writes.
-  check(H5Pset_fill_time(create.get(), H5D_FILL_TIME_NEVER), what);
-  // Missing groups on the way to the output name are created, as h5py's
-  // require_group would.
-  Hid link_create = checked_id(H5Pcreate(H5P_LINK_CREATE), HidKind::property_list, what);
-  check(H5Pset_create_intermediate_group(link_create.get(), 1), what);
-  output_dataset = checked_id(H5Dcreate2(file, partial_name.c_str(), type.get(), space.get(), link_create.get(),
-                                         create.get(), H5P_DEFAULT),
-                              HidKind::dataset, what);
+  output_dataset = create_partial_output(file, partial_name, output_dims(), output_element, input.type.precision,
+                                         out_where);
   partial_linked = true;
-  mark_temporary(output_dataset.get(), "the partial output of " + output_path.dataset, out_where);
-
-  for (const auto& [name, value] : record.attributes)
-    write_string_attribute(output_dataset.get(), name.c_str(), value, out_where);
-  for (const auto& [name, values] : record.size_attributes)
-    write_sizes_attribute(output_dataset.get(), name, values, out_where);
-  write_string_attribute(output_dataset.get(), "source", input_path.to_string(), out_where);
-  write_string_attribute(output_dataset.get(), "original_dtype", input.info.dtype, out_where);
-  write_string_attribute(output_dataset.get(), "oocfft_version", OOCFFT_VERSION, out_where);
+  record_output(output_dataset.get(), record, output_path, input_path, input.info.dtype, ::getpid());
   // The file's own structures (its groups and their links) are on disk as
   // they now stay until commit(): a run killed from here on leaves them
   // readable, every other dataset as it was, and the temporary marked.
@@ -529,7 +483,7 @@ volume::VolumeStore& DatasetTransfer::scratch_store(Shape shape, std::size_t bri
                                             create.get(), access.get()),
                                  HidKind::dataset, what);
   m.scratch_linked = true;
-  mark_temporary(m.scratch_dataset.get(), "the scratch dataset of " + m.output_path.dataset, where);
+  mark_temporary(m.scratch_dataset.get(), "the scratch dataset of " + m.output_path.dataset, where, ::getpid());
   check(H5Fflush(file, H5F_SCOPE_LOCAL), what);
   const StoredDataset view{m.scratch_dataset.get(),
                            StoredType{StoredElement::complex_compound, m.input.type.precision, "", "r", "i"}, 3,

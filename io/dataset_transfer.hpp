@@ -18,29 +18,13 @@
 #include <utility>
 #include <vector>
 
+#include "io/output_dataset.hpp"
 #include "oocfft/error.hpp"
 #include "oocfft/hdf5.hpp"
 #include "oocfft/options.hpp"
 #include "volume/volume_store.hpp"
 
 namespace oocfft::io {
-
-// What the output dataset is besides its values: its dims, when they are
-// not the input's (a refocused stack from one field), and the attributes
-// that record how it was made, written as UTF-8 strings. source,
-// original_dtype and oocfft_version are always written as well.
-struct OutputRecord {
-  std::vector<std::size_t> dims;  // empty: the input's complex dims
-  // h5py's complex compound {r, i}, or real float32/float64 (a real
-  // inverse's result), in the input's precision.
-  StoredElement element = StoredElement::complex_compound;
-  std::vector<std::pair<std::string, std::string>> attributes;
-  // Integer lists, written as int64 arrays (io/dataset_attributes.hpp).
-  std::vector<std::pair<std::string, std::vector<std::size_t>>> size_attributes;
-};
-
-// An FFT's record: direction, norm and shift.
-OutputRecord transform_record(Direction direction, Norm norm, bool shifted);
 
 // A cancel (Error(cancelled)) that reached a transform before commit(),
 // reworded for the files: what the engine said of its progress ("after 5

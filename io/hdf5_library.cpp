@@ -16,19 +16,19 @@ std::mutex& hdf5_library_mutex() {
   return mutex;
 }
 
-Hid open_file(const std::string& file, unsigned flags, const std::string& purpose) {
+Hid open_file(const std::string& file, unsigned flags, const std::string& purpose, hid_t access) {
   std::error_code ec;
   if (!std::filesystem::exists(file, ec))
     throw Error(ErrorKind::io, purpose + ": HDF5 file " + file + " does not exist");
   if (std::filesystem::is_directory(file, ec))
     throw Error(ErrorKind::io, purpose + ": " + file + " is a directory, not an HDF5 file");
   const bool write = flags & H5F_ACC_RDWR;
-  return checked_id(H5Fopen(file.c_str(), flags, H5P_DEFAULT), HidKind::file,
+  return checked_id(H5Fopen(file.c_str(), flags, access), HidKind::file,
                     purpose + ": opening HDF5 file " + file + (write ? " for writing" : ""));
 }
 
-Hid open_file_read_only(const std::string& file, const std::string& purpose) {
-  return open_file(file, H5F_ACC_RDONLY, purpose);
+Hid open_file_read_only(const std::string& file, const std::string& purpose, hid_t access) {
+  return open_file(file, H5F_ACC_RDONLY, purpose, access);
 }
 
 bool link_exists(hid_t file, const std::string& name) {

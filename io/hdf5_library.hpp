@@ -25,8 +25,10 @@ std::mutex& hdf5_library_mutex();
 
 // Error(io) for a missing, unreadable, truncated or non-HDF5 file; the
 // message starts with `purpose` ("FILE:/DATASET" of the dataset wanted).
-Hid open_file_read_only(const std::string& file, const std::string& purpose);
-Hid open_file(const std::string& file, unsigned flags, const std::string& purpose);
+// `access`: the file access list (the distributed file path's MPI-IO
+// driver; the default is HDF5's POSIX driver).
+Hid open_file_read_only(const std::string& file, const std::string& purpose, hid_t access = H5P_DEFAULT);
+Hid open_file(const std::string& file, unsigned flags, const std::string& purpose, hid_t access = H5P_DEFAULT);
 
 // Whether every component of the absolute `name` exists as a link in `file`
 // (H5Lexists alone fails when an intermediate group is missing).

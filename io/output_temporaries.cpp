@@ -63,9 +63,9 @@ std::string temporary_sibling_dataset(const std::string& dataset, const char* pr
   return dataset.substr(0, slash + 1) + prefix + dataset.substr(slash + 1);
 }
 
-void mark_temporary(hid_t object, const std::string& role, const std::string& where) {
+void mark_temporary(hid_t object, const std::string& role, const std::string& where, long owner_pid) {
   const std::string what = std::string("writing attribute ") + temporary_attribute + " of " + where;
-  const std::string value = role + ", written by oocfft (pid " + std::to_string(::getpid()) + ")";
+  const std::string value = role + ", written by oocfft (pid " + std::to_string(owner_pid) + ")";
   Hid type = checked_id(H5Tcopy(H5T_C_S1), HidKind::datatype, what);
   check(H5Tset_size(type.get(), H5T_VARIABLE), what);
   check(H5Tset_cset(type.get(), H5T_CSET_UTF8), what);

@@ -29,9 +29,11 @@ inline constexpr const char* temporary_attribute = "oocfft_temporary";
 // "/group/.oocfft-partial-name" for "/group/name".
 std::string temporary_sibling_dataset(const std::string& dataset, const char* prefix);
 
-// Marks the open `object` as a temporary of this process: `role` says what
-// it is ("the partial output of /o"). The caller holds the HDF5 lock.
-void mark_temporary(hid_t object, const std::string& role, const std::string& where);
+// Marks the open `object` as a temporary of process `owner_pid` (this one,
+// or in the distributed file path rank 0, whose value every rank writes):
+// `role` says what it is ("the partial output of /o"). The caller holds
+// the HDF5 lock.
+void mark_temporary(hid_t object, const std::string& role, const std::string& where, long owner_pid);
 // Removes the mark (from a result that is being committed).
 void unmark_temporary(hid_t object, const std::string& where);
 

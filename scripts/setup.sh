@@ -6,9 +6,12 @@
 #   setup_what=test  everything: the test and benchmark packages too (FFTW,
 #                    GoogleTest, numpy and h5py, which write the test
 #                    fixtures and references; pybind11, pytest, scipy and
-#                    tqdm for the Python module and its suite; OpenMPI for
-#                    the distributed plan and its suite, run under mpiexec
-#                    with 1 to 4 ranks), every target built
+#                    tqdm for the Python module and its suite; OpenMPI and
+#                    parallel HDF5 for the distributed plan, the distributed
+#                    file path and their suites, run under mpiexec with 1
+#                    to 4 ranks: with them the whole build links the
+#                    parallel HDF5, cmake/pick_hdf5.cmake), every target
+#                    built
 # Missing Debian packages are installed with apt-get (update once, then one
 # install; through sudo when not root). Both configure the release preset
 # into build/, so the demo's build is reused by the tests.
@@ -34,7 +37,7 @@ case "${setup_what:?setup_what must be demo or test}" in
   test)
     packages+=(libgtest-dev libfftw3-dev python3 python3-numpy python3-h5py
                python3-dev python3-pybind11 python3-pytest python3-scipy python3-tqdm
-               libopenmpi-dev openmpi-bin libfftw3-mpi-dev)
+               libopenmpi-dev openmpi-bin libfftw3-mpi-dev libhdf5-openmpi-dev)
     configure+=(-DOOCFFT_BUILD_TESTS=ON -DOOCFFT_BUILD_BENCH=ON -DOOCFFT_CUDA=AUTO)
     ;;
   *) echo "setup.sh: setup_what must be demo or test (got '$setup_what')" >&2; exit 2 ;;

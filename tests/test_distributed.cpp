@@ -16,23 +16,18 @@
 
 #include "oocfft/distributed.hpp"
 #include "oocfft/plan.hpp"
+#include "tests/mpi_test_support.hpp"
 #include "tests/reference.hpp"
 
 namespace oocfft {
 namespace {
 
+using test::catch_error;
+using test::Caught;
+using test::expect_same_error_everywhere;
 using test::LongComplex;
-
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int world_size() {
-  int n = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
+using test::world_rank;
+using test::world_size;
 
 // The points of `box` from a whole volume of `shape`, in C order of the box.
 template <class V>
@@ -226,37 +221,6 @@ TEST(Distributed, InPlaceOnZSlabsMatchesOutOfPlace) {
       EXPECT_EQ(global_relative_l2(in_place, apart), 0.0) << shape.to_string() << ", " << to_string(d);
     }
   }
-}
-
-// Every rank's Error, by kind and message, reduced so that all ranks see
-// whether they agree: the message's hash and kind, their minimum and
-// maximum over the ranks.
-struct Caught {
-  bool thrown = false;
-  ErrorKind kind = ErrorKind::invalid_argument;
-  std::string message;
-};
-
-template <class Call>
-Caught catch_error(Call&& call) {
-  Caught c;
-  try {
-    call();
-  } catch (const Error& e) {
-    c = {true, e.kind(), e.what()};
-  }
-  return c;
-}
-
-void expect_same_error_everywhere(const Caught& c, ErrorKind kind, const std::string& fragment) {
-  EXPECT_TRUE(c.thrown) << "rank " << world_rank() << " did not throw";
-  EXPECT_EQ(c.kind, kind) << c.message;
-  EXPECT_NE(c.message.find(fragment), std::string::npos) << c.message;
-  const long long mine[2] = {static_cast<long long>(std::hash<std::string>{}(c.message) >> 2),
-                             -static_cast<long long>(std::hash<std::string>{}(c.message) >> 2)};
-  long long lowest[2] = {0, 0};
-  MPI_Allreduce(mine, lowest, 2, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
-  EXPECT_EQ(lowest[0], -lowest[1]) << "the ranks' messages differ; this rank's: " << c.message;
 }
 
 TEST(DistributedErrors, OverlappingBoxesAreRefusedOnEveryRank) {

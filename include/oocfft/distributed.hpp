@@ -33,6 +33,7 @@
 #include <array>
 #include <complex>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -58,6 +59,13 @@ struct Box3 {
   Shape extent() const;
   bool operator==(const Box3&) const = default;
 };
+
+// Collective over `comm`: runs `step` on this rank, then throws on every
+// rank the Error of the lowest rank whose step threw (std::bad_alloc as
+// Error(out_of_memory)), or returns on every rank. The library runs each of
+// its own steps so; a caller runs its own checks so before a collective
+// job, so that a refusal on one rank is every rank's and none waits for it.
+void agree_on_step(MPI_Comm comm, const std::function<void()>& step);
 
 // The whole of `shape` as one box.
 Box3 whole_box(Shape shape);
@@ -90,6 +98,14 @@ class DistributedPlan {
   // may pass null for it. `out` may be `in` when the boxes are the same
   // (in place): every rank's input is read before any output is written.
   // The element type must match the plan's precision.
+  //
+  // Options::progress is called on rank 0 only, for the whole job, after
+  // each of three steps: the z-slabs' planes (with the exchange before
+  // them), the y-slabs' z lines (with the transpose before them), the
+  // exchange to the out boxes. Progress counts steps (bricks_done of
+  // bricks_total, pass of passes); bytes_moved stays 0. Options::cancel is
+  // polled on each rank, as the single-node engine polls it, and before
+  // the z lines; a cancel on one rank ends the run on every rank.
   void forward(const std::complex<float>* in, std::complex<float>* out) const;
   void forward(const std::complex<double>* in, std::complex<double>* out) const;
   void inverse(const std::complex<float>* in, std::complex<float>* out) const;

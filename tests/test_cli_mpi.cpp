@@ -1,0 +1,272 @@
+// `mpirun -np N oocfft fft in.h5:/v out.h5:/V` as a user runs it, built
+// with the distributed file path only: the command under mpiexec with 1
+// to 4 ranks (--oversubscribe: CI has two cores), against the
+// single-process command on the same file; and one rank failing on
+// purpose, started with its own command line (mpiexec's MPMD form, `-np
+// N-1 oocfft ... : -np 1 oocfft ... --host-memory 1KiB`): the job ends
+// with that rank's error, printed once by rank 0, exit 1, the input file
+// as it was and nothing written. The inputs are written here through
+// HDF5's C API as h5py writes them (compound {r, i} of float32).
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/scratch_root.hpp"
+
+namespace oocfft::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch() {
+  static const ScratchRoot root("oocfft_cli_mpi_");
+  return root.for_current_test();
+}
+
+std::string quoted(const std::string& arg) {
+  std::string q = "'";
+  for (const char c : arg) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// One program of an mpiexec line: its ranks and the command's arguments.
+struct Ranks {
+  int count;
+  std::vector<std::string> args;
+};
+
+// mpiexec with the programs joined by ':' (MPMD), as the suite of the
+// distributed plan runs it: OpenMPI refuses root without its two
+// ALLOW_RUN_AS_ROOT variables, and vader's single-copy mechanism needs
+// ptrace rights that containers often lack.
+Outcome run_mpiexec(const std::vector<Ranks>& programs, const fs::path& dir) {
+  std::string command =
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none " +
+      quoted(OOCFFT_MPIEXEC) + " --oversubscribe";
+  for (std::size_t p = 0; p < programs.size(); ++p) {
+    command += (p ? " :" : "") + std::string(" -np ") + std::to_string(programs[p].count) + " " +
+               quoted(OOCFFT_CLI_PATH);
+    for (const std::string& a : programs[p].args) command += " " + quoted(a);
+  }
+  const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
+  command += " >" + quoted(out.string()) + " 2>" + quoted(err.string()) + " </dev/null";
+  const int status = std::system(command.c_str());
+  Outcome o;
+  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  o.out = slurp(out);
+  o.err = slurp(err);
+  fs::remove(out);
+  fs::remove(err);
+  return o;
+}
+
+Outcome run_alone(const std::vector<std::string>& args) {
+  std::string command = quoted(OOCFFT_CLI_PATH);
+  for (const std::string& a : args) command += " " + quoted(a);
+  command += " >/dev/null 2>&1 </dev/null";
+  const int status = std::system(command.c_str());
+  Outcome o;
+  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return o;
+}
+
+std::size_t count_of(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+// A complex64 dataset /v of seeded values in [-0.5, 0.5).
+void write_input(const fs::path& file, std::size_t nz, std::size_t ny, std::size_t nx) {
+  const hid_t f = H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  const hid_t t = H5Tcreate(H5T_COMPOUND, 8);
+  H5Tinsert(t, "r", 0, H5T_NATIVE_FLOAT);
+  H5Tinsert(t, "i", 4, H5T_NATIVE_FLOAT);
+  const hsize_t dims[3] = {nz, ny, nx};
+  const hid_t s = H5Screate_simple(3, dims, nullptr);
+  const hid_t d = H5Dcreate2(f, "/v", t, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(d, 0);
+  std::vector<float> values(2 * nz * ny * nx);
+  std::uint64_t state = 45;
+  for (float& v : values) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    v = float(state >> 40) / float(1u << 24) - 0.5f;
+  }
+  ASSERT_GE(H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+  H5Dclose(d);
+  H5Sclose(s);
+  H5Tclose(t);
+  H5Fclose(f);
+}
+
+// A complex64 dataset read whole (empty when it cannot be read).
+std::vector<std::complex<float>> read_complex(const fs::path& file, const std::string& name) {
+  std::vector<std::complex<float>> values;
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0) return values;
+  const hid_t d = H5Dopen2(f, name.c_str(), H5P_DEFAULT);
+  if (d >= 0) {
+    const hid_t s = H5Dget_space(d);
+    values.resize(static_cast<std::size_t>(H5Sget_simple_extent_npoints(s)));
+    const hid_t t = H5Tcreate(H5T_COMPOUND, 8);
+    H5Tinsert(t, "r", 0, H5T_NATIVE_FLOAT);
+    H5Tinsert(t, "i", 4, H5T_NATIVE_FLOAT);
+    if (H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) values.clear();
+    H5Tclose(t);
+    H5Sclose(s);
+    H5Dclose(d);
+  }
+  H5Fclose(f);
+  return values;
+}
+
+bool has_link(const fs::path& file, const std::string& name) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0) return false;
+  const bool found = H5Lexists(f, name.c_str(), H5P_DEFAULT) > 0;
+  H5Fclose(f);
+  return found;
+}
+
+std::string file_bytes(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+double relative_l2(const std::vector<std::complex<float>>& got, const std::vector<std::complex<float>>& want) {
+  if (got.size() != want.size() || want.empty()) return std::numeric_limits<double>::infinity();
+  double difference = 0, reference = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    difference += std::norm(std::complex<double>(got[i]) - std::complex<double>(want[i]));
+    reference += std::norm(std::complex<double>(want[i]));
+  }
+  return std::sqrt(difference / reference);
+}
+
+// Nothing in `dir` but `keep`: no output file, no temporary, no lock.
+void expect_only(const fs::path& dir, const std::vector<std::string>& keep) {
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    EXPECT_NE(std::find(keep.begin(), keep.end(), name), keep.end()) << "left in the folder: " << name;
+  }
+}
+
+std::vector<std::string> fft_args(const fs::path& dir, const std::string& input, const std::string& output) {
+  return {"fft", (dir / input).string() + ":/v", output, "--backend", "host", "--threads", "1"};
+}
+
+// Uneven slabs: nz = 6 and ny = 10 over 4 ranks, nx = 7.
+TEST(CliMpi, FftUnderOneToFourRanksEqualsTheSingleProcessCommand) {
+  const fs::path dir = scratch();
+  write_input(dir / "in.h5", 6, 10, 7);
+  const std::string before = file_bytes(dir / "in.h5");
+  ASSERT_EQ(run_alone(fft_args(dir, "in.h5", (dir / "alone.h5").string() + ":/V")).exit_code, 0);
+  const auto alone = read_complex(dir / "alone.h5", "/V");
+  ASSERT_EQ(alone.size(), 6u * 10 * 7);
+  // The tolerance of the distributed suites: 4 eps sqrt(log2 N).
+  const double tolerance = 4.0 * std::numeric_limits<float>::epsilon() * std::sqrt(std::log2(6.0 * 10 * 7));
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    const std::string out = "out" + std::to_string(ranks) + ".h5";
+    const Outcome o = run_mpiexec({{ranks, fft_args(dir, "in.h5", (dir / out).string() + ":/g/V")}}, dir);
+    ASSERT_EQ(o.exit_code, 0) << ranks << " ranks\n" << o.err;
+    EXPECT_NE(o.out.find("(forward, " + std::to_string(ranks) + " rank"), std::string::npos) << o.out;
+    EXPECT_EQ(count_of(o.out, " -> "), 1u) << "one summary, rank 0's:\n" << o.out;
+    EXPECT_EQ(count_of(o.err, "7/7 steps"), 1u) << "the whole job's progress, once, from rank 0:\n" << o.err;
+    EXPECT_LE(relative_l2(read_complex(dir / out, "/g/V"), alone), tolerance) << ranks << " ranks";
+    EXPECT_FALSE(has_link(dir / out, "/g/.oocfft-partial-V"));
+  }
+  EXPECT_TRUE(file_bytes(dir / "in.h5") == before) << "the input file changed";
+  expect_only(dir, {"in.h5", "alone.h5", "out1.h5", "out2.h5", "out3.h5", "out4.h5"});
+}
+
+// The last rank's budget cannot hold its share: every rank ends with its
+// Error(out_of_memory), before anything is read.
+TEST(CliMpi, OneRankFailingEndsTheJobWithItsErrorAndWritesNothing) {
+  const fs::path dir = scratch();
+  write_input(dir / "in.h5", 8, 6, 5);
+  // Each failing job costs mpiexec about 2 s to wind down: every rank
+  // count once into a new file, and four ranks into the input's own file.
+  struct Case {
+    int ranks;
+    bool into_input_file;
+  };
+  for (const Case c : {Case{1, false}, Case{2, false}, Case{3, false}, Case{4, false}, Case{4, true}}) {
+    const int ranks = c.ranks;
+    const bool into_input_file = c.into_input_file;
+    const std::string before = file_bytes(dir / "in.h5");
+    const auto values = read_complex(dir / "in.h5", "/v");
+    const std::string output = into_input_file ? (dir / "in.h5").string() + ":/V" : (dir / "out.h5").string() + ":/V";
+    std::vector<std::string> failing = fft_args(dir, "in.h5", output);
+    failing.insert(failing.end(), {"--host-memory", "1KiB"});
+    std::vector<Ranks> programs;
+    if (ranks > 1) programs.push_back({ranks - 1, fft_args(dir, "in.h5", output)});
+    programs.push_back({1, failing});
+    const Outcome o = run_mpiexec(programs, dir);
+    const std::string what = std::to_string(ranks) + " ranks, output " + output;
+    EXPECT_EQ(o.exit_code, 1) << what << "\n" << o.err;
+    EXPECT_EQ(count_of(o.err, "oocfft: out_of_memory: rank " + std::to_string(ranks - 1) + ": its share"), 1u)
+        << what << "\n" << o.err;
+    EXPECT_FALSE(has_link(dir / "in.h5", "/V")) << what;
+    EXPECT_FALSE(has_link(dir / "in.h5", "/.oocfft-partial-V")) << what;
+    if (!into_input_file) EXPECT_TRUE(file_bytes(dir / "in.h5") == before) << what << ": the input file changed";
+    EXPECT_TRUE(read_complex(dir / "in.h5", "/v") == values) << what << ": the input's values changed";
+    expect_only(dir, {"in.h5"});
+  }
+}
+
+TEST(CliMpi, RefusalsEndEveryRank) {
+  const fs::path dir = scratch();
+  write_input(dir / "in.h5", 2, 3, 4);
+  // A missing dataset: the library's Error, exit 1.
+  Outcome o = run_mpiexec({{2, {"fft", (dir / "in.h5").string() + ":/nope", (dir / "o.h5").string() + ":/V",
+                                "--backend", "host"}}},
+                          dir);
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_EQ(count_of(o.err, "in.h5:/nope: no such dataset"), 1u) << o.err;
+  // In place is not built for MPI.
+  o = run_mpiexec({{2, {"fft", (dir / "in.h5").string() + ":/v", "--in-place", "--backend", "host"}}}, dir);
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_NE(o.err.find("under MPI (not built yet)"), std::string::npos) << o.err;
+  // Other commands run in one process.
+  o = run_mpiexec({{2, {"info", (dir / "in.h5").string() + ":/v"}}}, dir);
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_NE(o.err.find("only `oocfft fft` runs over MPI ranks"), std::string::npos) << o.err;
+  // A command line one rank refuses stops every rank.
+  o = run_mpiexec({{1, {"fft", (dir / "in.h5").string() + ":/v", (dir / "o.h5").string() + ":/V"}},
+                   {1,
+                    {"fft", (dir / "in.h5").string() + ":/v", (dir / "o.h5").string() + ":/V", "--norm",
+                     "sideways"}}},
+                  dir);
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_NE(o.err.find("--norm"), std::string::npos) << o.err;
+  expect_only(dir, {"in.h5"});
+}
+
+}  // namespace
+}  // namespace oocfft::test
