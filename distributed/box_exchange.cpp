@@ -81,10 +81,20 @@ void copy_block(const Box3& from_box, const Box3& to_box, const Box3& block, con
 }  // namespace
 
 BoxExchange::BoxExchange(const std::vector<Box3>& from, const std::vector<Box3>& to, int rank,
-                         std::size_t element_bytes, std::size_t round_bytes)
-    : from_box_(from[static_cast<std::size_t>(rank)]), to_box_(to[static_cast<std::size_t>(rank)]), rank_(rank) {
+                         std::size_t element_bytes, std::size_t round_bytes, std::optional<Box3> from_array,
+                         std::optional<Box3> to_array)
+    : from_box_(from[static_cast<std::size_t>(rank)]),
+      to_box_(to[static_cast<std::size_t>(rank)]),
+      from_array_(from_array.value_or(from_box_)),
+      to_array_(to_array.value_or(to_box_)),
+      rank_(rank) {
   const std::size_t ranks = from.size();
   const auto me = static_cast<std::size_t>(rank);
+  auto inside = [](const Box3& box, const Box3& array) { return box.empty() || intersection(box, array) == box; };
+  if (!inside(from_box_, from_array_) || !inside(to_box_, to_array_))
+    throw Error(ErrorKind::invalid_argument, "an exchange's box " + to_string(from_box_) + " -> " +
+                                                 to_string(to_box_) + " is not inside its arrays' " +
+                                                 to_string(from_array_) + " -> " + to_string(to_array_));
   kept_ = intersection(from_box_, to_box_);
   // Each rank's bytes sent to and received from the others, from every
   // rank's boxes: the same K on every rank. A round's pieces are rounded
@@ -126,8 +136,8 @@ template <class T>
 void BoxExchange::run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to) const {
   // The same array in the same box (a rank's planes transformed in place)
   // keeps its points where they are.
-  const bool same_array = static_cast<const void*>(from) == static_cast<const void*>(to) && from_box_ == to_box_;
-  if (!kept_.empty() && !same_array) copy_block(from_box_, to_box_, kept_, from, to);
+  const bool same_array = static_cast<const void*>(from) == static_cast<const void*>(to) && from_array_ == to_array_;
+  if (!kept_.empty() && !same_array) copy_block(from_array_, to_array_, kept_, from, to);
   if (rounds_ == 0) return;
   const std::size_t ranks = send_blocks_.size();
   std::vector<int> send_counts(ranks), send_displs(ranks), recv_counts(ranks), recv_displs(ranks);
@@ -151,14 +161,14 @@ void BoxExchange::run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to) co
     }
     for (std::size_t r = 0; r < ranks; ++r)
       if (send_counts[r] > 0)
-        copy_rows<true>(from_box_, send_blocks_[r], send_rows[r], from,
+        copy_rows<true>(from_array_, send_blocks_[r], send_rows[r], from,
                         send.data() + static_cast<std::size_t>(send_displs[r]));
     check_mpi(MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), type, receive.data(),
                             recv_counts.data(), recv_displs.data(), type, comm),
               "MPI_Alltoallv");
     for (std::size_t r = 0; r < ranks; ++r)
       if (recv_counts[r] > 0)
-        copy_rows<false>(to_box_, recv_blocks_[r], recv_rows[r],
+        copy_rows<false>(to_array_, recv_blocks_[r], recv_rows[r],
                          static_cast<const T*>(receive.data()) + static_cast<std::size_t>(recv_displs[r]), to);
   }
 }

@@ -23,6 +23,7 @@
 
 #include <complex>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "oocfft/distributed.hpp"
@@ -37,10 +38,15 @@ class BoxExchange {
   static constexpr std::size_t default_round_bytes = std::size_t{1} << 30;
 
   // `from` and `to`: every rank's box, in rank order; `rank` is this one;
-  // `element_bytes`: the size of one point. Throws Error(unsupported) when
-  // one x row is larger than a round.
+  // `element_bytes`: the size of one point. `from_array` and `to_array`:
+  // the boxes this rank's arrays cover, when larger than its boxes (a
+  // round of pencils read from and written back to a rank's z-slab);
+  // none: the boxes themselves. Throws Error(unsupported) when one x row
+  // is larger than a round, Error(invalid_argument) when a box is not
+  // inside its array's.
   BoxExchange(const std::vector<Box3>& from, const std::vector<Box3>& to, int rank, std::size_t element_bytes,
-              std::size_t round_bytes = default_round_bytes);
+              std::size_t round_bytes = default_round_bytes, std::optional<Box3> from_array = std::nullopt,
+              std::optional<Box3> to_array = std::nullopt);
 
   // Collective over `comm` (whose ranks the boxes are in): `from` holds
   // this rank's from box, `to` receives its to box. `type` is the MPI
@@ -58,6 +64,8 @@ class BoxExchange {
  private:
   Box3 from_box_;
   Box3 to_box_;
+  Box3 from_array_;  // the box the `from` array covers
+  Box3 to_array_;    // the box the `to` array covers
   int rank_ = 0;
   std::vector<Box3> send_blocks_;  // per rank: my from box ∩ its to box (empty for mine)
   std::vector<Box3> recv_blocks_;  // per rank: its from box ∩ my to box (empty for mine)

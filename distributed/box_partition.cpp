@@ -23,11 +23,11 @@ Box3 whole_box(Shape shape) {
 }
 
 Box3 slab_box(Shape shape, int axis, int rank, int ranks) {
-  if (axis < 0 || axis > 1 || ranks < 1 || rank < 0 || rank >= ranks)
+  if (axis < 0 || axis > 2 || ranks < 1 || rank < 0 || rank >= ranks)
     throw Error(ErrorKind::invalid_argument, "slab_box: axis " + std::to_string(axis) + ", rank " +
                                                  std::to_string(rank) + " of " + std::to_string(ranks));
   Box3 box = whole_box(shape);
-  const auto n = static_cast<std::int64_t>(axis == 0 ? shape.nz : shape.ny);
+  const auto n = static_cast<std::int64_t>(axis == 0 ? shape.nz : axis == 1 ? shape.ny : shape.nx);
   const std::int64_t share = n / ranks;
   const std::int64_t larger = n % ranks;  // the first `larger` ranks take one plane more
   const std::int64_t begin = rank * share + std::min<std::int64_t>(rank, larger);

@@ -5,6 +5,9 @@
 //      planes (Plan over Axes::planes: normalised over ny * nx), in the
 //      caller's array when the call is in place and the box is the z-slab;
 //   3. z-slabs -> y-slabs, the global transpose (BoxExchange);
+//      (3-4 where every rank's out box is its z-slab: the z lines in
+//      rounds of pencils that leave the z-slabs and come back,
+//      pencil_rounds.hpp, with no y-slab);
 //   4. each rank's y-slab: the transform along z alone, streamed through
 //      the rank's device by the engine's lone z pass
 //      (engine::ZLineTransform, normalised over nz);
@@ -28,6 +31,7 @@
 #include "distributed/box_partition.hpp"
 #include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
+#include "distributed/pencil_rounds.hpp"
 #include "distributed/rank_device.hpp"
 #include "distributed/uninitialised_buffer.hpp"
 #include "engine/api/z_line_transform.hpp"
@@ -126,13 +130,20 @@ class DistributedPlan::Impl {
       y_slab_ = y_slabs[static_cast<std::size_t>(rank)];
       const std::size_t element = precision == Precision::single ? 8 : 16;
       to_z_slabs_.emplace(in_boxes, z_slabs, rank, element);
-      transpose_.emplace(z_slabs, y_slabs, rank, element);
-      to_out_boxes_.emplace(y_slabs, out_boxes, rank, element);
       // The local plan's own progress would be one rank's bricks: the
       // plan reports the whole job's steps instead (report_step).
       Options local = device.options;
       local.progress = nullptr;
       if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, local);
+      if (out_boxes == z_slabs) {
+        // Every rank wants its z-slab back: the z lines in rounds of
+        // pencils, no y-slab (pencil_rounds.hpp).
+        pencils_.emplace(shape, rank, ranks, precision, local);
+        to_out_boxes_.emplace(z_slabs, out_boxes, rank, element);
+        return;
+      }
+      transpose_.emplace(z_slabs, y_slabs, rank, element);
+      to_out_boxes_.emplace(y_slabs, out_boxes, rank, element);
       if (!y_slab_.empty()) {
         if (precision == Precision::single)
           z_lines_single_.emplace(y_slab_.extent(), local);
@@ -163,7 +174,7 @@ class DistributedPlan::Impl {
         throw Error(ErrorKind::invalid_argument, rank + ": null output array for its out box " +
                                                      distributed::to_string(out_box_));
       if (!planes_in_place) z_slab.emplace(z_slab_.count());
-      y_slab.emplace(y_slab_.count());
+      if (!pencils_) y_slab.emplace(y_slab_.count());
     });
     const MPI_Datatype type = mpi_type_of<T>();
     std::complex<T>* planes = planes_in_place ? out : z_slab->data();
@@ -172,6 +183,18 @@ class DistributedPlan::Impl {
       if (planes_) planes_->execute(planes, direction);
     });
     report_step(0);
+    const double scale = engine::norm_scale(options_.norm, direction, shape_.nz);
+    if (pencils_) {
+      agree_on(comm, [&] {
+        if (options_.cancel && options_.cancel())
+          throw Error(ErrorKind::cancelled, "rank " + std::to_string(comm_.rank()) + ": cancelled before the z lines");
+      });
+      pencils_->run(comm, planes, direction == Direction::inverse, scale);
+      report_step(1);
+      to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(planes), out);
+      report_step(2);
+      return;
+    }
     transpose_->run(comm, type, static_cast<const std::complex<T>*>(planes), y_slab->data());
     z_slab.reset();  // its memory back before the z lines
     agree_on(comm, [&] {
@@ -179,7 +202,6 @@ class DistributedPlan::Impl {
       // poll would see the cancel.
       if (options_.cancel && options_.cancel())
         throw Error(ErrorKind::cancelled, "rank " + std::to_string(comm_.rank()) + ": cancelled before the z lines");
-      const double scale = engine::norm_scale(options_.norm, direction, shape_.nz);
       if constexpr (std::is_same_v<T, float>) {
         if (z_lines_single_) z_lines_single_->execute(y_slab->data(), direction == Direction::inverse, scale);
       } else {
@@ -212,6 +234,11 @@ class DistributedPlan::Impl {
     s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + exchanged(*to_z_slabs_) + "\n";
     s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +
          (planes_ ? ":\n" + planes_->describe() : std::string(" (empty)\n"));
+    if (pencils_) {
+      s += "  3-4. " + pencils_->describe();
+      s += "  5. z-slabs -> out boxes (each rank's own z-slab: a copy at most)\n";
+      return s;
+    }
     s += "  3. z-slabs -> y-slabs (MPI_Alltoallv): " + exchanged(*transpose_) + "\n";
     const std::string z_lines = z_lines_single_   ? z_lines_single_->describe()
                                 : z_lines_double_ ? z_lines_double_->describe()
@@ -231,6 +258,7 @@ class DistributedPlan::Impl {
   Box3 z_slab_, y_slab_;
   std::optional<BoxExchange> to_z_slabs_, transpose_, to_out_boxes_;
   std::optional<Plan> planes_;
+  std::optional<distributed::PencilRounds> pencils_;  // steps 3-4 when every out box is its z-slab
   std::optional<engine::ZLineTransform<float>> z_lines_single_;
   std::optional<engine::ZLineTransform<double>> z_lines_double_;
 };

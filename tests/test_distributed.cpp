@@ -332,8 +332,16 @@ TEST(DistributedPlanReport, DescribesTheExchanges) {
   const DistributedPlan plan(MPI_COMM_WORLD, shape, z_slab(shape, rank, ranks), y_slab(shape, rank, ranks),
                              Precision::single, host_options(Norm::backward));
   const std::string d = plan.describe();
-  EXPECT_NE(d.find("z-slabs -> y-slabs (MPI_Alltoallv)"), std::string::npos) << d;
+  // One rank's y-slab is its z-slab: the pencil rounds, not the transpose.
+  EXPECT_NE(d.find(ranks > 1 ? "z-slabs -> y-slabs (MPI_Alltoallv)" : "z lines of the z-slabs in 1 round(s)"),
+            std::string::npos)
+      << d;
   EXPECT_NE(d.find("rank " + std::to_string(rank) + " of " + std::to_string(ranks)), std::string::npos) << d;
+  // z-slabs out: the z lines in rounds of pencils, no y-slab.
+  const DistributedPlan rounds(MPI_COMM_WORLD, shape, z_slab(shape, rank, ranks), z_slab(shape, rank, ranks),
+                               Precision::single, host_options(Norm::backward));
+  EXPECT_NE(rounds.describe().find("round(s) of y rows"), std::string::npos) << rounds.describe();
+  EXPECT_EQ(rounds.describe().find("z-slabs -> y-slabs"), std::string::npos) << rounds.describe();
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ void agree_on_step(MPI_Comm comm, const std::function<void()>& step);
 // The whole of `shape` as one box.
 Box3 whole_box(Shape shape);
 // Rank `rank` of `ranks`' share of `shape` split along `axis` (0 = z,
-// 1 = y) into contiguous slabs that differ by at most one plane, the first
+// 1 = y, 2 = x) into contiguous slabs that differ by at most one plane, the first
 // ranks taking the larger ones; empty when the axis is shorter than the
 // ranks.
 Box3 slab_box(Shape shape, int axis, int rank, int ranks);

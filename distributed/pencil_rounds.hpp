@@ -1,0 +1,80 @@
+#pragma once
+// PencilRounds: steps 3 and 4 of a distributed transform (the global
+// transpose and the z lines) when every rank wants its z-slab back, in
+// rounds that need only a round's memory beside the rank's planes.
+//
+// The y-slab path moves a rank's whole share into a y-slab, a second copy
+// of it, transforms the z lines there and moves it on. Here round k of K
+// takes the rows of one range of y, C_k, from every rank's z-slab: rank r
+// receives the pencils (all z) x C_k x X_r (its x slab), transforms their z
+// lines through its devices, and sends them back to the z-slabs they came
+// from. The points return to where they were read, so the z-slab (the
+// caller's array when the planes ran in place) holds the result, and a rank
+// holds a round's pencils beside its share, not a second share: a volume
+// near half the ranks' memory can be transformed. Every round is collective
+// (every rank makes K of them, K from the global shape); the round's
+// exchanges cross the network as the y-slab path's do, the same bytes.
+#include <mpi.h>
+
+#include <complex>
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "distributed/box_exchange.hpp"
+#include "engine/api/z_line_transform.hpp"
+#include "oocfft/distributed.hpp"
+#include "oocfft/options.hpp"
+
+namespace oocfft::distributed {
+
+class PencilRounds {
+ public:
+  // A round's pencils of one rank: small beside a share of tens of
+  // gigabytes, large enough that the device's z pass streams several
+  // bricks on each stream.
+  static constexpr std::size_t default_pencil_bytes = std::size_t{2} << 30;
+
+  // `shape`, this rank of `ranks`, the precision; `local`: the options of
+  // the rank's z pass (its device, budgets, threads, cancel).
+  PencilRounds(Shape shape, int rank, int ranks, Precision precision, const Options& local,
+               std::size_t pencil_bytes = default_pencil_bytes);
+
+  // Collective over `comm`: the z lines of the volume whose z-slab this
+  // rank holds in `planes` (C order over the slab), in place, times
+  // `scale`. A failure or a cancel on any rank becomes the same Error on
+  // every rank (failure_agreement.hpp), between rounds.
+  template <class T>
+  void run(MPI_Comm comm, std::complex<T>* planes, bool inverse, double scale) const;
+
+  std::size_t rounds() const { return rounds_; }
+  // Bytes this rank sends to other ranks in one run (both ways).
+  std::size_t bytes_to_others() const { return bytes_to_others_; }
+  // The largest round's pencils on this rank, in bytes.
+  std::size_t pencil_bytes() const { return largest_pencils_ * element_; }
+  std::string describe() const;
+
+ private:
+  Box3 y_range(std::size_t round) const;  // C_k over the whole z and x
+  std::vector<Box3> slab_rows(std::size_t round) const;  // every z-slab's rows of C_k
+  std::vector<Box3> pencils(std::size_t round) const;    // every rank's pencils of C_k
+
+  Shape shape_;
+  int rank_ = 0;
+  int ranks_ = 1;
+  std::size_t element_ = 8;
+  std::size_t rounds_ = 0;
+  std::size_t largest_pencils_ = 0;
+  std::size_t bytes_to_others_ = 0;
+  Box3 z_slab_;
+  // The z pass of this rank's pencils, by the round's extent along y (the
+  // rounds differ by one row at most: two plans).
+  std::map<std::size_t, engine::ZLineTransform<float>> single_;
+  std::map<std::size_t, engine::ZLineTransform<double>> double_;
+};
+
+extern template void PencilRounds::run(MPI_Comm, std::complex<float>*, bool, double) const;
+extern template void PencilRounds::run(MPI_Comm, std::complex<double>*, bool, double) const;
+
+}  // namespace oocfft::distributed
