@@ -185,10 +185,7 @@ class DistributedPlan::Impl {
     report_step(0);
     const double scale = engine::norm_scale(options_.norm, direction, shape_.nz);
     if (pencils_) {
-      agree_on(comm, [&] {
-        if (options_.cancel && options_.cancel())
-          throw Error(ErrorKind::cancelled, "rank " + std::to_string(comm_.rank()) + ": cancelled before the z lines");
-      });
+      agree_on(comm, [&] { poll_cancel_before_z_lines(); });
       pencils_->run(comm, planes, direction == Direction::inverse, scale);
       report_step(1);
       to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(planes), out);
@@ -198,10 +195,7 @@ class DistributedPlan::Impl {
     transpose_->run(comm, type, static_cast<const std::complex<T>*>(planes), y_slab->data());
     z_slab.reset();  // its memory back before the z lines
     agree_on(comm, [&] {
-      // Polled here too: a rank with an empty y-slab runs no brick, whose
-      // poll would see the cancel.
-      if (options_.cancel && options_.cancel())
-        throw Error(ErrorKind::cancelled, "rank " + std::to_string(comm_.rank()) + ": cancelled before the z lines");
+      poll_cancel_before_z_lines();
       if constexpr (std::is_same_v<T, float>) {
         if (z_lines_single_) z_lines_single_->execute(y_slab->data(), direction == Direction::inverse, scale);
       } else {
@@ -211,6 +205,13 @@ class DistributedPlan::Impl {
     report_step(1);
     to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab->data()), out);
     report_step(2);
+  }
+
+  // Polled here too, not only by the engine's bricks: a rank with no
+  // y-slab or no pencils runs none.
+  void poll_cancel_before_z_lines() const {
+    if (options_.cancel && options_.cancel())
+      throw Error(ErrorKind::cancelled, "rank " + std::to_string(comm_.rank()) + ": cancelled before the z lines");
   }
 
   // Rank 0 reports the whole job's progress (Options::progress): after the
