@@ -14,16 +14,11 @@
 
 #include "distributed/pencil_rounds.hpp"
 #include "oocfft/distributed.hpp"
+#include "tests/mpi_test_support.hpp"
 #include "tests/reference.hpp"
 
 namespace oocfft {
 namespace {
-
-int world(int (*query)(MPI_Comm, int*)) {
-  int v = 0;
-  query(MPI_COMM_WORLD, &v);
-  return v;
-}
 
 // The z-slab `box` of the global volume `v` (C order over the shape).
 template <class T>
@@ -52,7 +47,7 @@ std::vector<test::LongComplex> z_lines(const std::vector<test::LongComplex>& x, 
 
 template <class T>
 void check_rounds(Shape shape, std::size_t pencil_bytes, bool inverse) {
-  const int rank = world(MPI_Comm_rank), ranks = world(MPI_Comm_size);
+  const int rank = test::world_rank(), ranks = test::world_size();
   const Precision precision = sizeof(T) == 4 ? Precision::single : Precision::double_precision;
   Options local;
   local.backend = Backend::host;
@@ -87,7 +82,7 @@ TEST(PencilRounds, EveryRoundReturnsItsPencilsTransformed) {
 }
 
 TEST(PencilRounds, RoundsFollowThePencilBytesAndNeverExceedTheRows) {
-  const int rank = world(MPI_Comm_rank), ranks = world(MPI_Comm_size);
+  const int rank = test::world_rank(), ranks = test::world_size();
   Options local;
   local.backend = Backend::host;
   const Shape s{4, 10, 8};
