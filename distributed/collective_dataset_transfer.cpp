@@ -74,6 +74,7 @@ struct CollectiveDatasetTransfer::Impl {
   int rank = 0;
   DatasetPath input_path;
   DatasetPath output_path;
+  bool in_place = false;  // the result replaces the input (output == input)
   io::OpenedDataset input;
   io::Hid input_file;
   io::Hid separate_output_file;  // open only when the output is in another file
@@ -112,9 +113,12 @@ struct CollectiveDatasetTransfer::Impl {
 
 bool CollectiveDatasetTransfer::Impl::check_alone(bool shared_file) {
   const std::string in_where = input_where(), out_where = output_where();
-  if (shared_file && output_path.dataset == input_path.dataset)
-    throw Error(ErrorKind::invalid_argument, "output " + out_where + " is the input dataset; a transform under " +
-                                                 "MPI writes a new dataset (it has no in-place path)");
+  // DatasetTransfer's words for the same refusals.
+  if (in_place && !(shared_file && output_path.dataset == input_path.dataset))
+    throw Error(ErrorKind::invalid_argument, "in-place transform of " + in_where + " to another dataset " + out_where);
+  if (!in_place && shared_file && output_path.dataset == input_path.dataset)
+    throw Error(ErrorKind::invalid_argument,
+                "output " + out_where + " is the input dataset; ask for an in-place transform to replace it");
   if (output_path.dataset.empty() || output_path.dataset.front() != '/' || output_path.dataset.back() == '/')
     throw Error(ErrorKind::invalid_argument, "output " + out_where + ": not an absolute dataset name");
   io::Hid file = io::open_file_read_only(input_path.file, in_where);
@@ -139,11 +143,15 @@ bool CollectiveDatasetTransfer::Impl::check_alone(bool shared_file) {
   }
   io::Hid probe = shared_file ? io::Hid() : io::open_file_read_only(output_path.file, out_where);
   const hid_t output_file = shared_file ? file.get() : probe.get();
-  if (io::link_exists(output_file, output_path.dataset))
+  if (!in_place && io::link_exists(output_file, output_path.dataset))
     throw Error(ErrorKind::invalid_argument, "output " + out_where + " exists; oocfft does not overwrite datasets");
   io::require_free_temporary_name(output_file, output_path.file,
                                   io::temporary_sibling_dataset(output_path.dataset, io::partial_prefix),
                                   "the temporary of the output " + output_path.dataset);
+  if (in_place)
+    io::require_free_temporary_name(output_file, output_path.file,
+                                    io::temporary_sibling_dataset(output_path.dataset, io::replaced_prefix),
+                                    "the input while the result takes its name");
   return true;
 }
 
@@ -219,10 +227,12 @@ void CollectiveDatasetTransfer::Impl::abandon() noexcept {
 }
 
 CollectiveDatasetTransfer::CollectiveDatasetTransfer(MPI_Comm comm, const DatasetPath& input,
-                                                     const DatasetPath& output, const io::OutputRecord& record)
+                                                     const DatasetPath& output, bool in_place,
+                                                     const io::OutputRecord& record)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.comm = comm;
+  m.in_place = in_place;
   check_mpi(MPI_Comm_rank(comm, &m.rank), "MPI_Comm_rank");
   m.input_path = input.normalised();
   m.output_path = output.normalised();
@@ -314,10 +324,34 @@ void CollectiveDatasetTransfer::commit() {
     const std::lock_guard lock(io::hdf5_library_mutex());
     const io::ErrorStackSilencer silence;
     const hid_t file = m.output_file();
-    io::check(H5Lmove(file, m.partial_name.c_str(), file, m.output_path.dataset.c_str(), H5P_DEFAULT, H5P_DEFAULT),
-              "linking the result as " + out_where);
-    m.linked = true;
-    io::unmark_temporary(m.output_dataset.get(), out_where);
+    if (m.in_place) {
+      // The input is moved aside, not deleted, until the result holds its
+      // name: a failed relink puts it back, so the name never points
+      // nowhere. Every rank makes the same calls, and a metadata call of
+      // parallel HDF5 fails or succeeds on all of them alike.
+      m.input_dataset.reset();
+      const std::string replaced = io::temporary_sibling_dataset(m.input_path.dataset, io::replaced_prefix);
+      io::check(H5Lmove(file, m.input_path.dataset.c_str(), file, replaced.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+                "moving the input " + m.input_where() + " aside");
+      if (H5Lmove(file, m.partial_name.c_str(), file, m.output_path.dataset.c_str(), H5P_DEFAULT, H5P_DEFAULT) < 0) {
+        const std::string detail = io::hdf5_error_text();
+        (void)H5Lmove(file, replaced.c_str(), file, m.input_path.dataset.c_str(), H5P_DEFAULT, H5P_DEFAULT);
+        throw Error(ErrorKind::io, "linking the result as " + out_where + ": " + detail);
+      }
+      m.linked = true;
+      io::unmark_temporary(m.output_dataset.get(), out_where);
+      // The user's only copy is deleted next: the result under its name
+      // on disk first (MPI_File_sync on every rank, then rank 0's fsync).
+      io::check(H5Fflush(file, H5F_SCOPE_LOCAL), "flushing " + out_where);
+      if (m.rank == 0) fsync_path(disk_file);
+      io::check(H5Ldelete(file, replaced.c_str(), H5P_DEFAULT),
+                "unlinking the replaced input " + m.input_where());
+    } else {
+      io::check(H5Lmove(file, m.partial_name.c_str(), file, m.output_path.dataset.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+                "linking the result as " + out_where);
+      m.linked = true;
+      io::unmark_temporary(m.output_dataset.get(), out_where);
+    }
     m.output_dataset.reset();
     m.input_dataset.reset();
     io::close_file(m.separate_output_file, out_where);

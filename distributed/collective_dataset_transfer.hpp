@@ -17,7 +17,9 @@
 // messages of DatasetTransfer's checks), the run lock beside the output
 // (io/run_lock.hpp), the fsync and the rename of a new file.
 //
-// Not built here: an in-place output, real or scratch datasets (the
+// In place (the output is the input), commit() moves the input aside,
+// links the result under its name and only then deletes the input, as
+// DatasetTransfer does. Not built here: real or scratch datasets (the
 // distributed path runs complex transforms only).
 #include <mpi.h>
 
@@ -33,9 +35,10 @@ namespace oocfft::distributed {
 class CollectiveDatasetTransfer {
  public:
   // Throws, on every rank alike, the errors of DatasetTransfer's
-  // constructor (an output equal to the input is refused: there is no
-  // in-place path here). Nothing is written when it throws.
-  CollectiveDatasetTransfer(MPI_Comm comm, const DatasetPath& input, const DatasetPath& output,
+  // constructor for a complex output: output == input without `in_place`,
+  // `in_place` with another output, an existing output, a file or
+  // dataset missing. Nothing is written when it throws.
+  CollectiveDatasetTransfer(MPI_Comm comm, const DatasetPath& input, const DatasetPath& output, bool in_place,
                             const io::OutputRecord& record);
   ~CollectiveDatasetTransfer();
   CollectiveDatasetTransfer(const CollectiveDatasetTransfer&) = delete;

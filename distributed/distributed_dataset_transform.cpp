@@ -165,7 +165,7 @@ DatasetTransformReport run(MPI_Comm comm, const DatasetPath& input, const Datase
   Job job{comm,    rank,         ranks,  "rank " + std::to_string(rank), Clock::now(), direction,
           options, file_options, output, JobProgress(options, rank)};
   job.poll_cancel("opening the files");
-  distributed::CollectiveDatasetTransfer transfer(comm, input, output,
+  distributed::CollectiveDatasetTransfer transfer(comm, input, output, file_options.in_place,
                                                   io::transform_record(direction, options.norm, false));
   return transfer.input().precision == Precision::single ? read_transform_write<float>(job, transfer)
                                                          : read_transform_write<double>(job, transfer);
@@ -184,9 +184,6 @@ DatasetTransformReport transform_dataset(MPI_Comm caller, const DatasetPath& inp
                  in.to_string() + " -> " + out.to_string() + " (" + to_string(direction) + ", norm " +
                      to_string(options.norm) + ")");
   agree_on(comm, [&] {
-    if (file_options.in_place)
-      throw Error(ErrorKind::unsupported, "in-place transform of " + in.to_string() +
-                                              " under MPI (not built yet): write a new dataset");
     if (options.shift)
       throw Error(ErrorKind::unsupported, "shift (fftshift) of " + in.to_string() + " under MPI (not built yet)");
   });

@@ -1,7 +1,8 @@
 // `mpirun -np N oocfft fft in.h5:/v out.h5:/V` as a user runs it, built
 // with the distributed file path only: the command under mpiexec with 1
 // to 4 ranks (--oversubscribe: CI has two cores), against the
-// single-process command on the same file; and one rank failing on
+// single-process command on the same file (into new datasets and in
+// place); and one rank failing on
 // purpose, started with its own command line (mpiexec's MPMD form, `-np
 // N-1 oocfft ... : -np 1 oocfft ... --host-memory 1KiB`): the job ends
 // with that rank's error, printed once by rank 0, exit 1, the input file
@@ -205,6 +206,23 @@ TEST(CliMpi, FftUnderOneToFourRanksEqualsTheSingleProcessCommand) {
   expect_only(dir, {"in.h5", "alone.h5", "out1.h5", "out2.h5", "out3.h5", "out4.h5"});
 }
 
+// --in-place: the result replaces the input once every rank has written
+// its part, as the single-process command's would.
+TEST(CliMpi, InPlaceEqualsTheSingleProcessCommand) {
+  const fs::path dir = scratch();
+  write_input(dir / "in.h5", 5, 9, 4);
+  ASSERT_EQ(run_alone(fft_args(dir, "in.h5", (dir / "alone.h5").string() + ":/V")).exit_code, 0);
+  std::vector<std::string> args = fft_args(dir, "in.h5", (dir / "in.h5").string() + ":/v");
+  args.push_back("--in-place");
+  const Outcome o = run_mpiexec({{3, args}}, dir);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const double tolerance = 4.0 * std::numeric_limits<float>::epsilon() * std::sqrt(std::log2(5.0 * 9 * 4));
+  EXPECT_LE(relative_l2(read_complex(dir / "in.h5", "/v"), read_complex(dir / "alone.h5", "/V")), tolerance);
+  EXPECT_FALSE(has_link(dir / "in.h5", "/.oocfft-replaced-v"));
+  EXPECT_FALSE(has_link(dir / "in.h5", "/.oocfft-partial-v"));
+  expect_only(dir, {"in.h5", "alone.h5"});
+}
+
 // The last rank's budget cannot hold its share: every rank ends with its
 // Error(out_of_memory), before anything is read.
 TEST(CliMpi, OneRankFailingEndsTheJobWithItsErrorAndWritesNothing) {
@@ -249,8 +267,10 @@ TEST(CliMpi, RefusalsEndEveryRank) {
                           dir);
   EXPECT_EQ(o.exit_code, 1) << o.err;
   EXPECT_EQ(count_of(o.err, "in.h5:/nope: no such dataset"), 1u) << o.err;
-  // In place is not built for MPI.
-  o = run_mpiexec({{2, {"fft", (dir / "in.h5").string() + ":/v", "--in-place", "--backend", "host"}}}, dir);
+  // Shift is not built for MPI.
+  o = run_mpiexec({{2, {"fft", (dir / "in.h5").string() + ":/v", (dir / "o.h5").string() + ":/V", "--shift",
+                        "--backend", "host"}}},
+                  dir);
   EXPECT_EQ(o.exit_code, 1) << o.err;
   EXPECT_NE(o.err.find("under MPI (not built yet)"), std::string::npos) << o.err;
   // Other commands run in one process.

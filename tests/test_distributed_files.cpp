@@ -331,24 +331,31 @@ TEST(DistributedFiles, RankZeroReportsTheWholeJobsSteps) {
 // leaves nothing.
 TEST(DistributedFilesErrors, OneRankCancellingAtAnyStepLeavesNothingOnEveryRank) {
   const int failing = world_size() - 1;
-  for (const bool into_input_file : {false, true}) {
+  enum class Into { new_file, input_file, input_itself };
+  for (const Into into : {Into::new_file, Into::input_file, Into::input_itself}) {
+    const bool into_input_file = into != Into::new_file;
     const fs::path dir = shared_folder();
     const Shape shape{5, 6, 4};
     const auto x = test::to_precision<double>(test::random_signal(shape.elements(), 900));
     write_dataset(dir / "in.h5", "/v", shape, x);
     const DatasetPath input{(dir / "in.h5").string(), "/v"};
-    const DatasetPath output =
-        into_input_file ? DatasetPath{input.file, "/V"} : DatasetPath{(dir / "out.h5").string(), "/V"};
+    const DatasetPath output = into == Into::input_itself ? input
+                               : into_input_file          ? DatasetPath{input.file, "/V"}
+                                                          : DatasetPath{(dir / "out.h5").string(), "/V"};
+    DatasetTransformOptions file_options;
+    file_options.in_place = into == Into::input_itself;
     const std::uint64_t before = file_hash(dir / "in.h5");
     bool finished = false;
     for (int k = 0; k < 64 && !finished; ++k) {
-      const std::string what = std::string(into_input_file ? "into the input's file" : "into a new file") +
+      const std::string what = std::string(into == Into::input_itself ? "in place"
+                                            : into_input_file          ? "into the input's file"
+                                                                       : "into a new file") +
                                ", rank " + std::to_string(failing) + " cancels at its poll " + std::to_string(k);
       Options options = host_options(Norm::backward);
       std::atomic<int> polls{0};
       if (world_rank() == failing) options.cancel = [&polls, k] { return polls++ >= k; };
-      const Caught c =
-          catch_error([&] { transform_dataset(MPI_COMM_WORLD, input, output, Direction::forward, options); });
+      const Caught c = catch_error(
+          [&] { transform_dataset(MPI_COMM_WORLD, input, output, Direction::forward, options, file_options); });
       int thrown = c.thrown ? 1 : 0, all_thrown = 0;
       MPI_Allreduce(&thrown, &all_thrown, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
       if (all_thrown == 0) {
@@ -360,18 +367,16 @@ TEST(DistributedFilesErrors, OneRankCancellingAtAnyStepLeavesNothingOnEveryRank)
       // writing"); either way every rank has the failing rank's words.
       expect_same_error_everywhere(c, ErrorKind::cancelled, "cancelled");
       EXPECT_NE(c.message.find("nothing was committed"), std::string::npos) << what << ": " << c.message;
-      EXPECT_FALSE(has_link(output.file, "/V")) << what;
-      EXPECT_FALSE(has_link(output.file, "/.oocfft-partial-V")) << what;
+      const std::string partial = output.dataset == "/v" ? "/.oocfft-partial-v" : "/.oocfft-partial-V";
+      if (into != Into::input_itself) EXPECT_FALSE(has_link(output.file, "/V")) << what;
+      EXPECT_FALSE(has_link(output.file, partial)) << what;
+      EXPECT_FALSE(has_link(input.file, "/.oocfft-replaced-v")) << what;
       on_rank0_only([&] { EXPECT_EQ(read_complex<double>(input.file, "/v"), x) << what; });
-      if (into_input_file) {
-        EXPECT_TRUE(folder_holds_only(dir, {"in.h5"})) << what;
-      } else {
-        EXPECT_TRUE(folder_holds_only(dir, {"in.h5"})) << what;
-        if (world_rank() == 0) EXPECT_EQ(file_hash(dir / "in.h5"), before) << what;
-      }
+      EXPECT_TRUE(folder_holds_only(dir, {"in.h5"})) << what;
+      if (!into_input_file && world_rank() == 0) EXPECT_EQ(file_hash(dir / "in.h5"), before) << what;
     }
     EXPECT_TRUE(finished) << "no run got past the cancels";
-    EXPECT_TRUE(has_link(output.file, "/V"));
+    EXPECT_TRUE(has_link(output.file, output.dataset));
   }
 }
 
@@ -449,21 +454,47 @@ TEST(DistributedFilesErrors, OneRankAskingForAnotherJobFailsEveryRank) {
   EXPECT_TRUE(folder_holds_only(dir, {"in.h5"}));
 }
 
-TEST(DistributedFilesErrors, InPlaceAndShiftAreNotBuiltForMpi) {
+TEST(DistributedFilesErrors, InPlaceMismatchesAndShiftAreRefusedOnEveryRank) {
   const fs::path dir = shared_folder();
   write_dataset(dir / "in.h5", "/v", Shape{2, 3, 2}, std::vector<std::complex<float>>(12));
   const DatasetPath in{(dir / "in.h5").string(), "/v"};
   DatasetTransformOptions in_place;
   in_place.in_place = true;
-  Caught c = catch_error(
-      [&] { transform_dataset(MPI_COMM_WORLD, in, in, Direction::forward, host_options(Norm::backward), in_place); });
-  expect_same_error_everywhere(c, ErrorKind::unsupported, "in-place");
+  Caught c = catch_error([&] {
+    transform_dataset(MPI_COMM_WORLD, in, {(dir / "out.h5").string(), "/V"}, Direction::forward,
+                      host_options(Norm::backward), in_place);
+  });
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument, "in-place transform of");
   Options shifted = host_options(Norm::backward);
   shifted.shift = true;
   c = catch_error([&] {
     transform_dataset(MPI_COMM_WORLD, in, {(dir / "out.h5").string(), "/V"}, Direction::forward, shifted);
   });
   expect_same_error_everywhere(c, ErrorKind::unsupported, "shift");
+  EXPECT_TRUE(folder_holds_only(dir, {"in.h5"}));
+}
+
+// In place: the result takes the input's name, the input is gone, no
+// temporary is left, and the file's other datasets stay.
+TEST(DistributedFiles, InPlaceReplacesTheInputWithTheResult) {
+  const fs::path dir = shared_folder();
+  const Shape shape{5, 7, 3};
+  const auto x = test::to_precision<double>(test::random_signal(shape.elements(), 1100));
+  write_dataset(dir / "in.h5", "/v", shape, x);
+  write_dataset(dir / "in.h5", "/other", Shape{1, 1, 2}, std::vector<double>{1.0, 2.0});
+  DatasetTransformOptions in_place;
+  in_place.in_place = true;
+  const DatasetPath in{(dir / "in.h5").string(), "/v"};
+  transform_dataset(MPI_COMM_WORLD, in, in, Direction::inverse, host_options(Norm::ortho), in_place);
+  on_rank0_only([&] {
+    const auto want = single_process(x, shape, Direction::inverse, Norm::ortho);
+    EXPECT_LE(relative_l2(read_complex<double>(in.file, "/v"), want), test::tolerance<double>(4.0, shape.elements()));
+    EXPECT_EQ(string_attribute(in.file, "/v", "direction"), "inverse");
+    EXPECT_EQ(string_attribute(in.file, "/v", "oocfft_temporary"), "(none)");
+  });
+  EXPECT_TRUE(has_link(in.file, "/other"));
+  EXPECT_FALSE(has_link(in.file, "/.oocfft-partial-v"));
+  EXPECT_FALSE(has_link(in.file, "/.oocfft-replaced-v"));
   EXPECT_TRUE(folder_holds_only(dir, {"in.h5"}));
 }
 

@@ -38,8 +38,10 @@
 // far. Options::cancel is polled by each rank before each step; a cancel
 // on one rank ends the run on every rank.
 //
-// Refused on every rank: DatasetTransformOptions::in_place and
-// Options::shift (Error(unsupported): not built for MPI yet).
+// DatasetTransformOptions::in_place as in one process: the result takes
+// the input's name when every rank has written its part, the input moved
+// aside until then. Refused on every rank: Options::shift
+// (Error(unsupported): not built for MPI yet).
 //
 // The report, on each rank: the input, the output, in_memory (each
 // rank's share is), the rank's host budget, its read, transform and write
