@@ -9,6 +9,19 @@
 
 namespace oocfft::io {
 
+void write_string_attribute(hid_t object, const char* name, const std::string& value, const std::string& where) {
+  // Variable-length UTF-8: h5py reads it as a Python str.
+  const std::string what = std::string("writing attribute ") + name + " of " + where;
+  Hid type = checked_id(H5Tcopy(H5T_C_S1), HidKind::datatype, what);
+  check(H5Tset_size(type.get(), H5T_VARIABLE), what);
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), what);
+  Hid space = checked_id(H5Screate(H5S_SCALAR), HidKind::dataspace, what);
+  Hid attribute = checked_id(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                             HidKind::attribute, what);
+  const char* text = value.c_str();
+  check(H5Awrite(attribute.get(), type.get(), &text), what);
+}
+
 void write_sizes_attribute(hid_t object, const std::string& name, const std::vector<std::size_t>& values,
                            const std::string& where) {
   const std::string what = "writing attribute " + name + " of " + where;

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "io/dataset_attributes.hpp"
 #include "io/hdf5_handle.hpp"
 #include "io/hdf5_library.hpp"
 #include "oocfft/error.hpp"
@@ -64,16 +65,8 @@ std::string temporary_sibling_dataset(const std::string& dataset, const char* pr
 }
 
 void mark_temporary(hid_t object, const std::string& role, const std::string& where, long owner_pid) {
-  const std::string what = std::string("writing attribute ") + temporary_attribute + " of " + where;
-  const std::string value = role + ", written by oocfft (pid " + std::to_string(owner_pid) + ")";
-  Hid type = checked_id(H5Tcopy(H5T_C_S1), HidKind::datatype, what);
-  check(H5Tset_size(type.get(), H5T_VARIABLE), what);
-  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), what);
-  Hid space = checked_id(H5Screate(H5S_SCALAR), HidKind::dataspace, what);
-  Hid attribute = checked_id(H5Acreate2(object, temporary_attribute, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                             HidKind::attribute, what);
-  const char* text = value.c_str();
-  check(H5Awrite(attribute.get(), type.get(), &text), what);
+  write_string_attribute(object, temporary_attribute,
+                         role + ", written by oocfft (pid " + std::to_string(owner_pid) + ")", where);
 }
 
 void unmark_temporary(hid_t object, const std::string& where) {
