@@ -20,6 +20,7 @@
 
 #include "kernels/cuda/device_buffer.hpp"
 #include "tests/engine_test_support.hpp"
+#include "tests/page_locked_probe.hpp"
 #include "tests/reference.hpp"
 
 namespace oocfft::test {
@@ -32,16 +33,6 @@ constexpr double c_streamed = 6.0;
 
 const Strategy all_strategies[] = {Strategy::in_core, Strategy::two_pass, Strategy::three_pass,
                                    Strategy::line_transpose};
-
-// Whether `p` lies in page-locked (registered or pinned) host memory.
-bool page_locked(const void* p) {
-  cudaPointerAttributes a{};
-  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return a.type == cudaMemoryTypeHost;
-}
 
 template <class T>
 void check_small_matrix(Direction direction) {

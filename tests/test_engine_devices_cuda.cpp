@@ -27,6 +27,7 @@
 #include "engine/pipeline/streaming_engine.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "tests/engine_test_support.hpp"
+#include "tests/page_locked_probe.hpp"
 #include "tests/reference.hpp"
 #include "volume/host_volume.hpp"
 
@@ -62,16 +63,6 @@ unsigned most_devices() { return static_cast<unsigned>(std::min(cuda_devices(), 
 template <class T>
 bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
-}
-
-// Whether `p` lies in page-locked (registered or pinned) host memory.
-bool page_locked(const void* p) {
-  cudaPointerAttributes a{};
-  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return a.type == cudaMemoryTypeHost;
 }
 
 // The brick of each pass of the plan that `o` gives `shape`.
