@@ -106,17 +106,6 @@ oocfft::Shape shape_of(const std::string& name) {
   throw std::runtime_error("unknown case " + name + " (16g, 96g, 192g, 384g)");
 }
 
-// The volume in a HostArray, page-locked by the library or pageable (the
-// library prefaults its pages, which first touch by the fill does far more
-// slowly on a volume of hundreds of GiB; the transform sees ordinary
-// pageable memory either way).
-struct Volume {
-  oocfft::HostArray<c64> locked;
-  Volume(std::size_t n, bool host_array)
-      : locked(n, host_array ? oocfft::PageLocking::locked : oocfft::PageLocking::pageable) {}
-  c64* get() { return locked.data(); }
-};
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -212,13 +201,16 @@ void run_case(const Args& a, const std::string& name, const std::string& memory,
   std::printf("\n== %s %s c64 (%.1f GiB), %s ==\n", name.c_str(), shape.to_string().c_str(),
               gib(double(shape.bytes(sizeof(c64)))), host_array ? "oocfft::HostArray" : "pageable, default options");
   auto t = Clock::now();
-  Volume v(n, host_array);
-  oocfft::checks::fill_seeded(v.get(), n, 11);
+  // Page-locked by the library, or pageable with its pages prefaulted
+  // (first touch by the fill takes far longer at hundreds of GiB; the
+  // transform sees ordinary pageable memory either way).
+  oocfft::HostArray<c64> v(n, host_array ? oocfft::PageLocking::locked : oocfft::PageLocking::pageable);
+  oocfft::checks::fill_seeded(v.data(), n, 11);
   std::printf("  allocate%s and fill: %.2f s%s\n", host_array ? ", page-lock" : "", seconds_since(t),
-              host_array && !v.locked.page_locked() ? (" (not page-locked: " + v.locked.lock_failure() + ")").c_str()
+              host_array && !v.page_locked() ? (" (not page-locked: " + v.lock_failure() + ")").c_str()
                                                     : "");
   t = Clock::now();
-  const oocfft::checks::Marginals m = oocfft::checks::marginals(v.get(), shape);
+  const oocfft::checks::Marginals m = oocfft::checks::marginals(v.data(), shape);
   std::printf("  marginal sums: %.2f s\n", seconds_since(t));
   // Where a second copy fits (16g), ours is kept to compare cuFFTXt with.
   std::vector<c64> ours;
@@ -239,15 +231,15 @@ void run_case(const Args& a, const std::string& name, const std::string& memory,
     oocfft::RunReport report;
     for (unsigned r = 0; r <= a.repeat; ++r) {
       t = Clock::now();
-      plan.execute(v.get(), oocfft::Direction::forward, &report);
+      plan.execute(v.data(), oocfft::Direction::forward, &report);
       const double s = seconds_since(t);
       if (r > 0) times.push_back(s);
       if (r == a.repeat) {
-        check = oocfft::checks::marginal_error(v.get(), shape, m);
-        if (n <= (std::size_t{1} << 31) && ours.empty()) ours.assign(v.get(), v.get() + n);
+        check = oocfft::checks::marginal_error(v.data(), shape, m);
+        if (n <= (std::size_t{1} << 31) && ours.empty()) ours.assign(v.data(), v.data() + n);
       }
-      plan.execute(v.get(), oocfft::Direction::inverse);
-      if (r == 0) trip = oocfft::checks::round_trip_error(v.get(), n, 11);
+      plan.execute(v.data(), oocfft::Direction::inverse);
+      if (r == 0) trip = oocfft::checks::round_trip_error(v.data(), n, 11);
     }
     const double s = median(times);
     std::printf("  oocfft %u device(s): %.3f s (runs", count, s);
@@ -263,13 +255,13 @@ void run_case(const Args& a, const std::string& name, const std::string& memory,
     for (unsigned count : a.devices) {
       if (int(count) > present || count < 2) continue;
       std::string why;
-      const double s = cufft_xt(v.get(), shape, count, a.repeat, why);
+      const double s = cufft_xt(v.data(), shape, count, a.repeat, why);
       if (s < 0) {
         std::printf("  cuFFTXt %u devices: cannot run: %s\n", count, why.c_str());
         continue;
       }
-      const double check = oocfft::checks::marginal_error(v.get(), shape, m);
-      const double against = ours.empty() ? -1 : oocfft::checks::parallel_relative_l2(v.get(), ours.data(), n);
+      const double check = oocfft::checks::marginal_error(v.data(), shape, m);
+      const double against = ours.empty() ? -1 : oocfft::checks::parallel_relative_l2(v.data(), ours.data(), n);
       std::printf("  cuFFTXt %u devices: %.3f s, marginal self-test %.2e, against oocfft %.2e\n", count, s, check,
                   against);
       for (const Line& l : lines)
