@@ -1,6 +1,6 @@
 #pragma once
 // What the suites run under mpiexec share: the rank and the ranks of
-// MPI_COMM_WORLD, and the check that an Error reached every rank alike
+// MPI_COMM_WORLD, the host backend's options, and the check that an Error reached every rank alike
 // (the same kind and message), reduced over the ranks so that every rank
 // reaches the same verdict.
 #include <gtest/gtest.h>
@@ -10,6 +10,7 @@
 #include <string>
 
 #include "oocfft/error.hpp"
+#include "oocfft/options.hpp"
 
 namespace oocfft::test {
 
@@ -23,6 +24,16 @@ inline int world_size() {
   int n = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &n);
   return n;
+}
+
+// The host backend on one thread a rank (several ranks share CI's two
+// cores), with `norm`.
+inline Options host_options(Norm norm) {
+  Options o;
+  o.backend = Backend::host;
+  o.threads = 1;
+  o.norm = norm;
+  return o;
 }
 
 // The Error a call threw on this rank, if any.

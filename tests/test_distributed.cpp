@@ -25,6 +25,7 @@ namespace {
 using test::catch_error;
 using test::Caught;
 using test::expect_same_error_everywhere;
+using test::host_options;
 using test::LongComplex;
 using test::world_rank;
 using test::world_size;
@@ -104,14 +105,6 @@ const Layout layouts[] = {
 };
 
 const Shape shapes[] = {{8, 8, 8}, {5, 7, 3}, {6, 11, 9}, {3, 2, 13}, {1, 5, 4}};
-
-Options host_options(Norm norm) {
-  Options o;
-  o.backend = Backend::host;
-  o.threads = 1;  // several ranks share CI's two cores
-  o.norm = norm;
-  return o;
-}
 
 template <class T>
 void check_case(Shape shape, const Layout& layout, Direction direction, Norm norm, std::uint64_t seed,

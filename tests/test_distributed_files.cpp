@@ -42,6 +42,7 @@ namespace fs = std::filesystem;
 using test::catch_error;
 using test::Caught;
 using test::expect_same_error_everywhere;
+using test::host_options;
 using test::world_rank;
 using test::world_size;
 
@@ -181,14 +182,6 @@ bool folder_holds_only(const fs::path& dir, const std::vector<std::string>& keep
       }
     }
   return on_rank0(only);
-}
-
-Options host_options(Norm norm) {
-  Options o;
-  o.backend = Backend::host;
-  o.threads = 1;  // several ranks share CI's two cores
-  o.norm = norm;
-  return o;
 }
 
 template <class T>
