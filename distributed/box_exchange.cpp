@@ -87,7 +87,9 @@ BoxExchange::BoxExchange(const std::vector<Box3>& from, const std::vector<Box3>&
       to_box_(to[static_cast<std::size_t>(rank)]),
       from_array_(from_array.value_or(from_box_)),
       to_array_(to_array.value_or(to_box_)),
-      rank_(rank) {
+      rank_(rank),
+      from_all_(from),
+      to_all_(to) {
   const std::size_t ranks = from.size();
   const auto me = static_cast<std::size_t>(rank);
   auto inside = [](const Box3& box, const Box3& array) { return box.empty() || intersection(box, array) == box; };
@@ -121,6 +123,11 @@ BoxExchange::BoxExchange(const std::vector<Box3>& from, const std::vector<Box3>&
   const std::size_t share = round_bytes - largest_row * element_bytes * ranks;
   rounds_ = widest == 0 ? 0 : (widest * element_bytes + share - 1) / std::max<std::size_t>(share, 1);
   if (widest > 0) rounds_ = std::max<std::size_t>(rounds_, 1);
+  // Each peer's piece of a round is its even share plus at most one row:
+  // a round's sends stay below widest / K + (ranks - 1) rows, which is
+  // below round_bytes by the choice of K.
+  if (rounds_ > 0)
+    round_bound_bytes_ = std::min(round_bytes, ((widest + rounds_ - 1) / rounds_ + largest_row * (ranks - 1)) * element_bytes);
   // A round's counts are below round_bytes / element_bytes points.
   as_count(round_bytes / std::max<std::size_t>(element_bytes, 1), "round");
 
@@ -132,48 +139,87 @@ BoxExchange::BoxExchange(const std::vector<Box3>& from, const std::vector<Box3>&
   }
 }
 
+std::size_t BoxExchange::round_count(int from_rank, int to_rank, std::size_t round) const {
+  if (from_rank == to_rank) return 0;
+  const Box3 block =
+      intersection(from_all_[static_cast<std::size_t>(from_rank)], to_all_[static_cast<std::size_t>(to_rank)]);
+  return block.empty() ? 0 : round_rows(rows_of(block), round, rounds_).count() * block.extent().nx;
+}
+
 template <class T>
-void BoxExchange::run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to) const {
+void BoxExchange::run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to, const NodeWindow* node) const {
   // The same array in the same box (a rank's planes transformed in place)
   // keeps its points where they are.
   const bool same_array = static_cast<const void*>(from) == static_cast<const void*>(to) && from_array_ == to_array_;
   if (!kept_.empty() && !same_array) copy_block(from_array_, to_array_, kept_, from, to);
   if (rounds_ == 0) return;
-  const std::size_t ranks = send_blocks_.size();
-  std::vector<int> send_counts(ranks), send_displs(ranks), recv_counts(ranks), recv_displs(ranks);
-  std::vector<RowRange> send_rows(ranks), recv_rows(ranks);
-  UninitialisedBuffer<T> send(sent_to_others_ / rounds_ + ranks * from_box_.extent().nx + 1);
-  UninitialisedBuffer<T> receive(received_from_others_ / rounds_ + ranks * to_box_.extent().nx + 1);
+  // A window too small for a round is not used (the same on every rank:
+  // every rank passes the same segment and round sizes).
+  if (node != nullptr && node->segment_bytes() < round_bound_bytes_) node = nullptr;
+  const int ranks = static_cast<int>(send_blocks_.size());
+  auto through_window = [&](int r) { return node != nullptr && node->shares_memory_with(r); };
+  const bool needs_mpi = node == nullptr || !node->holds_every_rank();
+  std::vector<int> send_counts(static_cast<std::size_t>(ranks)), send_displs(send_counts.size()),
+      recv_counts(send_counts.size()), recv_displs(send_counts.size());
+  std::vector<RowRange> send_rows(send_counts.size()), recv_rows(send_counts.size());
+  UninitialisedBuffer<T> send(needs_mpi ? sent_to_others_ / rounds_ + send_counts.size() * from_box_.extent().nx + 1 : 0);
+  UninitialisedBuffer<T> receive(needs_mpi ? received_from_others_ / rounds_ + send_counts.size() * to_box_.extent().nx + 1
+                                           : 0);
+  T* const my_segment = node != nullptr ? reinterpret_cast<T*>(node->segment(rank_)) : nullptr;
   for (std::size_t round = 0; round < rounds_; ++round) {
-    std::size_t send_total = 0, recv_total = 0;
-    for (std::size_t r = 0; r < ranks; ++r) {
-      send_rows[r] = round_rows(rows_of(send_blocks_[r]), round, rounds_);
-      recv_rows[r] = round_rows(rows_of(recv_blocks_[r]), round, rounds_);
-      const std::size_t sends = send_rows[r].count() * (send_blocks_[r].empty() ? 0 : send_blocks_[r].extent().nx);
+    std::size_t send_total = 0, recv_total = 0, segment_total = 0;
+    std::vector<std::size_t> segment_at(send_counts.size(), 0);
+    for (int r = 0; r < ranks; ++r) {
+      const auto i = static_cast<std::size_t>(r);
+      send_rows[i] = round_rows(rows_of(send_blocks_[i]), round, rounds_);
+      recv_rows[i] = round_rows(rows_of(recv_blocks_[i]), round, rounds_);
+      const std::size_t sends = send_rows[i].count() * (send_blocks_[i].empty() ? 0 : send_blocks_[i].extent().nx);
       const std::size_t receives =
-          recv_rows[r].count() * (recv_blocks_[r].empty() ? 0 : recv_blocks_[r].extent().nx);
-      send_counts[r] = as_count(sends, "send count");
-      recv_counts[r] = as_count(receives, "receive count");
-      send_displs[r] = as_count(send_total, "send displacement");
-      recv_displs[r] = as_count(recv_total, "receive displacement");
-      send_total += sends;
-      recv_total += receives;
+          recv_rows[i].count() * (recv_blocks_[i].empty() ? 0 : recv_blocks_[i].extent().nx);
+      if (through_window(r)) {
+        segment_at[i] = segment_total;
+        segment_total += sends;
+        send_counts[i] = recv_counts[i] = 0;
+      } else {
+        send_counts[i] = as_count(sends, "send count");
+        recv_counts[i] = as_count(receives, "receive count");
+      }
+      send_displs[i] = as_count(send_total, "send displacement");
+      recv_displs[i] = as_count(recv_total, "receive displacement");
+      send_total += static_cast<std::size_t>(send_counts[i]);
+      recv_total += static_cast<std::size_t>(recv_counts[i]);
     }
-    for (std::size_t r = 0; r < ranks; ++r)
-      if (send_counts[r] > 0)
-        copy_rows<true>(from_array_, send_blocks_[r], send_rows[r], from,
-                        send.data() + static_cast<std::size_t>(send_displs[r]));
-    check_mpi(MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), type, receive.data(),
-                            recv_counts.data(), recv_displs.data(), type, comm),
-              "MPI_Alltoallv");
-    for (std::size_t r = 0; r < ranks; ++r)
-      if (recv_counts[r] > 0)
-        copy_rows<false>(to_array_, recv_blocks_[r], recv_rows[r],
-                         static_cast<const T*>(receive.data()) + static_cast<std::size_t>(recv_displs[r]), to);
+    for (int r = 0; r < ranks; ++r) {
+      const auto i = static_cast<std::size_t>(r);
+      if (send_rows[i].count() == 0 || send_blocks_[i].empty()) continue;
+      T* packed = through_window(r) ? my_segment + segment_at[i] : send.data() + static_cast<std::size_t>(send_displs[i]);
+      copy_rows<true>(from_array_, send_blocks_[i], send_rows[i], from, packed);
+    }
+    if (node != nullptr) node->synchronise();  // every segment of the node packed
+    if (needs_mpi)
+      check_mpi(MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), type, receive.data(),
+                              recv_counts.data(), recv_displs.data(), type, comm),
+                "MPI_Alltoallv");
+    for (int r = 0; r < ranks; ++r) {
+      const auto i = static_cast<std::size_t>(r);
+      if (recv_rows[i].count() == 0 || recv_blocks_[i].empty()) continue;
+      const T* packed = static_cast<const T*>(receive.data()) + static_cast<std::size_t>(recv_displs[i]);
+      if (through_window(r)) {
+        // Rank r packed for the ranks of its node in rank order.
+        std::size_t at = 0;
+        for (int d = 0; d < rank_; ++d)
+          if (node->shares_memory_with(d)) at += round_count(r, d, round);
+        packed = reinterpret_cast<const T*>(node->segment(r)) + at;
+      }
+      copy_rows<false>(to_array_, recv_blocks_[i], recv_rows[i], packed, to);
+    }
+    if (node != nullptr) node->synchronise();  // every segment read: free for the next round
   }
 }
 
-template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<float>*, std::complex<float>*) const;
-template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<double>*, std::complex<double>*) const;
+template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<float>*, std::complex<float>*,
+                               const NodeWindow*) const;
+template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<double>*, std::complex<double>*,
+                               const NodeWindow*) const;
 
 }  // namespace oocfft::distributed

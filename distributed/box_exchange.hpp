@@ -8,8 +8,10 @@
 // rows), and y-slabs to the caller's out boxes.
 //
 // The points a rank keeps (its from box ∩ its to box) are copied straight
-// from one array to the other and never enter MPI. What goes to other
-// ranks moves in rounds of MPI_Alltoallv: round k carries the k-th of K
+// from one array to the other and never enter MPI. What goes to ranks of
+// the same node moves through the node's shared segments when the caller
+// passes them (node_window.hpp), the rest through MPI_Alltoallv, in
+// rounds: round k carries the k-th of K
 // near-equal runs of x rows of every shared box, so the send and receive
 // buffers hold 1/K of the traffic, at most `round_bytes` each, instead of
 // a second and third copy of the rank's share of the volume; and every
@@ -26,6 +28,7 @@
 #include <optional>
 #include <vector>
 
+#include "distributed/node_window.hpp"
 #include "oocfft/distributed.hpp"
 
 namespace oocfft::distributed {
@@ -50,9 +53,13 @@ class BoxExchange {
 
   // Collective over `comm` (whose ranks the boxes are in): `from` holds
   // this rank's from box, `to` receives its to box. `type` is the MPI
-  // datatype of T, whose size is the constructor's element_bytes.
+  // datatype of T, whose size is the constructor's element_bytes. `node`:
+  // the shared-memory segments of this rank's node (node_window.hpp),
+  // through which the points for ranks of the node move, when its
+  // segments hold a round; null, or too small: every point through
+  // MPI_Alltoallv. Every rank passes a window or none.
   template <class T>
-  void run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to) const;
+  void run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to, const NodeWindow* node = nullptr) const;
 
   // Elements this rank sends to other ranks and receives from them (its
   // own share not counted): what crosses the network.
@@ -60,13 +67,22 @@ class BoxExchange {
   std::size_t received_from_others() const { return received_from_others_; }
   // MPI_Alltoallv calls of one run (0 when no rank sends another anything).
   std::size_t rounds() const { return rounds_; }
+  // The most bytes any rank sends to the others in one round (at most the
+  // constructor's round_bytes; 0 when nothing moves): the segment a
+  // NodeWindow needs for this exchange. The same on every rank.
+  std::size_t round_bound_bytes() const { return round_bound_bytes_; }
 
  private:
+  // Points rank `from_rank` sends rank `to_rank` in round `round`.
+  std::size_t round_count(int from_rank, int to_rank, std::size_t round) const;
+
   Box3 from_box_;
   Box3 to_box_;
   Box3 from_array_;  // the box the `from` array covers
   Box3 to_array_;    // the box the `to` array covers
   int rank_ = 0;
+  std::vector<Box3> from_all_, to_all_;  // every rank's boxes: where a node's peers pack for this one
+  std::size_t round_bound_bytes_ = 0;
   std::vector<Box3> send_blocks_;  // per rank: my from box ∩ its to box (empty for mine)
   std::vector<Box3> recv_blocks_;  // per rank: its from box ∩ my to box (empty for mine)
   Box3 kept_;                      // my from box ∩ my to box
@@ -75,8 +91,9 @@ class BoxExchange {
   std::size_t received_from_others_ = 0;
 };
 
-extern template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<float>*, std::complex<float>*) const;
-extern template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<double>*,
-                                      std::complex<double>*) const;
+extern template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<float>*, std::complex<float>*,
+                                      const NodeWindow*) const;
+extern template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<double>*, std::complex<double>*,
+                                      const NodeWindow*) const;
 
 }  // namespace oocfft::distributed

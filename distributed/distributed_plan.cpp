@@ -22,6 +22,7 @@
 // the same Error on every rank and no rank waits in an exchange alone.
 #include "oocfft/distributed.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <type_traits>
 #include <string>
@@ -31,9 +32,11 @@
 #include "distributed/box_partition.hpp"
 #include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
+#include "distributed/node_window.hpp"
 #include "distributed/pencil_rounds.hpp"
 #include "distributed/rank_device.hpp"
 #include "distributed/uninitialised_buffer.hpp"
+#include "core/format_bytes.hpp"
 #include "engine/api/z_line_transform.hpp"
 #include "engine/planning/normalization.hpp"
 #include "oocfft/plan.hpp"
@@ -151,6 +154,31 @@ class DistributedPlan::Impl {
           z_lines_double_.emplace(y_slab_.extent(), local);
       }
     });
+    open_node_window();
+  }
+
+  // The node's shared segments (node_window.hpp), one round of the
+  // largest exchange each; the same size on every rank (the bounds come
+  // from every rank's boxes). Where MPI cannot allocate them, every
+  // exchange goes through MPI alone, and describe() says why.
+  void open_node_window() {
+    std::size_t bytes = pencils_ ? pencils_->round_bound_bytes() : 0;
+    for (const auto* e : {&to_z_slabs_, &transpose_, &to_out_boxes_})
+      if (*e) bytes = std::max(bytes, (*e)->round_bound_bytes());
+    if (comm_.size() < 2 || bytes == 0) {
+      node_note_ = "no exchange between ranks";
+      return;
+    }
+    try {
+      agree_on(comm_.get(), [&] { node_window_.emplace(comm_.get(), bytes); });
+      node_note_ = "points for the " + std::to_string(node_window_->node_size() - 1) +
+                   " other rank(s) of this node through shared segments of " + format_bytes(double(bytes)) +
+                   " a rank (MPI_Win_allocate_shared, copies on the rank's threads)" +
+                   (node_window_->holds_every_rank() ? "" : ", for the others MPI_Alltoallv");
+    } catch (const Error& e) {
+      node_window_.reset();
+      node_note_ = std::string("every exchange through MPI_Alltoallv: no shared segments (") + e.what() + ")";
+    }
   }
 
   template <class T>
@@ -178,7 +206,8 @@ class DistributedPlan::Impl {
     });
     const MPI_Datatype type = mpi_type_of<T>();
     std::complex<T>* planes = planes_in_place ? out : z_slab->data();
-    to_z_slabs_->run(comm, type, in, planes);
+    const distributed::NodeWindow* node = node_window_ ? &*node_window_ : nullptr;
+    to_z_slabs_->run(comm, type, in, planes, node);
     agree_on(comm, [&] {
       if (planes_) planes_->execute(planes, direction);
     });
@@ -186,13 +215,13 @@ class DistributedPlan::Impl {
     const double scale = engine::norm_scale(options_.norm, direction, shape_.nz);
     if (pencils_) {
       agree_on(comm, [&] { poll_cancel_before_z_lines(); });
-      pencils_->run(comm, planes, direction == Direction::inverse, scale);
+      pencils_->run(comm, planes, direction == Direction::inverse, scale, node);
       report_step(1);
-      to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(planes), out);
+      to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(planes), out, node);
       report_step(2);
       return;
     }
-    transpose_->run(comm, type, static_cast<const std::complex<T>*>(planes), y_slab->data());
+    transpose_->run(comm, type, static_cast<const std::complex<T>*>(planes), y_slab->data(), node);
     z_slab.reset();  // its memory back before the z lines
     agree_on(comm, [&] {
       poll_cancel_before_z_lines();
@@ -203,7 +232,7 @@ class DistributedPlan::Impl {
       }
     });
     report_step(1);
-    to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab->data()), out);
+    to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab->data()), out, node);
     report_step(2);
   }
 
@@ -232,6 +261,7 @@ class DistributedPlan::Impl {
                     std::to_string(comm_.rank()) + " of " + std::to_string(comm_.size()) + "\n";
     s += "  in box " + distributed::to_string(in_box_) + ", out box " + distributed::to_string(out_box_) + "\n";
     s += "  device of steps 2 and 4: " + device_note_ + "\n";
+    s += "  exchanges: " + node_note_ + "\n";
     s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + exchanged(*to_z_slabs_) + "\n";
     s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +
          (planes_ ? ":\n" + planes_->describe() : std::string(" (empty)\n"));
@@ -256,12 +286,14 @@ class DistributedPlan::Impl {
   Precision precision_;
   Options options_;
   std::string device_note_;  // which device this rank's local transforms use, and why
+  std::string node_note_;    // how the exchanges move points between ranks of a node
   Box3 z_slab_, y_slab_;
   std::optional<BoxExchange> to_z_slabs_, transpose_, to_out_boxes_;
   std::optional<Plan> planes_;
   std::optional<distributed::PencilRounds> pencils_;  // steps 3-4 when every out box is its z-slab
   std::optional<engine::ZLineTransform<float>> z_lines_single_;
   std::optional<engine::ZLineTransform<double>> z_lines_double_;
+  std::optional<distributed::NodeWindow> node_window_;  // declared last: freed first, while comm_ lives
 };
 
 DistributedPlan::DistributedPlan(MPI_Comm comm, Shape shape, Box3 in_box, Box3 out_box, Precision precision,

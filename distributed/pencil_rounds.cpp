@@ -1,23 +1,27 @@
 #include "distributed/pencil_rounds.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <optional>
+#include <thread>
 #include <type_traits>
 
 #include "core/format_bytes.hpp"
 #include "distributed/box_partition.hpp"
 #include "distributed/failure_agreement.hpp"
+#include "distributed/mpi_communicator.hpp"
 #include "distributed/uninitialised_buffer.hpp"
 #include "oocfft/error.hpp"
 
 namespace oocfft::distributed {
 
-PencilRounds::PencilRounds(Shape shape, int rank, int ranks, Precision precision, const Options& local,
+PencilRounds::PencilRounds(Shape shape, int rank, int ranks, Precision precision, const Options& local, bool overlap,
                            std::size_t pencil_bytes)
     : shape_(shape),
       rank_(rank),
       ranks_(ranks),
       element_(precision == Precision::single ? 8 : 16),
+      overlap_(overlap),
       z_slab_(slab_box(shape, 0, rank, ranks)) {
   // K from the global shape, the same on every rank: the widest rank's
   // pencils of the whole y range, in rounds of at most pencil_bytes.
@@ -30,7 +34,11 @@ PencilRounds::PencilRounds(Shape shape, int rank, int ranks, Precision precision
     const Box3 rows = y_range(k);
     const Box3 mine = intersection(rows, my_x);
     largest_pencils_ = std::max(largest_pencils_, mine.count());
-    const std::vector<Box3> from = slab_rows(k), to = pencils(k);
+    const std::vector<Box3> from = slab_rows(k), to = pencils_of(k);
+    // Out of the z-slab and back into it: the rows' array is the slab.
+    there_.emplace_back(from, to, rank, element_, BoxExchange::default_round_bytes, z_slab_, std::nullopt);
+    back_.emplace_back(to, from, rank, element_, BoxExchange::default_round_bytes, std::nullopt, z_slab_);
+    round_bound_bytes_ = std::max({round_bound_bytes_, there_.back().round_bound_bytes(), back_.back().round_bound_bytes()});
     for (int r = 0; r < ranks; ++r)
       if (r != rank)
         bytes_to_others_ += 2 * intersection(from[static_cast<std::size_t>(rank)], to[static_cast<std::size_t>(r)])
@@ -58,49 +66,94 @@ std::vector<Box3> PencilRounds::slab_rows(std::size_t round) const {
   return boxes;
 }
 
-std::vector<Box3> PencilRounds::pencils(std::size_t round) const {
+std::vector<Box3> PencilRounds::pencils_of(std::size_t round) const {
   std::vector<Box3> boxes;
   for (int r = 0; r < ranks_; ++r) boxes.push_back(intersection(y_range(round), slab_box(shape_, 2, r, ranks_)));
   return boxes;
 }
 
+bool PencilRounds::can_overlap() {
+  int provided = MPI_THREAD_SINGLE;
+  int is_main = 0;
+  MPI_Query_thread(&provided);
+  MPI_Is_thread_main(&is_main);
+  return provided >= MPI_THREAD_SERIALIZED || (provided == MPI_THREAD_FUNNELED && is_main);
+}
+
 template <class T>
-void PencilRounds::run(MPI_Comm comm, std::complex<T>* planes, bool inverse, double scale) const {
+void PencilRounds::z_lines(std::complex<T>* pencils, std::size_t round, bool inverse, double scale) const {
+  const Box3 mine = pencils_of(round)[static_cast<std::size_t>(rank_)];
+  if (mine.empty()) return;
+  if constexpr (std::is_same_v<T, float>)
+    single_.at(mine.extent().ny).execute(pencils, inverse, scale);
+  else
+    double_.at(mine.extent().ny).execute(pencils, inverse, scale);
+}
+
+template <class T>
+void PencilRounds::run(MPI_Comm comm, std::complex<T>* planes, bool inverse, double scale,
+                       const NodeWindow* node) const {
   const MPI_Datatype type = std::is_same_v<T, float> ? MPI_C_FLOAT_COMPLEX : MPI_C_DOUBLE_COMPLEX;
-  std::optional<UninitialisedBuffer<std::complex<T>>> buffer;
-  agree_on(comm, [&] { buffer.emplace(largest_pencils_); });
-  for (std::size_t k = 0; k < rounds_; ++k) {
-    const std::vector<Box3> rows = slab_rows(k), mine = pencils(k);
-    const Box3 pencil_box = mine[static_cast<std::size_t>(rank_)];
-    // Out of the z-slab and back into it: the rows' array is the slab.
-    const BoxExchange there(rows, mine, rank_, element_, BoxExchange::default_round_bytes, z_slab_, std::nullopt);
-    const BoxExchange back(mine, rows, rank_, element_, BoxExchange::default_round_bytes, std::nullopt, z_slab_);
-    there.run(comm, type, static_cast<const std::complex<T>*>(planes), buffer->data());
-    agree_on(comm, [&] {
-      if (pencil_box.empty()) return;
-      const std::size_t rows_y = pencil_box.extent().ny;
-      if constexpr (std::is_same_v<T, float>)
-        single_.at(rows_y).execute(buffer->data(), inverse, scale);
-      else
-        double_.at(rows_y).execute(buffer->data(), inverse, scale);
-    });
-    back.run(comm, type, static_cast<const std::complex<T>*>(buffer->data()), planes);
+  // The same on every rank: the rounds' collectives must pair up.
+  int overlap = overlap_ && rounds_ > 1 && can_overlap() ? 1 : 0;
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &overlap, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  std::vector<UninitialisedBuffer<std::complex<T>>> buffers;
+  agree_on(comm, [&] {
+    for (int b = 0; b < (overlap ? 2 : 1); ++b) buffers.emplace_back(largest_pencils_);
+  });
+  auto buffer = [&](std::size_t round) { return buffers[round % buffers.size()].data(); };
+  auto there = [&](std::size_t k) { there_[k].run(comm, type, static_cast<const std::complex<T>*>(planes), buffer(k), node); };
+  auto back = [&](std::size_t k) { back_[k].run(comm, type, static_cast<const std::complex<T>*>(buffer(k)), planes, node); };
+  if (!overlap) {
+    for (std::size_t k = 0; k < rounds_; ++k) {
+      there(k);
+      agree_on(comm, [&] { z_lines(buffer(k), k, inverse, scale); });
+      back(k);
+    }
+    return;
   }
+  // Round k's z lines on a second thread while this one, which makes
+  // every MPI call (MPI_THREAD_FUNNELED is enough), sends round k-1 back
+  // and fetches round k+1 into the other buffer. The rows of the three
+  // rounds are disjoint, so the z-slab is read and written at once safely.
+  there(0);
+  for (std::size_t k = 0; k < rounds_; ++k) {
+    std::exception_ptr failure;
+    {
+      std::jthread transform([&] {
+        try {
+          z_lines(buffer(k), k, inverse, scale);
+        } catch (...) {
+          failure = std::current_exception();
+        }
+      });
+      if (k > 0) back(k - 1);
+      if (k + 1 < rounds_) there(k + 1);
+    }  // joined: before the agreement, and before an exchange's error leaves
+    agree_on(comm, [&] {
+      if (failure) std::rethrow_exception(failure);
+    });
+  }
+  back(rounds_ - 1);
 }
 
 std::string PencilRounds::describe() const {
+  const bool overlapped = overlap_ && rounds_ > 1 && can_overlap();
   std::string s = "z lines of the z-slabs in " + std::to_string(rounds_) + " round(s) of y rows: each round's pencils (all z, " +
                   "a range of y, this rank's x slab " + to_string(slab_box(shape_, 2, rank_, ranks_)) +
-                  ") come from every z-slab (MPI_Alltoallv), through the z pass and back; " +
-                  format_bytes(double(pencil_bytes())) + " of pencils a round at most, " +
-                  std::to_string(bytes_to_others_) + " bytes to other ranks in all";
+                  ") come from every z-slab, through the z pass and back; " +
+                  format_bytes(double(pencil_bytes())) + " of pencils a round at most" +
+                  (overlapped ? " (two rounds held: round k's z lines run while k-1 goes back and k+1 comes)"
+                   : overlap_ && rounds_ > 1 ? " (one round at a time: the MPI thread level allows no second thread beside the exchanges)"
+                                             : "") +
+                  ", " + std::to_string(bytes_to_others_) + " bytes to other ranks in all";
   const std::string z = !single_.empty() ? single_.begin()->second.describe()
                         : !double_.empty() ? double_.begin()->second.describe()
                                            : std::string();
   return s + (z.empty() ? std::string(" (no pencils on this rank)\n") : ":\n" + z);
 }
 
-template void PencilRounds::run(MPI_Comm, std::complex<float>*, bool, double) const;
-template void PencilRounds::run(MPI_Comm, std::complex<double>*, bool, double) const;
+template void PencilRounds::run(MPI_Comm, std::complex<float>*, bool, double, const NodeWindow*) const;
+template void PencilRounds::run(MPI_Comm, std::complex<double>*, bool, double, const NodeWindow*) const;
 
 }  // namespace oocfft::distributed

@@ -14,6 +14,12 @@
 // near half the ranks' memory can be transformed. Every round is collective
 // (every rank makes K of them, K from the global shape); the round's
 // exchanges cross the network as the y-slab path's do, the same bytes.
+//
+// The rounds overlap: round k's z lines run on a second thread while the
+// calling thread, which makes every MPI call, sends round k-1 back and
+// fetches round k+1 (two rounds' pencils held). This needs MPI_THREAD_FUNNELED
+// from the calling thread, or MPI_THREAD_SERIALIZED; below that (MPI_Init
+// asks for MPI_THREAD_SINGLE) the rounds run one after another.
 #include <mpi.h>
 
 #include <complex>
@@ -37,34 +43,45 @@ class PencilRounds {
   static constexpr std::size_t default_pencil_bytes = std::size_t{2} << 30;
 
   // `shape`, this rank of `ranks`, the precision; `local`: the options of
-  // the rank's z pass (its device, budgets, threads, cancel).
-  PencilRounds(Shape shape, int rank, int ranks, Precision precision, const Options& local,
+  // the rank's z pass (its device, budgets, threads, cancel); `overlap`:
+  // whether rounds overlap when MPI's thread level allows (above).
+  PencilRounds(Shape shape, int rank, int ranks, Precision precision, const Options& local, bool overlap = true,
                std::size_t pencil_bytes = default_pencil_bytes);
 
   // Collective over `comm`: the z lines of the volume whose z-slab this
   // rank holds in `planes` (C order over the slab), in place, times
   // `scale`. A failure or a cancel on any rank becomes the same Error on
-  // every rank (failure_agreement.hpp), between rounds.
+  // every rank (failure_agreement.hpp), between rounds. `node`: the
+  // node's shared segments for the exchanges (BoxExchange::run), or null.
   template <class T>
-  void run(MPI_Comm comm, std::complex<T>* planes, bool inverse, double scale) const;
+  void run(MPI_Comm comm, std::complex<T>* planes, bool inverse, double scale, const NodeWindow* node = nullptr) const;
 
   std::size_t rounds() const { return rounds_; }
   // Bytes this rank sends to other ranks in one run (both ways).
   std::size_t bytes_to_others() const { return bytes_to_others_; }
   // The largest round's pencils on this rank, in bytes.
   std::size_t pencil_bytes() const { return largest_pencils_ * element_; }
+  // The segment a NodeWindow needs for every round's exchanges.
+  std::size_t round_bound_bytes() const { return round_bound_bytes_; }
   std::string describe() const;
 
  private:
   Box3 y_range(std::size_t round) const;  // C_k over the whole z and x
   std::vector<Box3> slab_rows(std::size_t round) const;  // every z-slab's rows of C_k
-  std::vector<Box3> pencils(std::size_t round) const;    // every rank's pencils of C_k
+  std::vector<Box3> pencils_of(std::size_t round) const;  // every rank's pencils of C_k
+  // Whether the calling thread may leave the z lines to another (above).
+  static bool can_overlap();
+  template <class T>
+  void z_lines(std::complex<T>* pencils, std::size_t round, bool inverse, double scale) const;
 
   Shape shape_;
   int rank_ = 0;
   int ranks_ = 1;
   std::size_t element_ = 8;
+  bool overlap_ = true;
   std::size_t rounds_ = 0;
+  std::size_t round_bound_bytes_ = 0;
+  std::vector<BoxExchange> there_, back_;  // per round: out of the z-slabs, and back
   std::size_t largest_pencils_ = 0;
   std::size_t bytes_to_others_ = 0;
   Box3 z_slab_;
@@ -74,7 +91,7 @@ class PencilRounds {
   std::map<std::size_t, engine::ZLineTransform<double>> double_;
 };
 
-extern template void PencilRounds::run(MPI_Comm, std::complex<float>*, bool, double) const;
-extern template void PencilRounds::run(MPI_Comm, std::complex<double>*, bool, double) const;
+extern template void PencilRounds::run(MPI_Comm, std::complex<float>*, bool, double, const NodeWindow*) const;
+extern template void PencilRounds::run(MPI_Comm, std::complex<double>*, bool, double, const NodeWindow*) const;
 
 }  // namespace oocfft::distributed

@@ -11,10 +11,12 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "distributed/box_exchange.hpp"
 #include "distributed/box_partition.hpp"
+#include "distributed/node_window.hpp"
 #include "oocfft/error.hpp"
 
 namespace oocfft {
@@ -57,20 +59,47 @@ std::vector<c64> indices_of(const Box3& box, Shape s) {
 }
 
 // Checks the exchange; returns its rounds.
+// How the points for other ranks travel: all through MPI_Alltoallv; all
+// through one node's shared segments (every rank of the test shares its
+// memory); or as on several nodes, the even and the odd ranks each a
+// "node" of their own, so that some points take the segments and the rest
+// MPI in the same rounds.
+enum class Route { mpi, one_node, two_nodes };
+
+// The ranks of `comm` with the same parity as this one.
+class ParityGroup {
+ public:
+  ParityGroup() { MPI_Comm_split(MPI_COMM_WORLD, world(MPI_Comm_rank) % 2, 0, &comm_); }
+  ~ParityGroup() { MPI_Comm_free(&comm_); }
+  ParityGroup(const ParityGroup&) = delete;
+  ParityGroup& operator=(const ParityGroup&) = delete;
+  MPI_Comm get() const { return comm_; }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
 std::size_t check_exchange(Shape shape, const std::vector<Box3>& from, const std::vector<Box3>& to,
-                           std::size_t round_bytes, const char* what) {
+                           std::size_t round_bytes, const char* what, Route route = Route::mpi) {
   const int rank = world(MPI_Comm_rank);
   const distributed::BoxExchange exchange(from, to, rank, sizeof(c64), round_bytes);
+  std::optional<ParityGroup> parity;
+  std::optional<distributed::NodeWindow> node;
+  if (route == Route::two_nodes) parity.emplace();
+  if (route != Route::mpi)
+    node.emplace(MPI_COMM_WORLD, exchange.round_bound_bytes(), parity ? parity->get() : MPI_COMM_NULL);
   const std::vector<c64> in = indices_of(from[static_cast<std::size_t>(rank)], shape);
   const float nan = std::numeric_limits<float>::quiet_NaN();
   std::vector<c64> out(to[static_cast<std::size_t>(rank)].count(), {nan, nan});
-  exchange.run(MPI_COMM_WORLD, MPI_C_FLOAT_COMPLEX, in.data(), out.data());
+  exchange.run(MPI_COMM_WORLD, MPI_C_FLOAT_COMPLEX, in.data(), out.data(), node ? &*node : nullptr);
   const std::vector<c64> want = indices_of(to[static_cast<std::size_t>(rank)], shape);
   int wrong = 0;
   for (std::size_t i = 0; i < want.size(); ++i)
     if (!(out[i] == want[i])) ++wrong;
   MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  EXPECT_EQ(wrong, 0) << what << ", " << shape.to_string() << ", rounds " << exchange.rounds();
+  EXPECT_EQ(wrong, 0) << what << ", " << shape.to_string() << ", rounds " << exchange.rounds() << ", route "
+                      << static_cast<int>(route);
+  EXPECT_LE(exchange.round_bound_bytes(), round_bytes) << what;
   // No round carries more than its budget.
   EXPECT_GE(exchange.rounds() * round_bytes, exchange.sent_to_others() * sizeof(c64)) << what;
   EXPECT_GE(exchange.rounds() * round_bytes, exchange.received_from_others() * sizeof(c64)) << what;
@@ -92,6 +121,35 @@ TEST(BoxExchange, ManySmallRoundsMoveEveryPointOnce) {
     EXPECT_EQ(check_exchange(shape, z, z, round, "z-slabs kept"), 0u) << "a rank's own points never enter MPI";
   }
   if (ranks > 1) EXPECT_GE(most_rounds, 3u) << "the rounds are too large to test their split";
+}
+
+TEST(BoxExchange, PointsForRanksOfTheNodeMoveThroughItsSegments) {
+  const int ranks = world(MPI_Comm_size);
+  for (const Route route : {Route::one_node, Route::two_nodes})
+    for (const Shape shape : {Shape{9, 7, 5}, Shape{4, 13, 6}, Shape{1, 3, 11}}) {
+      const std::size_t round = (static_cast<std::size_t>(ranks) + 1) * shape.nx * sizeof(c64) + 3 * sizeof(c64);
+      const auto z = distributed::slab_boxes(shape, 0, ranks), y = distributed::slab_boxes(shape, 1, ranks);
+      const auto x = x_slabs(shape, ranks);
+      check_exchange(shape, z, y, round, "z-slabs to y-slabs", route);
+      check_exchange(shape, y, z, round, "y-slabs to z-slabs", route);
+      check_exchange(shape, x, z, round, "x-slabs to z-slabs", route);
+      check_exchange(shape, y, x, 1 << 20, "y-slabs to x-slabs, one round", route);
+    }
+}
+
+TEST(BoxExchange, AWindowTooSmallForARoundIsLeftForMpi) {
+  const int ranks = world(MPI_Comm_size);
+  if (ranks < 2) GTEST_SKIP() << "one rank sends nothing";
+  const Shape shape{5, 6, 7};
+  const auto z = distributed::slab_boxes(shape, 0, ranks), y = distributed::slab_boxes(shape, 1, ranks);
+  const int rank = world(MPI_Comm_rank);
+  const distributed::BoxExchange exchange(z, y, rank, sizeof(c64), 1 << 20);
+  ASSERT_GT(exchange.round_bound_bytes(), sizeof(c64));
+  const distributed::NodeWindow small(MPI_COMM_WORLD, exchange.round_bound_bytes() - sizeof(c64));
+  const std::vector<c64> in = indices_of(z[static_cast<std::size_t>(rank)], shape);
+  std::vector<c64> out(y[static_cast<std::size_t>(rank)].count(), {-1, -1});
+  exchange.run(MPI_COMM_WORLD, MPI_C_FLOAT_COMPLEX, in.data(), out.data(), &small);
+  EXPECT_EQ(out, indices_of(y[static_cast<std::size_t>(rank)], shape));
 }
 
 TEST(BoxExchange, RoundsTooSmallForARowAreRefused) {

@@ -3,15 +3,19 @@
 // back, against a long-double DFT of every z line of the whole volume.
 // Rounds as small as one row of y each (and the default: one round), odd
 // shapes whose slabs and pencils are uneven or empty, both precisions and
-// directions. Run under mpiexec with 1 to 4 ranks.
+// directions, rounds overlapped (mpi_test_main asks for
+// MPI_THREAD_FUNNELED) and one at a time, with the node's shared segments
+// and without. Run under mpiexec with 1 to 4 ranks.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <cmath>
 #include <complex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "distributed/node_window.hpp"
 #include "distributed/pencil_rounds.hpp"
 #include "oocfft/distributed.hpp"
 #include "tests/mpi_test_support.hpp"
@@ -45,19 +49,26 @@ std::vector<test::LongComplex> z_lines(const std::vector<test::LongComplex>& x, 
   return out;
 }
 
+struct RoundsSetup {
+  bool overlap = true;
+  bool node_window = false;
+};
+
 template <class T>
-void check_rounds(Shape shape, std::size_t pencil_bytes, bool inverse) {
+void check_rounds(Shape shape, std::size_t pencil_bytes, bool inverse, RoundsSetup setup = {}) {
   const int rank = test::world_rank(), ranks = test::world_size();
   const Precision precision = sizeof(T) == 4 ? Precision::single : Precision::double_precision;
   Options local;
   local.backend = Backend::host;
   local.threads = 1;
-  const distributed::PencilRounds rounds(shape, rank, ranks, precision, local, pencil_bytes);
+  const distributed::PencilRounds rounds(shape, rank, ranks, precision, local, setup.overlap, pencil_bytes);
+  std::optional<distributed::NodeWindow> node;
+  if (setup.node_window) node.emplace(MPI_COMM_WORLD, rounds.round_bound_bytes());
   const auto x = test::random_signal(shape.elements(), 77 + shape.elements());
   const Box3 slab = slab_box(shape, 0, rank, ranks);
   auto planes = slab_of<T>(x, shape, slab);
   const double scale = inverse ? 1.0 / double(shape.nz) : 1.0;
-  rounds.run(MPI_COMM_WORLD, planes.data(), inverse, scale);
+  rounds.run(MPI_COMM_WORLD, planes.data(), inverse, scale, node ? &*node : nullptr);
   const auto want = slab_of<double>(z_lines(x, shape, inverse ? +1 : -1, scale), shape, slab);
   double num = 0, den = 0;
   for (std::size_t i = 0; i < planes.size(); ++i) {
@@ -67,7 +78,8 @@ void check_rounds(Shape shape, std::size_t pencil_bytes, bool inverse) {
   const double err = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
   EXPECT_LE(err, test::tolerance<T>(8.0, shape.nz))
       << shape.to_string() << ", pencils of " << pencil_bytes << " bytes a round (" << rounds.rounds()
-      << " rounds), rank " << rank << " of " << ranks << (inverse ? ", inverse" : ", forward");
+      << " rounds), rank " << rank << " of " << ranks << (inverse ? ", inverse" : ", forward")
+      << (setup.overlap ? ", overlapped" : ", one at a time") << (setup.node_window ? ", node window" : "");
 }
 
 TEST(PencilRounds, EveryRoundReturnsItsPencilsTransformed) {
@@ -78,7 +90,32 @@ TEST(PencilRounds, EveryRoundReturnsItsPencilsTransformed) {
       check_rounds<double>(s, 1, inverse);
       check_rounds<float>(s, distributed::PencilRounds::default_pencil_bytes, inverse);  // one round
       check_rounds<double>(s, 3 * s.nz * s.nx * 16, inverse);
+      check_rounds<float>(s, 1, inverse, {.overlap = false});
+      check_rounds<double>(s, 1, inverse, {.overlap = true, .node_window = true});
+      check_rounds<float>(s, 1, inverse, {.overlap = false, .node_window = true});
     }
+}
+
+TEST(PencilRounds, ZLinesThatFailInAnOverlappedRoundFailEveryRank) {
+  const int rank = test::world_rank(), ranks = test::world_size();
+  const Shape shape{6, 8, 5};
+  Options local;
+  local.backend = Backend::host;
+  local.threads = 1;
+  // Rank 0's z lines are cancelled from their second brick on: a round
+  // past the first fails there, while the other ranks' exchanges go on.
+  int polls = 0;
+  if (rank == 0) local.cancel = [&polls] { return ++polls > 1; };
+  const distributed::PencilRounds rounds(shape, rank, ranks, Precision::single, local, true, 1);
+  ASSERT_GT(rounds.rounds(), 2u);
+  auto planes = slab_of<float>(test::random_signal(shape.elements(), 5), shape, slab_box(shape, 0, rank, ranks));
+  try {
+    rounds.run(MPI_COMM_WORLD, planes.data(), false, 1.0);
+    ADD_FAILURE() << "rank " << rank << ": no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::cancelled) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cancel"), std::string::npos) << e.what();
+  }
 }
 
 TEST(PencilRounds, RoundsFollowThePencilBytesAndNeverExceedTheRows) {
@@ -86,10 +123,11 @@ TEST(PencilRounds, RoundsFollowThePencilBytesAndNeverExceedTheRows) {
   Options local;
   local.backend = Backend::host;
   const Shape s{4, 10, 8};
-  EXPECT_EQ(distributed::PencilRounds(s, rank, ranks, Precision::single, local, 1).rounds(), 10u);
-  EXPECT_EQ(distributed::PencilRounds(s, rank, ranks, Precision::single, local, std::size_t{1} << 30).rounds(), 1u);
+  EXPECT_EQ(distributed::PencilRounds(s, rank, ranks, Precision::single, local, true, 1).rounds(), 10u);
+  EXPECT_EQ(distributed::PencilRounds(s, rank, ranks, Precision::single, local, true, std::size_t{1} << 30).rounds(),
+            1u);
   const std::size_t widest = (s.nx + ranks - 1) / ranks;
-  const distributed::PencilRounds two(s, rank, ranks, Precision::single, local, s.nz * 5 * widest * 8);
+  const distributed::PencilRounds two(s, rank, ranks, Precision::single, local, true, s.nz * 5 * widest * 8);
   EXPECT_EQ(two.rounds(), 2u);
   EXPECT_LE(two.pencil_bytes(), s.nz * 5 * widest * 8);
 }
