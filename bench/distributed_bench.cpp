@@ -3,7 +3,11 @@
 // complex64 volume, each rank holding a z-slab of it.
 //
 //   mpirun -np R oocfft_distributed_bench --shape=NZxNYxNX [--threads=16] [--no-fftw] [--repeat=N]
-//                                         [--backend=host|cuda] [--precision=single]
+//                                         [--backend=host|cuda] [--precision=single] [--host-array]
+//
+// --host-array: each rank's z-slab is an oocfft::HostArray (page-locked
+// for its GPU, as the single-process benchmarks' "HostArray" rows), not
+// ordinary pageable memory.
 //
 // Each rank fills its own z-slab (slab_box) from one global seed, so the
 // volume is the same for any R. Each engine runs one warm-up transform,
@@ -34,6 +38,7 @@
 #include <oocfft/oocfft.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -128,6 +133,7 @@ struct Args {
   bool fftw = true;
   int repeat = 1;
   oocfft::Backend backend = oocfft::Backend::automatic;
+  bool host_array = false;
 };
 
 // "NZxNYxNX" as a Shape; throws std::invalid_argument otherwise.
@@ -163,6 +169,8 @@ std::optional<std::string> parse(int argc, char** argv, Args& a) {
         a.backend = oocfft::Backend::host;
       else if (s == "--backend=cuda")
         a.backend = oocfft::Backend::cuda;
+      else if (s == "--host-array")
+        a.host_array = true;
       else if (s == "--precision=single")
         ;  // the only one: FFTW's peer here is fftwf
       else
@@ -373,21 +381,45 @@ int run(const Args& a, MPI_Comm comm) {
   {
     reset_peak_rss();
     std::optional<oocfft::checks::VolumeBuffer<float>> slab;
-    agree_on(comm, [&] { slab.emplace(box.count()); });
-    c64* data = box.empty() ? nullptr : slab->data();
+    std::optional<oocfft::HostArray<c64>> locked_slab;
+    agree_on(comm, [&] {
+      if (a.host_array)
+        locked_slab.emplace(box.count());
+      else
+        slab.emplace(box.count());
+    });
+    c64* data = box.empty() ? nullptr : a.host_array ? locked_slab->data() : slab->data();
+    if (rank == 0 && a.host_array)
+      std::printf("z-slabs in HostArrays: rank 0's %s\n",
+                  locked_slab->page_locked() ? "page-locked" : ("pageable: " + locked_slab->lock_failure()).c_str());
     fill_slab(data, box.count(), our_z.begin * plane);
     const oocfft::checks::Marginals m = global_marginals(data, our_z, shape, comm);
 
+    // Where the time goes: rank 0 hears of each of the plan's steps as the
+    // whole job finishes it (Options::progress), and notes the time.
+    std::vector<double> step_ends;
+    auto started = std::chrono::steady_clock::now();
     oocfft::Options options;
     options.backend = a.backend;
     options.threads = static_cast<unsigned>(a.threads);
+    options.progress = [&](const oocfft::Progress&) {
+      step_ends.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    };
     const oocfft::DistributedPlan plan(comm, shape, box, box, oocfft::Precision::single, options);
     print_from_every_rank(plan.describe(), comm);
 
     plan.forward(data, data);  // warm-up: page-locking, kernels, first touch of the exchange buffers
     for (int r = 0; r < a.repeat; ++r) {
       fill_slab(data, box.count(), our_z.begin * plane);
-      ours.seconds.push_back(timed(comm, [&] { plan.forward(data, data); }));
+      step_ends.clear();
+      ours.seconds.push_back(timed(comm, [&] {
+        started = std::chrono::steady_clock::now();
+        plan.forward(data, data);
+      }));
+      if (rank == 0 && step_ends.size() == 3)
+        std::printf("  run %d steps (rank 0's view): planes with their exchange %.3f s, z lines with theirs %.3f s, "
+                    "exchange to the out boxes %.3f s\n",
+                    r + 1, step_ends[0], step_ends[1] - step_ends[0], step_ends[2] - step_ends[1]);
     }
     ours.rss = rss_over_ranks(comm);
     print_line(rank, "oocfft distributed", a, ranks, ours);

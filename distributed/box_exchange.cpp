@@ -147,7 +147,8 @@ std::size_t BoxExchange::round_count(int from_rank, int to_rank, std::size_t rou
 }
 
 template <class T>
-void BoxExchange::run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to, const NodeWindow* node) const {
+void BoxExchange::run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to, const NodeWindow* node,
+                      std::optional<PeerArrays> peers) const {
   // The same array in the same box (a rank's planes transformed in place)
   // keeps its points where they are.
   const bool same_array = static_cast<const void*>(from) == static_cast<const void*>(to) && from_array_ == to_array_;
@@ -156,70 +157,99 @@ void BoxExchange::run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to, co
   // A window too small for a round is not used (the same on every rank:
   // every rank passes the same segment and round sizes).
   if (node != nullptr && node->segment_bytes() < round_bound_bytes_) node = nullptr;
+  if (peers && peers->window == nullptr) peers.reset();
   const int ranks = static_cast<int>(send_blocks_.size());
-  auto through_window = [&](int r) { return node != nullptr && node->shares_memory_with(r); };
-  const bool needs_mpi = node == nullptr || !node->holds_every_rank();
-  std::vector<int> send_counts(static_cast<std::size_t>(ranks)), send_displs(send_counts.size()),
-      recv_counts(send_counts.size()), recv_displs(send_counts.size());
-  std::vector<RowRange> send_rows(send_counts.size()), recv_rows(send_counts.size());
-  UninitialisedBuffer<T> send(needs_mpi ? sent_to_others_ / rounds_ + send_counts.size() * from_box_.extent().nx + 1 : 0);
-  UninitialisedBuffer<T> receive(needs_mpi ? received_from_others_ / rounds_ + send_counts.size() * to_box_.extent().nx + 1
-                                           : 0);
-  T* const my_segment = node != nullptr ? reinterpret_cast<T*>(node->segment(rank_)) : nullptr;
-  for (std::size_t round = 0; round < rounds_; ++round) {
-    std::size_t send_total = 0, recv_total = 0, segment_total = 0;
-    std::vector<std::size_t> segment_at(send_counts.size(), 0);
+  enum class Route { mpi, segment, direct };
+  std::vector<Route> routes(static_cast<std::size_t>(ranks), Route::mpi);
+  for (int r = 0; r < ranks; ++r)
+    if (peers && peers->window->shares_memory_with(r))
+      routes[static_cast<std::size_t>(r)] = Route::direct;
+    else if (node != nullptr && node->shares_memory_with(r))
+      routes[static_cast<std::size_t>(r)] = Route::segment;
+  const bool needs_mpi = std::find(routes.begin(), routes.end(), Route::mpi) != routes.end() ||
+                         !(peers ? peers->window->holds_every_rank() : node != nullptr && node->holds_every_rank());
+
+  // Straight into the peers' arrays, or straight out of them: one copy,
+  // no rounds (the arrays hold the whole boxes).
+  if (peers) {
     for (int r = 0; r < ranks; ++r) {
       const auto i = static_cast<std::size_t>(r);
-      send_rows[i] = round_rows(rows_of(send_blocks_[i]), round, rounds_);
-      recv_rows[i] = round_rows(rows_of(recv_blocks_[i]), round, rounds_);
-      const std::size_t sends = send_rows[i].count() * (send_blocks_[i].empty() ? 0 : send_blocks_[i].extent().nx);
-      const std::size_t receives =
-          recv_rows[i].count() * (recv_blocks_[i].empty() ? 0 : recv_blocks_[i].extent().nx);
-      if (through_window(r)) {
-        segment_at[i] = segment_total;
-        segment_total += sends;
+      if (routes[i] != Route::direct || r == rank_) continue;
+      std::byte* theirs = peers->window->segment(r) + peers->offset;
+      if (peers->side == PeerArrays::Side::to && !send_blocks_[i].empty())
+        copy_block(from_array_, to_all_[i], send_blocks_[i], from, reinterpret_cast<T*>(theirs));
+      if (peers->side == PeerArrays::Side::from && !recv_blocks_[i].empty())
+        copy_block(from_all_[i], to_array_, recv_blocks_[i], reinterpret_cast<const T*>(theirs), to);
+    }
+  }
+
+  if (needs_mpi || node != nullptr) {
+    std::vector<int> send_counts(routes.size()), send_displs(routes.size()), recv_counts(routes.size()),
+        recv_displs(routes.size());
+    std::vector<RowRange> send_rows(routes.size()), recv_rows(routes.size());
+    UninitialisedBuffer<T> send(needs_mpi ? sent_to_others_ / rounds_ + routes.size() * from_box_.extent().nx + 1 : 0);
+    UninitialisedBuffer<T> receive(needs_mpi ? received_from_others_ / rounds_ + routes.size() * to_box_.extent().nx + 1
+                                             : 0);
+    T* const my_segment = node != nullptr ? reinterpret_cast<T*>(node->segment(rank_)) : nullptr;
+    for (std::size_t round = 0; round < rounds_; ++round) {
+      std::size_t send_total = 0, recv_total = 0, segment_total = 0;
+      std::vector<std::size_t> segment_at(routes.size(), 0);
+      for (std::size_t i = 0; i < routes.size(); ++i) {
+        send_rows[i] = recv_rows[i] = RowRange{};
         send_counts[i] = recv_counts[i] = 0;
-      } else {
+        send_displs[i] = as_count(send_total, "send displacement");
+        recv_displs[i] = as_count(recv_total, "receive displacement");
+        if (routes[i] == Route::direct) continue;
+        send_rows[i] = round_rows(rows_of(send_blocks_[i]), round, rounds_);
+        recv_rows[i] = round_rows(rows_of(recv_blocks_[i]), round, rounds_);
+        const std::size_t sends = send_rows[i].count() * (send_blocks_[i].empty() ? 0 : send_blocks_[i].extent().nx);
+        const std::size_t receives =
+            recv_rows[i].count() * (recv_blocks_[i].empty() ? 0 : recv_blocks_[i].extent().nx);
+        if (routes[i] == Route::segment) {
+          segment_at[i] = segment_total;
+          segment_total += sends;
+          continue;
+        }
         send_counts[i] = as_count(sends, "send count");
         recv_counts[i] = as_count(receives, "receive count");
+        send_total += sends;
+        recv_total += receives;
       }
-      send_displs[i] = as_count(send_total, "send displacement");
-      recv_displs[i] = as_count(recv_total, "receive displacement");
-      send_total += static_cast<std::size_t>(send_counts[i]);
-      recv_total += static_cast<std::size_t>(recv_counts[i]);
-    }
-    for (int r = 0; r < ranks; ++r) {
-      const auto i = static_cast<std::size_t>(r);
-      if (send_rows[i].count() == 0 || send_blocks_[i].empty()) continue;
-      T* packed = through_window(r) ? my_segment + segment_at[i] : send.data() + static_cast<std::size_t>(send_displs[i]);
-      copy_rows<true>(from_array_, send_blocks_[i], send_rows[i], from, packed);
-    }
-    if (node != nullptr) node->synchronise();  // every segment of the node packed
-    if (needs_mpi)
-      check_mpi(MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), type, receive.data(),
-                              recv_counts.data(), recv_displs.data(), type, comm),
-                "MPI_Alltoallv");
-    for (int r = 0; r < ranks; ++r) {
-      const auto i = static_cast<std::size_t>(r);
-      if (recv_rows[i].count() == 0 || recv_blocks_[i].empty()) continue;
-      const T* packed = static_cast<const T*>(receive.data()) + static_cast<std::size_t>(recv_displs[i]);
-      if (through_window(r)) {
-        // Rank r packed for the ranks of its node in rank order.
-        std::size_t at = 0;
-        for (int d = 0; d < rank_; ++d)
-          if (node->shares_memory_with(d)) at += round_count(r, d, round);
-        packed = reinterpret_cast<const T*>(node->segment(r)) + at;
+      for (std::size_t i = 0; i < routes.size(); ++i) {
+        if (send_rows[i].count() == 0 || send_blocks_[i].empty()) continue;
+        T* packed = routes[i] == Route::segment ? my_segment + segment_at[i]
+                                                : send.data() + static_cast<std::size_t>(send_displs[i]);
+        copy_rows<true>(from_array_, send_blocks_[i], send_rows[i], from, packed);
       }
-      copy_rows<false>(to_array_, recv_blocks_[i], recv_rows[i], packed, to);
+      if (node != nullptr) node->synchronise();  // every segment of the node packed
+      if (needs_mpi)
+        check_mpi(MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), type, receive.data(),
+                                recv_counts.data(), recv_displs.data(), type, comm),
+                  "MPI_Alltoallv");
+      for (int r = 0; r < ranks; ++r) {
+        const auto i = static_cast<std::size_t>(r);
+        if (recv_rows[i].count() == 0 || recv_blocks_[i].empty()) continue;
+        const T* packed = static_cast<const T*>(receive.data()) + static_cast<std::size_t>(recv_displs[i]);
+        if (routes[i] == Route::segment) {
+          // Rank r packed for the ranks of its node in rank order.
+          std::size_t at = 0;
+          for (int d = 0; d < rank_; ++d)
+            if (routes[static_cast<std::size_t>(d)] == Route::segment) at += round_count(r, d, round);
+          packed = reinterpret_cast<const T*>(node->segment(r)) + at;
+        }
+        copy_rows<false>(to_array_, recv_blocks_[i], recv_rows[i], packed, to);
+      }
+      if (node != nullptr) node->synchronise();  // every segment read: free for the next round
     }
-    if (node != nullptr) node->synchronise();  // every segment read: free for the next round
   }
+  // Every direct copy of the node done: the peers' arrays are complete,
+  // or free to be written again.
+  if (peers) peers->window->synchronise();
 }
 
 template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<float>*, std::complex<float>*,
-                               const NodeWindow*) const;
+                               const NodeWindow*, std::optional<PeerArrays>) const;
 template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<double>*, std::complex<double>*,
-                               const NodeWindow*) const;
+                               const NodeWindow*, std::optional<PeerArrays>) const;
 
 }  // namespace oocfft::distributed

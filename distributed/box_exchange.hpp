@@ -33,6 +33,18 @@
 
 namespace oocfft::distributed {
 
+// Where the arrays of a rank's node peers lie for an exchange that copies
+// straight into or out of them: in `window`'s segments, `offset` bytes in.
+struct PeerArrays {
+  enum class Side {
+    to,    // the peers' `to` arrays: this rank writes its points for them there
+    from,  // the peers' `from` arrays: this rank reads its points from them there
+  };
+  const NodeWindow* window = nullptr;
+  std::size_t offset = 0;
+  Side side = Side::to;
+};
+
 class BoxExchange {
  public:
   // Send and receive buffers of at most this many bytes each, per rank:
@@ -58,8 +70,17 @@ class BoxExchange {
   // through which the points for ranks of the node move, when its
   // segments hold a round; null, or too small: every point through
   // MPI_Alltoallv. Every rank passes a window or none.
+  //
+  // `peers`: the arrays of the ranks of this node lie in a NodeWindow's
+  // segments (PeerArrays), so their points are copied straight into their
+  // `to` arrays or straight out of their `from` arrays, one copy with no
+  // packing; only the ranks of other nodes then go through MPI. Every rank
+  // of a node passes the same PeerArrays or none, and a peer's array there
+  // covers its box itself. The exchange ends with the node's barrier: the
+  // peers' arrays are complete (to), or free to be written again (from).
   template <class T>
-  void run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to, const NodeWindow* node = nullptr) const;
+  void run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to, const NodeWindow* node = nullptr,
+           std::optional<PeerArrays> peers = std::nullopt) const;
 
   // Elements this rank sends to other ranks and receives from them (its
   // own share not counted): what crosses the network.
@@ -92,8 +113,8 @@ class BoxExchange {
 };
 
 extern template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<float>*, std::complex<float>*,
-                                      const NodeWindow*) const;
+                                      const NodeWindow*, std::optional<PeerArrays>) const;
 extern template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<double>*, std::complex<double>*,
-                                      const NodeWindow*) const;
+                                      const NodeWindow*, std::optional<PeerArrays>) const;
 
 }  // namespace oocfft::distributed

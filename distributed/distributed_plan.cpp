@@ -141,7 +141,8 @@ class DistributedPlan::Impl {
       if (out_boxes == z_slabs) {
         // Every rank wants its z-slab back: the z lines in rounds of
         // pencils, no y-slab (pencil_rounds.hpp).
-        pencils_.emplace(shape, rank, ranks, precision, local);
+        pencils_.emplace(shape, rank, ranks, precision, local,
+                         distributed::PencilRounds::Setup{.overlap = true, .page_locked = uses_cuda});
         to_out_boxes_.emplace(z_slabs, out_boxes, rank, element);
         return;
       }
@@ -154,6 +155,7 @@ class DistributedPlan::Impl {
           z_lines_double_.emplace(y_slab_.extent(), local);
       }
     });
+    if (pencils_) pencils_->place_buffers(comm_.get());
     open_node_window();
   }
 
@@ -162,11 +164,13 @@ class DistributedPlan::Impl {
   // from every rank's boxes). Where MPI cannot allocate them, every
   // exchange goes through MPI alone, and describe() says why.
   void open_node_window() {
-    std::size_t bytes = pencils_ ? pencils_->round_bound_bytes() : 0;
+    // Pencils in shared memory exchange without segments (pencil_rounds.hpp).
+    std::size_t bytes = pencils_ && !pencils_->shares_pencils() ? pencils_->round_bound_bytes() : 0;
     for (const auto* e : {&to_z_slabs_, &transpose_, &to_out_boxes_})
       if (*e) bytes = std::max(bytes, (*e)->round_bound_bytes());
     if (comm_.size() < 2 || bytes == 0) {
-      node_note_ = "no exchange between ranks";
+      node_note_ = comm_.size() < 2 ? "none: one rank"
+                                    : "no segments: no exchange between ranks needs them (see the steps)";
       return;
     }
     try {

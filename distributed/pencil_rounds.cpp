@@ -10,24 +10,25 @@
 #include "distributed/box_partition.hpp"
 #include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
-#include "distributed/uninitialised_buffer.hpp"
+#include "engine/api/pinned_memory.hpp"
 #include "oocfft/error.hpp"
 
 namespace oocfft::distributed {
 
-PencilRounds::PencilRounds(Shape shape, int rank, int ranks, Precision precision, const Options& local, bool overlap,
-                           std::size_t pencil_bytes)
+PencilRounds::PencilRounds(Shape shape, int rank, int ranks, Precision precision, const Options& local, Setup setup)
     : shape_(shape),
       rank_(rank),
       ranks_(ranks),
       element_(precision == Precision::single ? 8 : 16),
-      overlap_(overlap),
+      overlap_(setup.overlap),
+      setup_(setup),
       z_slab_(slab_box(shape, 0, rank, ranks)) {
   // K from the global shape, the same on every rank: the widest rank's
-  // pencils of the whole y range, in rounds of at most pencil_bytes.
+  // pencils of the whole y range, in rounds of at most setup.pencil_bytes.
   const std::size_t widest = (shape.nx + static_cast<std::size_t>(ranks) - 1) / static_cast<std::size_t>(ranks);
   const std::size_t all_pencils = shape.nz * shape.ny * widest * element_;
-  rounds_ = std::clamp<std::size_t>((all_pencils + pencil_bytes - 1) / std::max<std::size_t>(pencil_bytes, 1), 1,
+  const std::size_t round_bytes = std::max<std::size_t>(setup.pencil_bytes, 1);
+  rounds_ = std::clamp<std::size_t>((all_pencils + round_bytes - 1) / round_bytes, 1,
                                     shape.ny);
   const Box3 my_x = slab_box(shape, 2, rank, ranks);
   for (std::size_t k = 0; k < rounds_; ++k) {
@@ -35,6 +36,7 @@ PencilRounds::PencilRounds(Shape shape, int rank, int ranks, Precision precision
     const Box3 mine = intersection(rows, my_x);
     largest_pencils_ = std::max(largest_pencils_, mine.count());
     const std::vector<Box3> from = slab_rows(k), to = pencils_of(k);
+    for (const Box3& theirs : to) buffer_bytes_ = std::max(buffer_bytes_, theirs.count() * element_);
     // Out of the z-slab and back into it: the rows' array is the slab.
     there_.emplace_back(from, to, rank, element_, BoxExchange::default_round_bytes, z_slab_, std::nullopt);
     back_.emplace_back(to, from, rank, element_, BoxExchange::default_round_bytes, std::nullopt, z_slab_);
@@ -51,6 +53,37 @@ PencilRounds::PencilRounds(Shape shape, int rank, int ranks, Precision precision
       if (!double_.count(extent.ny)) double_.emplace(extent.ny, engine::ZLineTransform<double>(extent, local));
     }
   }
+  buffer_count_ = rounds_ > 1 && overlap_ ? 2 : 1;
+}
+
+void PencilRounds::place_buffers(MPI_Comm comm, MPI_Comm node) {
+  // Held for the plan's life: a large run would otherwise fault in their
+  // pages again each time, and page-locked once they let the z pass DMA
+  // straight from them.
+  const std::size_t bytes = buffer_count_ * buffer_bytes_;
+  if (setup_.shared && ranks_ > 1 && bytes > 0) {
+    try {
+      agree_on(comm, [&] { shared_.emplace(comm, bytes, node); });
+    } catch (const Error& e) {
+      shared_.reset();
+      buffers_note_ = std::string(", in this rank's memory: the node's shared memory was refused (") + e.what() + ")";
+    }
+  }
+  if (shared_) {
+    buffers_note_ = ", in memory shared by the node's " + std::to_string(shared_->node_size()) +
+                    " rank(s), which copy straight between their z-slabs and each other's pencils";
+    if (setup_.page_locked && largest_pencils_ > 0) {
+      pinned_ = engine::pin_for_device(shared_->segment(rank_), bytes, Backend::cuda);
+      buffers_note_ += pinned_.locked() ? ", page-locked" : ", pageable (" + pinned_.reason() + ")";
+    }
+    return;
+  }
+  agree_on(comm, [&] {
+    const PageLocking locking = setup_.page_locked ? PageLocking::locked : PageLocking::pageable;
+    for (int b = 0; b < buffer_count_; ++b) own_.emplace_back(largest_pencils_ * element_, locking);
+  });
+  if (buffers_note_.empty()) buffers_note_ = ", in this rank's memory";
+  buffers_note_ += !own_.empty() && own_[0].page_locked() ? ", page-locked" : ", pageable";
 }
 
 Box3 PencilRounds::y_range(std::size_t round) const {
@@ -95,15 +128,28 @@ void PencilRounds::run(MPI_Comm comm, std::complex<T>* planes, bool inverse, dou
                        const NodeWindow* node) const {
   const MPI_Datatype type = std::is_same_v<T, float> ? MPI_C_FLOAT_COMPLEX : MPI_C_DOUBLE_COMPLEX;
   // The same on every rank: the rounds' collectives must pair up.
-  int overlap = overlap_ && rounds_ > 1 && can_overlap() ? 1 : 0;
+  int overlap = buffer_count_ == 2 && can_overlap() ? 1 : 0;
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &overlap, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
-  std::vector<UninitialisedBuffer<std::complex<T>>> buffers;
-  agree_on(comm, [&] {
-    for (int b = 0; b < (overlap ? 2 : 1); ++b) buffers.emplace_back(largest_pencils_);
-  });
-  auto buffer = [&](std::size_t round) { return buffers[round % buffers.size()].data(); };
-  auto there = [&](std::size_t k) { there_[k].run(comm, type, static_cast<const std::complex<T>*>(planes), buffer(k), node); };
-  auto back = [&](std::size_t k) { back_[k].run(comm, type, static_cast<const std::complex<T>*>(buffer(k)), planes, node); };
+  if (!shared_ && own_.empty())
+    throw Error(ErrorKind::invalid_argument, "PencilRounds::run before place_buffers");
+  auto slot = [&](std::size_t round) { return overlap ? round % 2 : std::size_t{0}; };
+  auto buffer = [&](std::size_t round) {
+    std::byte* b = shared_ ? shared_->segment(rank_) + slot(round) * buffer_bytes_ : own_[slot(round)].data();
+    return reinterpret_cast<std::complex<T>*>(b);
+  };
+  // Where the node's peers keep this round's pencils, when shared.
+  auto peers = [&](std::size_t round, PeerArrays::Side side) -> std::optional<PeerArrays> {
+    if (!shared_) return std::nullopt;
+    return PeerArrays{&*shared_, slot(round) * buffer_bytes_, side};
+  };
+  auto there = [&](std::size_t k) {
+    there_[k].run(comm, type, static_cast<const std::complex<T>*>(planes), buffer(k), node,
+                  peers(k, PeerArrays::Side::to));
+  };
+  auto back = [&](std::size_t k) {
+    back_[k].run(comm, type, static_cast<const std::complex<T>*>(buffer(k)), planes, node,
+                 peers(k, PeerArrays::Side::from));
+  };
   if (!overlap) {
     for (std::size_t k = 0; k < rounds_; ++k) {
       there(k);
@@ -142,7 +188,8 @@ std::string PencilRounds::describe() const {
   std::string s = "z lines of the z-slabs in " + std::to_string(rounds_) + " round(s) of y rows: each round's pencils (all z, " +
                   "a range of y, this rank's x slab " + to_string(slab_box(shape_, 2, rank_, ranks_)) +
                   ") come from every z-slab, through the z pass and back; " +
-                  format_bytes(double(pencil_bytes())) + " of pencils a round at most" +
+                  format_bytes(double(pencil_bytes())) + " of pencils a round at most, held for the plan's life" +
+                  buffers_note_ +
                   (overlapped ? " (two rounds held: round k's z lines run while k-1 goes back and k+1 comes)"
                    : overlap_ && rounds_ > 1 ? " (one round at a time: the MPI thread level allows no second thread beside the exchanges)"
                                              : "") +

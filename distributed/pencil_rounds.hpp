@@ -25,11 +25,15 @@
 #include <complex>
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "distributed/box_exchange.hpp"
+#include "distributed/node_window.hpp"
 #include "engine/api/z_line_transform.hpp"
+#include "oocfft/host_array.hpp"
+#include "oocfft/pinned_memory.hpp"
 #include "oocfft/distributed.hpp"
 #include "oocfft/options.hpp"
 
@@ -42,17 +46,38 @@ class PencilRounds {
   // bricks on each stream.
   static constexpr std::size_t default_pencil_bytes = std::size_t{2} << 30;
 
+  struct Setup {
+    // Rounds overlap when MPI's thread level allows (above).
+    bool overlap = true;
+    // The pencils' buffers page-locked for the device the z pass runs on.
+    bool page_locked = false;
+    // The pencils' buffers in memory the ranks of a node share
+    // (place_buffers), so that the exchanges copy straight between a
+    // rank's z-slab and its peers' pencils.
+    bool shared = true;
+    // A round's pencils on the widest rank, at most.
+    std::size_t pencil_bytes = default_pencil_bytes;
+  };
+
   // `shape`, this rank of `ranks`, the precision; `local`: the options of
-  // the rank's z pass (its device, budgets, threads, cancel); `overlap`:
-  // whether rounds overlap when MPI's thread level allows (above).
-  PencilRounds(Shape shape, int rank, int ranks, Precision precision, const Options& local, bool overlap = true,
-               std::size_t pencil_bytes = default_pencil_bytes);
+  // the rank's z pass (its device, budgets, threads, cancel).
+  PencilRounds(Shape shape, int rank, int ranks, Precision precision, const Options& local, Setup setup);
+
+  // Collective over `comm`, once, before run: allocates the pencils'
+  // buffers (two rounds' when the rounds overlap), which it keeps. With
+  // Setup::shared, in a NodeWindow (each rank's in its own segment, at the
+  // same offsets on every rank); where MPI cannot allocate that, and
+  // without Setup::shared, in the rank's own memory (a HostArray).
+  // `node`: the ranks that share memory (NodeWindow's); MPI_COMM_NULL:
+  // those of this rank's node.
+  void place_buffers(MPI_Comm comm, MPI_Comm node = MPI_COMM_NULL);
 
   // Collective over `comm`: the z lines of the volume whose z-slab this
   // rank holds in `planes` (C order over the slab), in place, times
   // `scale`. A failure or a cancel on any rank becomes the same Error on
   // every rank (failure_agreement.hpp), between rounds. `node`: the
-  // node's shared segments for the exchanges (BoxExchange::run), or null.
+  // node's shared segments for exchanges with ranks whose pencils are not
+  // shared (BoxExchange::run), or null.
   template <class T>
   void run(MPI_Comm comm, std::complex<T>* planes, bool inverse, double scale, const NodeWindow* node = nullptr) const;
 
@@ -63,6 +88,8 @@ class PencilRounds {
   std::size_t pencil_bytes() const { return largest_pencils_ * element_; }
   // The segment a NodeWindow needs for every round's exchanges.
   std::size_t round_bound_bytes() const { return round_bound_bytes_; }
+  // Whether the pencils' buffers are in the node's shared memory.
+  bool shares_pencils() const { return shared_.has_value(); }
   std::string describe() const;
 
  private:
@@ -82,7 +109,16 @@ class PencilRounds {
   std::size_t rounds_ = 0;
   std::size_t round_bound_bytes_ = 0;
   std::vector<BoxExchange> there_, back_;  // per round: out of the z-slabs, and back
-  std::size_t largest_pencils_ = 0;
+  Setup setup_;
+  std::size_t largest_pencils_ = 0;  // points of this rank's largest round
+  std::size_t buffer_bytes_ = 0;     // the widest rank's largest round, bytes: a buffer's stride in the segments
+  int buffer_count_ = 1;             // two when rounds overlap
+  // The buffers: in the node's shared memory (segment b * buffer_bytes_
+  // of each rank's segment), or the rank's own.
+  std::optional<NodeWindow> shared_;
+  PinnedMemory pinned_;  // this rank's segment page-locked for the z pass
+  std::vector<HostArray<std::byte>> own_;
+  std::string buffers_note_;
   std::size_t bytes_to_others_ = 0;
   Box3 z_slab_;
   // The z pass of this rank's pencils, by the round's extent along y (the

@@ -49,9 +49,30 @@ std::vector<test::LongComplex> z_lines(const std::vector<test::LongComplex>& x, 
   return out;
 }
 
+// How a test's rounds run. The plan's way is the default: overlapped, the
+// pencils in the node's shared memory. The others: one round at a time;
+// pencils in each rank's own memory, exchanged through MPI alone or
+// through the node's segments; and pencils shared by the even and the odd
+// ranks apart, as on two nodes (straight copies to the ranks of one's
+// "node", MPI to the others, in the same exchange).
 struct RoundsSetup {
   bool overlap = true;
-  bool node_window = false;
+  bool shared_pencils = true;
+  bool node_window = false;  // segments for exchanges whose pencils are not shared
+  bool two_nodes = false;
+};
+
+// The ranks of MPI_COMM_WORLD with this one's parity.
+class ParityGroup {
+ public:
+  ParityGroup() { MPI_Comm_split(MPI_COMM_WORLD, test::world_rank() % 2, 0, &comm_); }
+  ~ParityGroup() { MPI_Comm_free(&comm_); }
+  ParityGroup(const ParityGroup&) = delete;
+  ParityGroup& operator=(const ParityGroup&) = delete;
+  MPI_Comm get() const { return comm_; }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
 template <class T>
@@ -61,7 +82,11 @@ void check_rounds(Shape shape, std::size_t pencil_bytes, bool inverse, RoundsSet
   Options local;
   local.backend = Backend::host;
   local.threads = 1;
-  const distributed::PencilRounds rounds(shape, rank, ranks, precision, local, setup.overlap, pencil_bytes);
+  distributed::PencilRounds rounds(shape, rank, ranks, precision, local,
+                                   {.overlap = setup.overlap, .shared = setup.shared_pencils, .pencil_bytes = pencil_bytes});
+  const ParityGroup parity;
+  rounds.place_buffers(MPI_COMM_WORLD, setup.two_nodes ? parity.get() : MPI_COMM_NULL);
+  if (ranks > 1) EXPECT_EQ(rounds.shares_pencils(), setup.shared_pencils);
   std::optional<distributed::NodeWindow> node;
   if (setup.node_window) node.emplace(MPI_COMM_WORLD, rounds.round_bound_bytes());
   const auto x = test::random_signal(shape.elements(), 77 + shape.elements());
@@ -79,7 +104,8 @@ void check_rounds(Shape shape, std::size_t pencil_bytes, bool inverse, RoundsSet
   EXPECT_LE(err, test::tolerance<T>(8.0, shape.nz))
       << shape.to_string() << ", pencils of " << pencil_bytes << " bytes a round (" << rounds.rounds()
       << " rounds), rank " << rank << " of " << ranks << (inverse ? ", inverse" : ", forward")
-      << (setup.overlap ? ", overlapped" : ", one at a time") << (setup.node_window ? ", node window" : "");
+      << (setup.overlap ? ", overlapped" : ", one at a time") << (setup.shared_pencils ? ", shared pencils" : "")
+      << (setup.node_window ? ", node window" : "") << (setup.two_nodes ? ", two nodes" : "");
 }
 
 TEST(PencilRounds, EveryRoundReturnsItsPencilsTransformed) {
@@ -91,8 +117,11 @@ TEST(PencilRounds, EveryRoundReturnsItsPencilsTransformed) {
       check_rounds<float>(s, distributed::PencilRounds::default_pencil_bytes, inverse);  // one round
       check_rounds<double>(s, 3 * s.nz * s.nx * 16, inverse);
       check_rounds<float>(s, 1, inverse, {.overlap = false});
-      check_rounds<double>(s, 1, inverse, {.overlap = true, .node_window = true});
-      check_rounds<float>(s, 1, inverse, {.overlap = false, .node_window = true});
+      check_rounds<double>(s, 1, inverse, {.two_nodes = true});
+      check_rounds<float>(s, 1, inverse, {.overlap = false, .two_nodes = true});
+      check_rounds<float>(s, 1, inverse, {.shared_pencils = false});
+      check_rounds<double>(s, 1, inverse, {.shared_pencils = false, .node_window = true});
+      check_rounds<float>(s, 1, inverse, {.overlap = false, .shared_pencils = false, .node_window = true});
     }
 }
 
@@ -106,7 +135,8 @@ TEST(PencilRounds, ZLinesThatFailInAnOverlappedRoundFailEveryRank) {
   // past the first fails there, while the other ranks' exchanges go on.
   int polls = 0;
   if (rank == 0) local.cancel = [&polls] { return ++polls > 1; };
-  const distributed::PencilRounds rounds(shape, rank, ranks, Precision::single, local, true, 1);
+  distributed::PencilRounds rounds(shape, rank, ranks, Precision::single, local, {.pencil_bytes = 1});
+  rounds.place_buffers(MPI_COMM_WORLD);
   ASSERT_GT(rounds.rounds(), 2u);
   auto planes = slab_of<float>(test::random_signal(shape.elements(), 5), shape, slab_box(shape, 0, rank, ranks));
   try {
@@ -123,11 +153,12 @@ TEST(PencilRounds, RoundsFollowThePencilBytesAndNeverExceedTheRows) {
   Options local;
   local.backend = Backend::host;
   const Shape s{4, 10, 8};
-  EXPECT_EQ(distributed::PencilRounds(s, rank, ranks, Precision::single, local, true, 1).rounds(), 10u);
-  EXPECT_EQ(distributed::PencilRounds(s, rank, ranks, Precision::single, local, true, std::size_t{1} << 30).rounds(),
-            1u);
+  EXPECT_EQ(distributed::PencilRounds(s, rank, ranks, Precision::single, local, {.pencil_bytes = 1}).rounds(), 10u);
+  EXPECT_EQ(
+      distributed::PencilRounds(s, rank, ranks, Precision::single, local, {.pencil_bytes = std::size_t{1} << 30}).rounds(),
+      1u);
   const std::size_t widest = (s.nx + ranks - 1) / ranks;
-  const distributed::PencilRounds two(s, rank, ranks, Precision::single, local, true, s.nz * 5 * widest * 8);
+  const distributed::PencilRounds two(s, rank, ranks, Precision::single, local, {.pencil_bytes = s.nz * 5 * widest * 8});
   EXPECT_EQ(two.rounds(), 2u);
   EXPECT_LE(two.pencil_bytes(), s.nz * 5 * widest * 8);
 }
