@@ -1,11 +1,19 @@
 #include "distributed/node_window.hpp"
 
+#include <sys/statvfs.h>
+
+#include <cstdint>
+#include <limits>
 #include <numeric>
 
+#include "core/format_bytes.hpp"
 #include "distributed/mpi_communicator.hpp"
 #include "oocfft/error.hpp"
 
 namespace oocfft::distributed {
+namespace {
+constexpr const char* shared_memory_directory = "/dev/shm";
+}  // namespace
 
 NodeWindow::NodeWindow(MPI_Comm comm, std::size_t segment_bytes, MPI_Comm node) : segment_bytes_(segment_bytes) {
   if (node == MPI_COMM_NULL)
@@ -30,6 +38,25 @@ NodeWindow::NodeWindow(MPI_Comm comm, std::size_t segment_bytes, MPI_Comm node) 
   check_mpi(translated, "MPI_Group_translate_ranks");
   for (int& r : node_rank_)
     if (r == MPI_UNDEFINED) r = -1;
+
+  // The segments are files of a memory file system (OpenMPI maps them
+  // under /dev/shm): one that cannot hold them all would end the process
+  // with SIGBUS at the first touch past its end, so the node's first rank
+  // checks the room first and every rank of the node hears its answer.
+  std::uint64_t room = std::numeric_limits<std::uint64_t>::max();
+  int node_rank = 0;
+  MPI_Comm_rank(node_, &node_rank);
+  struct statvfs fs {};
+  if (node_rank == 0 && statvfs(shared_memory_directory, &fs) == 0)
+    room = static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize;
+  check_mpi(MPI_Bcast(&room, 1, MPI_UINT64_T, 0, node_), "MPI_Bcast");
+  const std::uint64_t needed = static_cast<std::uint64_t>(segment_bytes) * static_cast<std::uint64_t>(node_size_);
+  if (needed > room) {
+    MPI_Comm_free(&node_);
+    throw Error(ErrorKind::out_of_memory, "the node's shared segments need " + format_bytes(double(needed)) + " in " +
+                                              shared_memory_directory + ", which has " + format_bytes(double(room)) +
+                                              " free");
+  }
 
   // Each segment where its rank first touches it (NUMA), not one block.
   MPI_Info info;

@@ -29,7 +29,9 @@ class NodeWindow {
   // Collective over `comm`. Each rank gets a segment of `segment_bytes`.
   // `node`: the ranks of `comm` that share this rank's memory (tests pass
   // their own groups); MPI_COMM_NULL splits `comm` by
-  // MPI_COMM_TYPE_SHARED. Throws Error(io) when MPI cannot allocate it.
+  // MPI_COMM_TYPE_SHARED. Throws Error(out_of_memory) when /dev/shm, where
+  // the MPI library maps the segments, has too little room for the node's
+  // segments, and Error(io) when MPI cannot allocate them.
   NodeWindow(MPI_Comm comm, std::size_t segment_bytes, MPI_Comm node = MPI_COMM_NULL);
   ~NodeWindow();
   NodeWindow(const NodeWindow&) = delete;

@@ -12,6 +12,7 @@
 #include <complex>
 #include <limits>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "distributed/box_exchange.hpp"
@@ -135,6 +136,21 @@ TEST(BoxExchange, PointsForRanksOfTheNodeMoveThroughItsSegments) {
       check_exchange(shape, x, z, round, "x-slabs to z-slabs", route);
       check_exchange(shape, y, x, 1 << 20, "y-slabs to x-slabs, one round", route);
     }
+}
+
+TEST(NodeWindow, SegmentsLargerThanTheSharedMemoryAreRefusedByName) {
+  // 2^50 bytes a rank: no /dev/shm holds that; every rank of the node is
+  // told so, before anything is mapped.
+  try {
+    const distributed::NodeWindow huge(MPI_COMM_WORLD, std::size_t{1} << 50);
+    ADD_FAILURE() << "a window of 1 PiB a rank was allocated";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::out_of_memory) << e.what();
+    EXPECT_NE(std::string(e.what()).find("/dev/shm"), std::string::npos) << e.what();
+  }
+  // The node is usable afterwards.
+  const distributed::NodeWindow small(MPI_COMM_WORLD, 64);
+  EXPECT_EQ(small.node_size(), world(MPI_Comm_size));
 }
 
 TEST(BoxExchange, AWindowTooSmallForARoundIsLeftForMpi) {
