@@ -139,6 +139,13 @@ BoxExchange::BoxExchange(const std::vector<Box3>& from, const std::vector<Box3>&
   }
 }
 
+std::size_t BoxExchange::sent_to(const std::vector<bool>& chosen) const {
+  std::size_t n = 0;
+  for (std::size_t r = 0; r < send_blocks_.size() && r < chosen.size(); ++r)
+    if (chosen[r]) n += send_blocks_[r].count();
+  return n;
+}
+
 std::size_t BoxExchange::round_count(int from_rank, int to_rank, std::size_t round) const {
   if (from_rank == to_rank) return 0;
   const Box3 block =

@@ -86,6 +86,8 @@ class BoxExchange {
   // own share not counted): what crosses the network.
   std::size_t sent_to_others() const { return sent_to_others_; }
   std::size_t received_from_others() const { return received_from_others_; }
+  // Elements this rank sends to the ranks r with `chosen[r]` (one flag per rank).
+  std::size_t sent_to(const std::vector<bool>& chosen) const;
   // MPI_Alltoallv calls of one run (0 when no rank sends another anything).
   std::size_t rounds() const { return rounds_; }
   // The most bytes any rank sends to the others in one round (at most the

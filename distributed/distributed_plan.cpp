@@ -32,6 +32,7 @@
 #include "distributed/box_partition.hpp"
 #include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
+#include "distributed/network_rate.hpp"
 #include "distributed/node_window.hpp"
 #include "distributed/pencil_rounds.hpp"
 #include "distributed/rank_device.hpp"
@@ -157,6 +158,16 @@ class DistributedPlan::Impl {
     });
     if (pencils_) pencils_->place_buffers(comm_.get());
     open_node_window();
+    network_ = distributed::measure_network_rate(comm_.get());
+  }
+
+  // Bytes this rank sends to ranks of other nodes in one transform.
+  std::size_t bytes_to_other_nodes() const {
+    const std::size_t element = precision_ == Precision::single ? 8 : 16;
+    std::size_t elements = 0;
+    for (const auto* e : {&to_z_slabs_, &transpose_, &to_out_boxes_})
+      if (*e) elements += (*e)->sent_to(network_.on_other_node);
+    return elements * element + (pencils_ ? pencils_->bytes_to(network_.on_other_node) : 0);
   }
 
   // The node's shared segments (node_window.hpp), one round of the
@@ -266,6 +277,7 @@ class DistributedPlan::Impl {
     s += "  in box " + distributed::to_string(in_box_) + ", out box " + distributed::to_string(out_box_) + "\n";
     s += "  device of steps 2 and 4: " + device_note_ + "\n";
     s += "  exchanges: " + node_note_ + "\n";
+    s += "  network: " + network_.describe_floor(bytes_to_other_nodes()) + "\n";
     s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + exchanged(*to_z_slabs_) + "\n";
     s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +
          (planes_ ? ":\n" + planes_->describe() : std::string(" (empty)\n"));
@@ -291,6 +303,7 @@ class DistributedPlan::Impl {
   Options options_;
   std::string device_note_;  // which device this rank's local transforms use, and why
   std::string node_note_;    // how the exchanges move points between ranks of a node
+  distributed::NetworkRate network_;  // the nodes, and the rate between them measured at plan time
   Box3 z_slab_, y_slab_;
   std::optional<BoxExchange> to_z_slabs_, transpose_, to_out_boxes_;
   std::optional<Plan> planes_;

@@ -56,6 +56,12 @@ PencilRounds::PencilRounds(Shape shape, int rank, int ranks, Precision precision
   buffer_count_ = rounds_ > 1 && overlap_ ? 2 : 1;
 }
 
+std::size_t PencilRounds::bytes_to(const std::vector<bool>& chosen) const {
+  std::size_t elements = 0;
+  for (std::size_t k = 0; k < rounds_; ++k) elements += there_[k].sent_to(chosen) + back_[k].sent_to(chosen);
+  return elements * element_;
+}
+
 void PencilRounds::place_buffers(MPI_Comm comm, MPI_Comm node) {
   // Held for the plan's life: a large run would otherwise fault in their
   // pages again each time, and page-locked once they let the z pass DMA

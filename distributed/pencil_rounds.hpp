@@ -84,6 +84,8 @@ class PencilRounds {
   std::size_t rounds() const { return rounds_; }
   // Bytes this rank sends to other ranks in one run (both ways).
   std::size_t bytes_to_others() const { return bytes_to_others_; }
+  // Bytes this rank sends in one run (both ways) to the ranks r with `chosen[r]`.
+  std::size_t bytes_to(const std::vector<bool>& chosen) const;
   // The largest round's pencils on this rank, in bytes.
   std::size_t pencil_bytes() const { return largest_pencils_ * element_; }
   // The segment a NodeWindow needs for every round's exchanges.

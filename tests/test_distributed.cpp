@@ -335,6 +335,10 @@ TEST(DistributedPlanReport, DescribesTheExchanges) {
                                Precision::single, host_options(Norm::backward));
   EXPECT_NE(rounds.describe().find("round(s) of y rows"), std::string::npos) << rounds.describe();
   EXPECT_EQ(rounds.describe().find("z-slabs -> y-slabs"), std::string::npos) << rounds.describe();
+  // What crosses a network: nothing, all ranks of a test share one machine.
+  EXPECT_NE(d.find("network: one node"), std::string::npos) << d;
+  if (ranks > 1)
+    EXPECT_NE(rounds.describe().find("in memory shared by the node's"), std::string::npos) << rounds.describe();
 }
 
 }  // namespace
