@@ -17,6 +17,12 @@
 // ny * nx and of nz points). An inverse runs the same steps: the axes'
 // transforms commute.
 //
+// Centred data (Options::shift): the shifts over the global shape are
+// phase multiplies by the shift theorem (centring_phases.hpp), the
+// input's on each rank's z-slab between steps 1 and 2, the output's on its
+// y-slab (pencil rounds: its z-slab) between steps 4 and 5; pointwise, so
+// they commute with the exchanges and with the other axes' transforms.
+//
 // Every step a rank may fail alone runs under agree_on()
 // (failure_agreement.hpp) before the next exchange, so a failure becomes
 // the same Error on every rank and no rank waits in an exchange alone.
@@ -27,8 +33,10 @@
 #include <string>
 #include <vector>
 
+#include "core/format_bytes.hpp"
 #include "distributed/box_exchange.hpp"
 #include "distributed/box_partition.hpp"
+#include "distributed/centring_phases.hpp"
 #include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
 #include "distributed/pencil_rounds.hpp"
@@ -48,11 +56,13 @@ using distributed::BoxExchange;
 struct RankArguments {
   std::int64_t shape[3];
   std::int64_t precision;
+  std::int64_t norm, shift;  // what is computed: the same on every rank
   std::int64_t in_low[3], in_high[3], out_low[3], out_high[3];
 };
 constexpr int argument_count = sizeof(RankArguments) / sizeof(std::int64_t);
 
-RankArguments arguments_of(Shape shape, Precision precision, const Box3& in, const Box3& out) {
+RankArguments arguments_of(Shape shape, Precision precision, const Options& options, const Box3& in,
+                           const Box3& out) {
   RankArguments a{};
   const std::size_t n[3] = {shape.nz, shape.ny, shape.nx};
   for (int k = 0; k < 3; ++k) {
@@ -63,6 +73,8 @@ RankArguments arguments_of(Shape shape, Precision precision, const Box3& in, con
     a.out_high[k] = out.high[k];
   }
   a.precision = static_cast<std::int64_t>(precision);
+  a.norm = static_cast<std::int64_t>(options.norm);
+  a.shift = options.shift ? 1 : 0;
   return a;
 }
 
@@ -79,6 +91,14 @@ void check_arguments(const std::vector<RankArguments>& all, Shape shape, std::ve
                                                      shape.to_string());
     if (a.precision != all[0].precision)
       throw Error(ErrorKind::invalid_argument, "rank " + std::to_string(r) + " passes another precision than rank 0");
+    // One rank's norm or shift alone would give a volume that is no
+    // transform at all, silently.
+    if (a.norm != all[0].norm)
+      throw Error(ErrorKind::invalid_argument,
+                  "rank " + std::to_string(r) + " passes another Options::norm than rank 0");
+    if (a.shift != all[0].shift)
+      throw Error(ErrorKind::invalid_argument,
+                  "rank " + std::to_string(r) + " passes another Options::shift than rank 0");
     Box3 in, out;
     for (int k = 0; k < 3; ++k) {
       in.low[k] = a.in_low[k];
@@ -108,7 +128,7 @@ class DistributedPlan::Impl {
     const int ranks = comm_.size();
     const int rank = comm_.rank();
     std::vector<RankArguments> all(static_cast<std::size_t>(ranks));
-    const RankArguments mine = arguments_of(shape, precision, in_box, out_box);
+    const RankArguments mine = arguments_of(shape, precision, options, in_box, out_box);
     distributed::check_mpi(MPI_Allgather(&mine, argument_count, MPI_INT64_T, all.data(), argument_count,
                                          MPI_INT64_T, comm_.get()),
                            "MPI_Allgather");
@@ -122,8 +142,7 @@ class DistributedPlan::Impl {
     device_note_ = device.note;
 
     agree_on(comm_.get(), [&] {
-      if (options.shift)
-        throw Error(ErrorKind::unsupported, "Options::shift in a distributed plan (not built yet)");
+      if (options.shift) centring_.emplace(shape);
       const std::vector<Box3> z_slabs = distributed::slab_boxes(shape, 0, ranks);
       const std::vector<Box3> y_slabs = distributed::slab_boxes(shape, 1, ranks);
       z_slab_ = z_slabs[static_cast<std::size_t>(rank)];
@@ -134,6 +153,9 @@ class DistributedPlan::Impl {
       // plan reports the whole job's steps instead (report_step).
       Options local = device.options;
       local.progress = nullptr;
+      // The local transforms see a rank's part of the volume: its shift
+      // would be over the part's shape. The plan applies the global one.
+      local.shift = false;
       if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, local);
       if (out_boxes == z_slabs) {
         // Every rank wants its z-slab back: the z lines in rounds of
@@ -180,6 +202,7 @@ class DistributedPlan::Impl {
     std::complex<T>* planes = planes_in_place ? out : z_slab->data();
     to_z_slabs_->run(comm, type, in, planes);
     agree_on(comm, [&] {
+      if (centring_) centring_->before_transform(planes, z_slab_, direction);
       if (planes_) planes_->execute(planes, direction);
     });
     report_step(0);
@@ -187,6 +210,7 @@ class DistributedPlan::Impl {
     if (pencils_) {
       agree_on(comm, [&] { poll_cancel_before_z_lines(); });
       pencils_->run(comm, planes, direction == Direction::inverse, scale);
+      if (centring_) centring_->after_transform(planes, z_slab_, direction);
       report_step(1);
       to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(planes), out);
       report_step(2);
@@ -201,6 +225,7 @@ class DistributedPlan::Impl {
       } else {
         if (z_lines_double_) z_lines_double_->execute(y_slab->data(), direction == Direction::inverse, scale);
       }
+      if (centring_) centring_->after_transform(y_slab->data(), y_slab_, direction);
     });
     report_step(1);
     to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab->data()), out);
@@ -232,6 +257,15 @@ class DistributedPlan::Impl {
                     std::to_string(comm_.rank()) + " of " + std::to_string(comm_.size()) + "\n";
     s += "  in box " + distributed::to_string(in_box_) + ", out box " + distributed::to_string(out_box_) + "\n";
     s += "  device of steps 2 and 4: " + device_note_ + "\n";
+    if (centring_) {
+      // Each sweep reads and writes its slab once in host memory.
+      const Box3& last = pencils_ ? z_slab_ : y_slab_;
+      s += "  centred (Options::shift: numpy's fftshift(fftn(ifftshift(u))), ifftn inverse, over the global shape):"
+           " phase multiplies by the shift theorem, one host sweep over the z-slab before step 2 (" +
+           format_bytes(double(z_slab_.count() * element)) + ") and one over the " +
+           (pencils_ ? "z-slab after steps 3-4 (" : "y-slab after step 4 (") +
+           format_bytes(double(last.count() * element)) + "), each read and written once\n";
+    }
     s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + exchanged(*to_z_slabs_) + "\n";
     s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +
          (planes_ ? ":\n" + planes_->describe() : std::string(" (empty)\n"));
@@ -260,6 +294,7 @@ class DistributedPlan::Impl {
   std::optional<BoxExchange> to_z_slabs_, transpose_, to_out_boxes_;
   std::optional<Plan> planes_;
   std::optional<distributed::PencilRounds> pencils_;  // steps 3-4 when every out box is its z-slab
+  std::optional<distributed::CentringPhases> centring_;  // Options::shift
   std::optional<engine::ZLineTransform<float>> z_lines_single_;
   std::optional<engine::ZLineTransform<double>> z_lines_double_;
 };
