@@ -3,15 +3,17 @@
 // fftshift(fftn(ifftshift(u))) (and the same with ifftn) over the GLOBAL
 // shape, without moving a point between ranks.
 //
-// The single-node Plan over Axes::planes refuses shift (its z axis would be
-// a rank's slab, not the volume's), so the distributed plan applies the
-// shift theorem itself, with the engine's exact tables
-// (kernels/centring.hpp). Along an axis of length n, s = floor(n/2),
-// c = ceil(n/2), sigma = +1 forward and -1 inverse:
+// A rank's local transforms see only its part of the volume (and the
+// engine's Plan over Axes::planes refuses shift), so the distributed plan
+// applies the shift theorem itself, with the engine's exact tables
+// (kernels/centring.hpp) at global indices. Along an axis of length n,
+// s = floor(n/2), c = ceil(n/2), sigma = +1 forward and -1 inverse, U the
+// unnormalised transform of u:
 //   ifftshift(u)[j] = u[(j + s) mod n], so its transform at m is
 //     exp(+sigma 2 pi i s m / n) U[m];
 //   fftshift(X)[k] = X[(k + c) mod n], so with m = k + c
-//     y[k] = exp(+sigma 2 pi i s (k + c) / n) sum_j u[j] exp(-sigma 2 pi i c j / n) exp(-sigma 2 pi i j k / n),
+//     y[k] = exp(+sigma 2 pi i s (k + c) / n)
+//            sum_j u[j] exp(-sigma 2 pi i c j / n) exp(-sigma 2 pi i j k / n),
 // that is the input times exp(-sigma 2 pi i c j / n) before the transform
 // and the output times exp(+sigma 2 pi i s (k + c) / n) after it, exact for
 // odd and even n (for even n the phases are the signs (-1)^j and

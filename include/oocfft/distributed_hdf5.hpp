@@ -15,12 +15,12 @@
 // Collective over `comm`: every rank calls with the same input, output,
 // direction, Options::norm and Options::shift (checked: a rank that
 // differs fails every rank). Options::shift centres the data as one
-// process does (DistributedPlan), and the output's record says so. The file safety of the single-process transform_dataset
-// (oocfft/hdf5.hpp): every check before anything is written; the result
-// written under a temporary name (a new output file under a temporary
-// file name) and linked under its own name only when every rank has
-// written its part; one writer per output file (the lock, held by rank
-// 0). A failure on any rank (a bad argument, a file error, out of memory,
+// process does (DistributedPlan), and the output's record says so. The
+// file safety of the single-process transform_dataset (oocfft/hdf5.hpp):
+// every check before anything is written; the result written under a
+// temporary name (a new output file under a temporary file name) and
+// linked under its own name only when every rank has written its part;
+// one writer per output file (the lock, held by rank 0). A failure on any rank (a bad argument, a file error, out of memory,
 // a cancel) becomes the same oocfft::Error on every rank, the first
 // failing rank's; the temporaries are removed, the input is as it was and
 // nothing is under the output's name.
