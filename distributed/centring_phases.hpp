@@ -25,13 +25,14 @@
 // Both phases are pointwise, so they go wherever a rank holds the points
 // before the first axis is transformed and after the last one is: the
 // input's on its z-slab before its planes, the output's on its y-slab (or,
-// in pencil rounds, its z-slab again) after the z lines. One host sweep
-// each over the rank's share, in parallel over x rows (TBB, in the
-// caller's arena, as the exchanges run). The planes and the z lines are
-// the engine's, which has no stage for a rank's part of a global phase;
-// the exchange into the z-slabs could carry the input's, but in place on
-// z-slabs it copies nothing a rank keeps, so a sweep is needed there
-// anyway, and BoxExchange stays a plain copy.
+// in pencil rounds, its z-slab again) after the z lines, in parallel over
+// x rows (TBB, in the caller's arena, as the exchanges run). The planes
+// and the z lines are the engine's, which has no stage for a rank's part
+// of a global phase. Where a rank's own box is the slab (z-slabs in,
+// y-slabs or z-slabs out: the file path's layout and FFTW's), the
+// exchange's only work for it is to copy that box between two arrays, and
+// the copying forms below carry the phases on that copy; otherwise (in
+// place, or other boxes) a sweep of its own.
 #include <complex>
 
 #include "kernels/centring.hpp"
@@ -53,10 +54,18 @@ class CentringPhases {
   // Times the output's phases (after every axis is transformed).
   template <class T>
   void after_transform(std::complex<T>* data, const Box3& box, Direction direction) const;
+  // The same, from `from` into `to` (two arrays of `box`; `from` is not
+  // written): a copy that carries the phases.
+  template <class T>
+  void before_transform(const std::complex<T>* from, std::complex<T>* to, const Box3& box,
+                        Direction direction) const;
+  template <class T>
+  void after_transform(const std::complex<T>* from, std::complex<T>* to, const Box3& box, Direction direction) const;
 
  private:
   template <class T>
-  void multiply(std::complex<T>* data, const Box3& box, Direction direction, kernels::CentringSide side) const;
+  void multiply(const std::complex<T>* from, std::complex<T>* to, const Box3& box, Direction direction,
+                kernels::CentringSide side) const;
 
   kernels::CentringTables forward_, inverse_;
 };
@@ -65,5 +74,13 @@ extern template void CentringPhases::before_transform(std::complex<float>*, cons
 extern template void CentringPhases::before_transform(std::complex<double>*, const Box3&, Direction) const;
 extern template void CentringPhases::after_transform(std::complex<float>*, const Box3&, Direction) const;
 extern template void CentringPhases::after_transform(std::complex<double>*, const Box3&, Direction) const;
+extern template void CentringPhases::before_transform(const std::complex<float>*, std::complex<float>*, const Box3&,
+                                                      Direction) const;
+extern template void CentringPhases::before_transform(const std::complex<double>*, std::complex<double>*,
+                                                      const Box3&, Direction) const;
+extern template void CentringPhases::after_transform(const std::complex<float>*, std::complex<float>*, const Box3&,
+                                                     Direction) const;
+extern template void CentringPhases::after_transform(const std::complex<double>*, std::complex<double>*,
+                                                     const Box3&, Direction) const;
 
 }  // namespace oocfft::distributed

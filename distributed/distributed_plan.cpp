@@ -22,6 +22,9 @@
 // input's on each rank's z-slab between steps 1 and 2, the output's on its
 // y-slab (pencil rounds: its z-slab) between steps 4 and 5; pointwise, so
 // they commute with the exchanges and with the other axes' transforms.
+// Where a rank's in box is its z-slab (out box: the slab of step 5), the
+// copy step 1 (step 5) makes of it carries the phases; elsewhere they are
+// a host sweep of their own (into_z_slabs, into_out_boxes).
 //
 // Every step a rank may fail alone runs under agree_on()
 // (failure_agreement.hpp) before the next exchange, so a failure becomes
@@ -200,9 +203,8 @@ class DistributedPlan::Impl {
     });
     const MPI_Datatype type = mpi_type_of<T>();
     std::complex<T>* planes = planes_in_place ? out : z_slab->data();
-    to_z_slabs_->run(comm, type, in, planes);
+    into_z_slabs(comm, type, in, planes, direction);
     agree_on(comm, [&] {
-      if (centring_) centring_->before_transform(planes, z_slab_, direction);
       if (planes_) planes_->execute(planes, direction);
     });
     report_step(0);
@@ -210,9 +212,8 @@ class DistributedPlan::Impl {
     if (pencils_) {
       agree_on(comm, [&] { poll_cancel_before_z_lines(); });
       pencils_->run(comm, planes, direction == Direction::inverse, scale);
-      if (centring_) centring_->after_transform(planes, z_slab_, direction);
       report_step(1);
-      to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(planes), out);
+      into_out_boxes(comm, type, planes, z_slab_, out, direction);
       report_step(2);
       return;
     }
@@ -225,11 +226,42 @@ class DistributedPlan::Impl {
       } else {
         if (z_lines_double_) z_lines_double_->execute(y_slab->data(), direction == Direction::inverse, scale);
       }
-      if (centring_) centring_->after_transform(y_slab->data(), y_slab_, direction);
     });
     report_step(1);
-    to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab->data()), out);
+    into_out_boxes(comm, type, y_slab->data(), y_slab_, out, direction);
     report_step(2);
+  }
+
+  // Step 1 and, centred, the input's phases. Where this rank's in box is
+  // its z-slab and the call is out of place, the exchange's only work for
+  // it is to copy that box into the planes' array: that copy carries the
+  // phases (the exchange still runs, being collective, with nothing of
+  // this rank's left to move), and no sweep is made.
+  template <class T>
+  void into_z_slabs(MPI_Comm comm, MPI_Datatype type, const std::complex<T>* in, std::complex<T>* planes,
+                    Direction direction) const {
+    if (centring_ && in_box_ == z_slab_ && static_cast<const void*>(in) != planes) {
+      centring_->before_transform(in, planes, z_slab_, direction);
+      to_z_slabs_->run(comm, type, static_cast<const std::complex<T>*>(planes), planes);
+      return;
+    }
+    to_z_slabs_->run(comm, type, in, planes);
+    if (centring_) centring_->before_transform(planes, z_slab_, direction);
+  }
+
+  // Step 5 and, centred, the output's phases, from `last`, this rank's
+  // `slab` (its y-slab, or its z-slab after pencil rounds): the same fold
+  // where its out box is that slab and `out` is another array.
+  template <class T>
+  void into_out_boxes(MPI_Comm comm, MPI_Datatype type, std::complex<T>* last, const Box3& slab,
+                      std::complex<T>* out, Direction direction) const {
+    if (centring_ && out_box_ == slab && last != out) {
+      centring_->after_transform(static_cast<const std::complex<T>*>(last), out, slab, direction);
+      to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(out), out);
+      return;
+    }
+    if (centring_) centring_->after_transform(last, slab, direction);
+    to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(last), out);
   }
 
   // Polled here too, not only by the engine's bricks: a rank with no
@@ -258,13 +290,22 @@ class DistributedPlan::Impl {
     s += "  in box " + distributed::to_string(in_box_) + ", out box " + distributed::to_string(out_box_) + "\n";
     s += "  device of steps 2 and 4: " + device_note_ + "\n";
     if (centring_) {
-      // Each sweep reads and writes its slab once in host memory.
+      // Where each multiply goes and what it costs: a sweep reads and
+      // writes its slab once in host memory; a fold costs nothing beyond
+      // the copy step 1 or 5 makes anyway (into_z_slabs, into_out_boxes).
       const Box3& last = pencils_ ? z_slab_ : y_slab_;
+      // In place, the z-slab is the caller's array: there is no copy.
+      const auto where = [&](const Box3& slab, bool own_box, const char* step, bool slab_is_callers_in_place) {
+        const std::string sweep = "a host sweep over it (" + format_bytes(double(slab.count() * element)) + ")";
+        if (!own_box) return sweep;
+        const std::string copy = std::string("carried by the copy of step ") + step;
+        return slab_is_callers_in_place ? copy + " when out of place, else " + sweep : copy;
+      };
       s += "  centred (Options::shift: numpy's fftshift(fftn(ifftshift(u))), ifftn inverse, over the global shape):"
-           " phase multiplies by the shift theorem, one host sweep over the z-slab before step 2 (" +
-           format_bytes(double(z_slab_.count() * element)) + ") and one over the " +
-           (pencils_ ? "z-slab after steps 3-4 (" : "y-slab after step 4 (") +
-           format_bytes(double(last.count() * element)) + "), each read and written once\n";
+           " phase multiplies by the shift theorem; the input's on the z-slab before step 2, " +
+           where(z_slab_, in_box_ == z_slab_, "1", true) + "; the output's on the " +
+           (pencils_ ? "z-slab after steps 3-4, " : "y-slab after step 4, ") +
+           where(last, out_box_ == last, "5", pencils_.has_value()) + "\n";
     }
     s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + exchanged(*to_z_slabs_) + "\n";
     s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +

@@ -163,6 +163,7 @@ void check_case(Shape shape, const Layout& layout, Direction direction, Norm nor
                            ", norm " + to_string(norm) + (options.shift ? ", centred" : "") + ", " +
                            std::to_string(ranks) + " ranks";
   const double tol = test::tolerance<T>(4.0, shape.elements());
+  EXPECT_TRUE(in == cut(test::to_precision<T>(x), shape, in_box)) << what << ": the input was written";
   EXPECT_LE(global_relative_l2(out, cut(want, shape, out_box)), tol) << what << " against fftwl";
   EXPECT_LE(global_relative_l2(out, cut(single, shape, out_box)), tol) << what << " against the single-process Plan";
 }
@@ -438,6 +439,8 @@ TEST(DistributedPlanReport, DescribesTheExchanges) {
   EXPECT_EQ(d.find("centred"), std::string::npos) << d;
 }
 
+// Where a rank's own box is the slab the phases go on, the copy the
+// exchange makes of it carries them; elsewhere a sweep of its own.
 TEST(DistributedPlanReport, SaysWhereTheCentringPhasesGo) {
   const int rank = world_rank(), ranks = world_size();
   const Shape shape{4, 5, 6};
@@ -450,11 +453,24 @@ TEST(DistributedPlanReport, SaysWhereTheCentringPhasesGo) {
   for (const DistributedPlan* plan : {&y_slabs, &z_slabs}) {
     const std::string d = plan->describe();
     EXPECT_NE(d.find("centred (Options::shift"), std::string::npos) << d;
-    EXPECT_NE(d.find("one host sweep over the z-slab before step 2"), std::string::npos) << d;
+    EXPECT_NE(d.find("the input's on the z-slab before step 2, carried by the copy of step 1"), std::string::npos)
+        << d;
   }
-  EXPECT_NE(z_slabs.describe().find("z-slab after steps 3-4"), std::string::npos) << z_slabs.describe();
+  EXPECT_NE(z_slabs.describe().find("z-slab after steps 3-4, carried by the copy of step 5"), std::string::npos)
+      << z_slabs.describe();
   if (ranks > 1)
-    EXPECT_NE(y_slabs.describe().find("y-slab after step 4"), std::string::npos) << y_slabs.describe();
+    EXPECT_NE(y_slabs.describe().find("y-slab after step 4, carried by the copy of step 5"), std::string::npos)
+        << y_slabs.describe();
+  // x-slabs in, uneven bricks out (nz = 5: never the z-slabs): with more
+  // than one rank neither box is a slab, two sweeps.
+  const Shape odd{5, 5, 6};
+  const DistributedPlan sweeps(MPI_COMM_WORLD, odd, x_slab(odd, rank, ranks), bricks(odd, rank, ranks),
+                               Precision::single, options);
+  const std::string d = sweeps.describe();
+  if (ranks > 1) {
+    EXPECT_NE(d.find("before step 2, a host sweep over it"), std::string::npos) << d;
+    EXPECT_NE(d.find("after step 4, a host sweep over it"), std::string::npos) << d;
+  }
 }
 
 }  // namespace

@@ -32,10 +32,12 @@
 // Centred data (Options::shift): numpy's fftshift(fftn(ifftshift(u)))
 // (fftshift(ifftn(ifftshift(U))) for the inverse) over the global shape,
 // odd lengths included, as one process computes it. The shifts are phase
-// multiplies by the shift theorem, on the points a rank holds anyway: one
-// host sweep over its z-slab before its planes and one over its y-slab
-// (or z-slab) after the z lines, no data moved for them. describe() says
-// so, with the bytes each sweep reads and writes.
+// multiplies by the shift theorem, on the points a rank holds anyway: on
+// its z-slab before its planes and on its y-slab (or z-slab) after the z
+// lines, no data moved for them. Where a rank's in box is its z-slab, or
+// its out box that slab of the result, the copy the plan makes of it
+// carries them (out of place); elsewhere each is a host sweep over the
+// slab. describe() says which, with the bytes each sweep reads and writes.
 #include <mpi.h>
 
 #include <array>
