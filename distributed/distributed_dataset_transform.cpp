@@ -166,7 +166,7 @@ DatasetTransformReport run(MPI_Comm comm, const DatasetPath& input, const Datase
           options, file_options, output, JobProgress(options, rank)};
   job.poll_cancel("opening the files");
   distributed::CollectiveDatasetTransfer transfer(comm, input, output, file_options.in_place,
-                                                  io::transform_record(direction, options.norm, false));
+                                                  io::transform_record(direction, options.norm, options.shift));
   return transfer.input().precision == Precision::single ? read_transform_write<float>(job, transfer)
                                                          : read_transform_write<double>(job, transfer);
 }
@@ -182,11 +182,7 @@ DatasetTransformReport transform_dataset(MPI_Comm caller, const DatasetPath& inp
   const DatasetPath out = output.normalised();
   check_same_job(comm, own.rank(),
                  in.to_string() + " -> " + out.to_string() + " (" + to_string(direction) + ", norm " +
-                     to_string(options.norm) + ")");
-  agree_on(comm, [&] {
-    if (options.shift)
-      throw Error(ErrorKind::unsupported, "shift (fftshift) of " + in.to_string() + " under MPI (not built yet)");
-  });
+                     to_string(options.norm) + (options.shift ? ", centred" : "") + ")");
   return io::nothing_committed_on_cancel(in, out,
                                         [&] { return run(comm, in, out, direction, options, file_options); });
 }

@@ -17,6 +17,15 @@
 // ny * nx and of nz points). An inverse runs the same steps: the axes'
 // transforms commute.
 //
+// Centred data (Options::shift): the shifts over the global shape are
+// phase multiplies by the shift theorem (centring_phases.hpp), the
+// input's on each rank's z-slab between steps 1 and 2, the output's on its
+// y-slab (pencil rounds: its z-slab) between steps 4 and 5; pointwise, so
+// they commute with the exchanges and with the other axes' transforms.
+// Where a rank's in box is its z-slab (out box: the slab of step 5), the
+// copy step 1 (step 5) makes of it carries the phases; elsewhere they are
+// a host sweep of their own (into_z_slabs, into_out_boxes).
+//
 // Every step a rank may fail alone runs under agree_on()
 // (failure_agreement.hpp) before the next exchange, so a failure becomes
 // the same Error on every rank and no rank waits in an exchange alone.
@@ -28,8 +37,10 @@
 #include <string>
 #include <vector>
 
+#include "core/format_bytes.hpp"
 #include "distributed/box_exchange.hpp"
 #include "distributed/box_partition.hpp"
+#include "distributed/centring_phases.hpp"
 #include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
 #include "distributed/network_rate.hpp"
@@ -52,11 +63,13 @@ using distributed::BoxExchange;
 struct RankArguments {
   std::int64_t shape[3];
   std::int64_t precision;
+  std::int64_t norm, shift;  // what is computed: the same on every rank
   std::int64_t in_low[3], in_high[3], out_low[3], out_high[3];
 };
 constexpr int argument_count = sizeof(RankArguments) / sizeof(std::int64_t);
 
-RankArguments arguments_of(Shape shape, Precision precision, const Box3& in, const Box3& out) {
+RankArguments arguments_of(Shape shape, Precision precision, const Options& options, const Box3& in,
+                           const Box3& out) {
   RankArguments a{};
   const std::size_t n[3] = {shape.nz, shape.ny, shape.nx};
   for (int k = 0; k < 3; ++k) {
@@ -67,6 +80,8 @@ RankArguments arguments_of(Shape shape, Precision precision, const Box3& in, con
     a.out_high[k] = out.high[k];
   }
   a.precision = static_cast<std::int64_t>(precision);
+  a.norm = static_cast<std::int64_t>(options.norm);
+  a.shift = options.shift ? 1 : 0;
   return a;
 }
 
@@ -83,6 +98,14 @@ void check_arguments(const std::vector<RankArguments>& all, Shape shape, std::ve
                                                      shape.to_string());
     if (a.precision != all[0].precision)
       throw Error(ErrorKind::invalid_argument, "rank " + std::to_string(r) + " passes another precision than rank 0");
+    // One rank's norm or shift alone would give a volume that is no
+    // transform at all, silently.
+    if (a.norm != all[0].norm)
+      throw Error(ErrorKind::invalid_argument,
+                  "rank " + std::to_string(r) + " passes another Options::norm than rank 0");
+    if (a.shift != all[0].shift)
+      throw Error(ErrorKind::invalid_argument,
+                  "rank " + std::to_string(r) + " passes another Options::shift than rank 0");
     Box3 in, out;
     for (int k = 0; k < 3; ++k) {
       in.low[k] = a.in_low[k];
@@ -112,7 +135,7 @@ class DistributedPlan::Impl {
     const int ranks = comm_.size();
     const int rank = comm_.rank();
     std::vector<RankArguments> all(static_cast<std::size_t>(ranks));
-    const RankArguments mine = arguments_of(shape, precision, in_box, out_box);
+    const RankArguments mine = arguments_of(shape, precision, options, in_box, out_box);
     distributed::check_mpi(MPI_Allgather(&mine, argument_count, MPI_INT64_T, all.data(), argument_count,
                                          MPI_INT64_T, comm_.get()),
                            "MPI_Allgather");
@@ -126,8 +149,7 @@ class DistributedPlan::Impl {
     device_note_ = device.note;
 
     agree_on(comm_.get(), [&] {
-      if (options.shift)
-        throw Error(ErrorKind::unsupported, "Options::shift in a distributed plan (not built yet)");
+      if (options.shift) centring_.emplace(shape);
       const std::vector<Box3> z_slabs = distributed::slab_boxes(shape, 0, ranks);
       const std::vector<Box3> y_slabs = distributed::slab_boxes(shape, 1, ranks);
       z_slab_ = z_slabs[static_cast<std::size_t>(rank)];
@@ -138,6 +160,9 @@ class DistributedPlan::Impl {
       // plan reports the whole job's steps instead (report_step).
       Options local = device.options;
       local.progress = nullptr;
+      // The local transforms see a rank's part of the volume: its shift
+      // would be over the part's shape. The plan applies the global one.
+      local.shift = false;
       if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, local);
       if (out_boxes == z_slabs) {
         // Every rank wants its z-slab back: the z lines in rounds of
@@ -221,8 +246,8 @@ class DistributedPlan::Impl {
     });
     const MPI_Datatype type = mpi_type_of<T>();
     std::complex<T>* planes = planes_in_place ? out : z_slab->data();
-    const distributed::NodeWindow* node = node_window_ ? &*node_window_ : nullptr;
-    to_z_slabs_->run(comm, type, in, planes, node);
+    const distributed::NodeWindow* node = node_window();
+    into_z_slabs(comm, type, in, planes, direction);
     agree_on(comm, [&] {
       if (planes_) planes_->execute(planes, direction);
     });
@@ -232,7 +257,7 @@ class DistributedPlan::Impl {
       agree_on(comm, [&] { poll_cancel_before_z_lines(); });
       pencils_->run(comm, planes, direction == Direction::inverse, scale, node);
       report_step(1);
-      to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(planes), out, node);
+      into_out_boxes(comm, type, planes, z_slab_, out, direction);
       report_step(2);
       return;
     }
@@ -247,9 +272,44 @@ class DistributedPlan::Impl {
       }
     });
     report_step(1);
-    to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab->data()), out, node);
+    into_out_boxes(comm, type, y_slab->data(), y_slab_, out, direction);
     report_step(2);
   }
+
+  // Step 1 and, centred, the input's phases. Where this rank's in box is
+  // its z-slab and the call is out of place, the exchange's only work for
+  // it is to copy that box into the planes' array: that copy carries the
+  // phases (the exchange still runs, being collective, with nothing of
+  // this rank's left to move), and no sweep is made.
+  template <class T>
+  void into_z_slabs(MPI_Comm comm, MPI_Datatype type, const std::complex<T>* in, std::complex<T>* planes,
+                    Direction direction) const {
+    if (centring_ && in_box_ == z_slab_ && static_cast<const void*>(in) != planes) {
+      centring_->before_transform(in, planes, z_slab_, direction);
+      to_z_slabs_->run(comm, type, static_cast<const std::complex<T>*>(planes), planes, node_window());
+      return;
+    }
+    to_z_slabs_->run(comm, type, in, planes, node_window());
+    if (centring_) centring_->before_transform(planes, z_slab_, direction);
+  }
+
+  // Step 5 and, centred, the output's phases, from `last`, this rank's
+  // `slab` (its y-slab, or its z-slab after pencil rounds): the same fold
+  // where its out box is that slab and `out` is another array.
+  template <class T>
+  void into_out_boxes(MPI_Comm comm, MPI_Datatype type, std::complex<T>* last, const Box3& slab,
+                      std::complex<T>* out, Direction direction) const {
+    if (centring_ && out_box_ == slab && last != out) {
+      centring_->after_transform(static_cast<const std::complex<T>*>(last), out, slab, direction);
+      to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(out), out, node_window());
+      return;
+    }
+    if (centring_) centring_->after_transform(last, slab, direction);
+    to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(last), out, node_window());
+  }
+
+  // The node's segments for the exchanges, or null (open_node_window).
+  const distributed::NodeWindow* node_window() const { return node_window_ ? &*node_window_ : nullptr; }
 
   // Polled here too, not only by the engine's bricks: a rank with no
   // y-slab or no pencils runs none.
@@ -278,6 +338,24 @@ class DistributedPlan::Impl {
     s += "  device of steps 2 and 4: " + device_note_ + "\n";
     s += "  exchanges: " + node_note_ + "\n";
     s += "  network: " + network_.describe_floor(bytes_to_other_nodes()) + "\n";
+    if (centring_) {
+      // Where each multiply goes and what it costs: a sweep reads and
+      // writes its slab once in host memory; a fold costs nothing beyond
+      // the copy step 1 or 5 makes anyway (into_z_slabs, into_out_boxes).
+      const Box3& last = pencils_ ? z_slab_ : y_slab_;
+      // In place, the z-slab is the caller's array: there is no copy.
+      const auto where = [&](const Box3& slab, bool own_box, const char* step, bool slab_is_callers_in_place) {
+        const std::string sweep = "a host sweep over it (" + format_bytes(double(slab.count() * element)) + ")";
+        if (!own_box) return sweep;
+        const std::string copy = std::string("carried by the copy of step ") + step;
+        return slab_is_callers_in_place ? copy + " when out of place, else " + sweep : copy;
+      };
+      s += "  centred (Options::shift: numpy's fftshift(fftn(ifftshift(u))), ifftn inverse, over the global shape):"
+           " phase multiplies by the shift theorem; the input's on the z-slab before step 2, " +
+           where(z_slab_, in_box_ == z_slab_, "1", true) + "; the output's on the " +
+           (pencils_ ? "z-slab after steps 3-4, " : "y-slab after step 4, ") +
+           where(last, out_box_ == last, "5", pencils_.has_value()) + "\n";
+    }
     s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + exchanged(*to_z_slabs_) + "\n";
     s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +
          (planes_ ? ":\n" + planes_->describe() : std::string(" (empty)\n"));
@@ -308,6 +386,7 @@ class DistributedPlan::Impl {
   std::optional<BoxExchange> to_z_slabs_, transpose_, to_out_boxes_;
   std::optional<Plan> planes_;
   std::optional<distributed::PencilRounds> pencils_;  // steps 3-4 when every out box is its z-slab
+  std::optional<distributed::CentringPhases> centring_;  // Options::shift
   std::optional<engine::ZLineTransform<float>> z_lines_single_;
   std::optional<engine::ZLineTransform<double>> z_lines_double_;
   std::optional<distributed::NodeWindow> node_window_;  // declared last: freed first, while comm_ lives

@@ -35,8 +35,8 @@ CentringTables CentringTables::make(const Shape& volume, bool inverse) {
 }
 
 template <class T>
-void centre_brick(Complex<T>* brick, const Shape& staged, const BrickOrigin& origin, const StagedAxes& axes,
-                  const CentringTables& tables, CentringSide side) {
+void centre_brick(const Complex<T>* from, Complex<T>* to, const Shape& staged, const BrickOrigin& origin,
+                  const StagedAxes& axes, const CentringTables& tables, CentringSide side) {
   const std::size_t at[3] = {origin.z0, origin.y0, origin.x0};
   const auto& outer = tables.table(side, axes.axis[0]);
   const auto& middle = tables.table(side, axes.axis[1]);
@@ -45,17 +45,28 @@ void centre_brick(Complex<T>* brick, const Shape& staged, const BrickOrigin& ori
   tbb::parallel_for(std::size_t{0}, staged.nz * staged.ny, [&](std::size_t row) {
     const std::size_t o = row / staged.ny, m = row % staged.ny;
     const Complex<double> w = outer[o0 + o] * middle[m0 + m];
-    Complex<T>* line = brick + row * staged.nx;
+    const Complex<T>* in = from + row * staged.nx;
+    Complex<T>* out = to + row * staged.nx;
     for (std::size_t i = 0; i < staged.nx; ++i) {
-      const Complex<double> p = Complex<double>{double(line[i].re), double(line[i].im)} * (w * inner[i0 + i]);
-      line[i] = {T(p.re), T(p.im)};
+      const Complex<double> p = Complex<double>{double(in[i].re), double(in[i].im)} * (w * inner[i0 + i]);
+      out[i] = {T(p.re), T(p.im)};
     }
   });
+}
+
+template <class T>
+void centre_brick(Complex<T>* brick, const Shape& staged, const BrickOrigin& origin, const StagedAxes& axes,
+                  const CentringTables& tables, CentringSide side) {
+  centre_brick(static_cast<const Complex<T>*>(brick), brick, staged, origin, axes, tables, side);
 }
 
 template void centre_brick<float>(Complex<float>*, const Shape&, const BrickOrigin&, const StagedAxes&,
                                   const CentringTables&, CentringSide);
 template void centre_brick<double>(Complex<double>*, const Shape&, const BrickOrigin&, const StagedAxes&,
                                    const CentringTables&, CentringSide);
+template void centre_brick<float>(const Complex<float>*, Complex<float>*, const Shape&, const BrickOrigin&,
+                                  const StagedAxes&, const CentringTables&, CentringSide);
+template void centre_brick<double>(const Complex<double>*, Complex<double>*, const Shape&, const BrickOrigin&,
+                                   const StagedAxes&, const CentringTables&, CentringSide);
 
 }  // namespace oocfft::kernels

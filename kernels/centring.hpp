@@ -41,10 +41,20 @@ struct CentringTables {
 template <class T>
 void centre_brick(Complex<T>* brick, const Shape& staged, const BrickOrigin& origin, const StagedAxes& axes,
                   const CentringTables& tables, CentringSide side);
+// The same, written to `to` (`from` unchanged; `to` may be `from`): a copy
+// that has to be made anyway carries the phases, with no sweep of its own.
+template <class T>
+void centre_brick(const Complex<T>* from, Complex<T>* to, const Shape& staged, const BrickOrigin& origin,
+                  const StagedAxes& axes, const CentringTables& tables, CentringSide side);
 
 extern template void centre_brick<float>(Complex<float>*, const Shape&, const BrickOrigin&, const StagedAxes&,
                                          const CentringTables&, CentringSide);
 extern template void centre_brick<double>(Complex<double>*, const Shape&, const BrickOrigin&,
                                           const StagedAxes&, const CentringTables&, CentringSide);
+extern template void centre_brick<float>(const Complex<float>*, Complex<float>*, const Shape&, const BrickOrigin&,
+                                         const StagedAxes&, const CentringTables&, CentringSide);
+extern template void centre_brick<double>(const Complex<double>*, Complex<double>*, const Shape&,
+                                          const BrickOrigin&, const StagedAxes&, const CentringTables&,
+                                          CentringSide);
 
 }  // namespace oocfft::kernels

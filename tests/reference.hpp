@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/relative_l2.hpp"
+#include "oocfft/shape.hpp"
 
 namespace oocfft::test {
 
@@ -134,6 +135,24 @@ inline std::vector<long double> fftwl_trig(const std::vector<long double>& x, Tr
                                    kinds[static_cast<int>(kind)], FFTW_ESTIMATE);
   fftwl_execute(p);
   fftwl_destroy_plan(p);
+  return y;
+}
+
+// numpy.fft.ifftshift or fftshift of a C-order volume of `s`: element i
+// of every axis from (i + floor(n/2)) or (i + ceil(n/2)) mod n. They differ
+// for odd n.
+enum class NumpyShift { ifftshift, fftshift };
+inline std::vector<LongComplex> numpy_shift(const std::vector<LongComplex>& x, const Shape& s,
+                                            NumpyShift which) {
+  const std::size_t n[3] = {s.nz, s.ny, s.nx};
+  std::size_t by[3] = {};
+  for (int a = 0; a < 3; ++a) by[a] = which == NumpyShift::fftshift ? n[a] - n[a] / 2 : n[a] / 2;
+  std::vector<LongComplex> y(x.size());
+  for (std::size_t z = 0; z < s.nz; ++z)
+    for (std::size_t r = 0; r < s.ny; ++r)
+      for (std::size_t c = 0; c < s.nx; ++c)
+        y[(z * s.ny + r) * s.nx + c] =
+            x[(((z + by[0]) % n[0]) * s.ny + (r + by[1]) % n[1]) * s.nx + (c + by[2]) % n[2]];
   return y;
 }
 

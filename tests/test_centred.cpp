@@ -8,7 +8,6 @@
 
 #include <oocfft/oocfft.hpp>
 
-#include <array>
 #include <vector>
 
 #include "tests/engine_test_support.hpp"
@@ -17,24 +16,11 @@
 namespace oocfft::test {
 namespace {
 
-// numpy.fft.ifftshift (ceil = false) or fftshift (ceil = true) of a C-order
-// volume: element i of every axis from (i + floor(n/2)) or (i + ceil(n/2)) mod n.
-std::vector<LongComplex> roll(const std::vector<LongComplex>& x, const Shape& s, bool ceil) {
-  const std::array<std::size_t, 3> n{s.nz, s.ny, s.nx};
-  std::array<std::size_t, 3> by{};
-  for (int a = 0; a < 3; ++a) by[a] = ceil ? n[a] - n[a] / 2 : n[a] / 2;
-  std::vector<LongComplex> y(x.size());
-  for (std::size_t z = 0; z < s.nz; ++z)
-    for (std::size_t r = 0; r < s.ny; ++r)
-      for (std::size_t c = 0; c < s.nx; ++c)
-        y[(z * s.ny + r) * s.nx + c] =
-            x[(((z + by[0]) % n[0]) * s.ny + (r + by[1]) % n[1]) * s.nx + (c + by[2]) % n[2]];
-  return y;
-}
-
 std::vector<LongComplex> centred_reference(const std::vector<LongComplex>& x, const Shape& s, Direction d) {
   const std::vector<int> dims{int(s.nz), int(s.ny), int(s.nx)};
-  std::vector<LongComplex> y = roll(fftwl_dft(roll(x, s, false), dims, d == Direction::forward ? -1 : 1), s, true);
+  std::vector<LongComplex> y = numpy_shift(
+      fftwl_dft(numpy_shift(x, s, NumpyShift::ifftshift), dims, d == Direction::forward ? -1 : 1), s,
+      NumpyShift::fftshift);
   if (d == Direction::inverse)
     for (auto& v : y) v /= static_cast<long double>(s.elements());
   return y;

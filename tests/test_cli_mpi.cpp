@@ -206,6 +206,34 @@ TEST(CliMpi, FftUnderOneToFourRanksEqualsTheSingleProcessCommand) {
   expect_only(dir, {"in.h5", "alone.h5", "out1.h5", "out2.h5", "out3.h5", "out4.h5"});
 }
 
+// --shift: numpy's fftshift(fftn(ifftshift(u))) of the whole dataset
+// (ifftn with --inverse), odd and even axes, as the single-process
+// command computes it.
+TEST(CliMpi, ShiftEqualsTheSingleProcessCommand) {
+  const fs::path dir = scratch();
+  write_input(dir / "in.h5", 5, 6, 7);
+  const double tolerance = 4.0 * std::numeric_limits<float>::epsilon() * std::sqrt(std::log2(5.0 * 6 * 7));
+  for (const bool inverse : {false, true}) {
+    const std::string kind = inverse ? "inverse" : "forward";
+    auto args = [&](const std::string& output) {
+      std::vector<std::string> a = fft_args(dir, "in.h5", (dir / output).string() + ":/V");
+      a.push_back("--shift");
+      if (inverse) a.push_back("--inverse");
+      return a;
+    };
+    ASSERT_EQ(run_alone(args(kind + "_alone.h5")).exit_code, 0);
+    const auto alone = read_complex(dir / (kind + "_alone.h5"), "/V");
+    for (const int ranks : {2, 3}) {
+      const std::string out = kind + std::to_string(ranks) + ".h5";
+      const Outcome o = run_mpiexec({{ranks, args(out)}}, dir);
+      ASSERT_EQ(o.exit_code, 0) << kind << ", " << ranks << " ranks\n" << o.err;
+      EXPECT_LE(relative_l2(read_complex(dir / out, "/V"), alone), tolerance) << kind << ", " << ranks << " ranks";
+    }
+  }
+  expect_only(dir, {"in.h5", "forward_alone.h5", "forward2.h5", "forward3.h5", "inverse_alone.h5", "inverse2.h5",
+                    "inverse3.h5"});
+}
+
 // --in-place: the result replaces the input once every rank has written
 // its part, as the single-process command's would.
 TEST(CliMpi, InPlaceEqualsTheSingleProcessCommand) {
@@ -267,12 +295,6 @@ TEST(CliMpi, RefusalsEndEveryRank) {
                           dir);
   EXPECT_EQ(o.exit_code, 1) << o.err;
   EXPECT_EQ(count_of(o.err, "in.h5:/nope: no such dataset"), 1u) << o.err;
-  // Shift is not built for MPI.
-  o = run_mpiexec({{2, {"fft", (dir / "in.h5").string() + ":/v", (dir / "o.h5").string() + ":/V", "--shift",
-                        "--backend", "host"}}},
-                  dir);
-  EXPECT_EQ(o.exit_code, 1) << o.err;
-  EXPECT_NE(o.err.find("under MPI (not built yet)"), std::string::npos) << o.err;
   // Other commands run in one process.
   o = run_mpiexec({{2, {"info", (dir / "in.h5").string() + ":/v"}}}, dir);
   EXPECT_EQ(o.exit_code, 2) << o.err;

@@ -5,6 +5,9 @@
 // transform of the whole volume and (b) the single-process Plan's; the
 // errors are summed over the ranks, so every rank reaches the same verdict.
 // Outputs are poisoned with NaN first, so a point no exchange wrote fails.
+// Centred cases (Options::shift) take numpy's fftshift(fftn(ifftshift(x)))
+// of the whole volume, built from fftwl and explicit rolls, and the
+// single-process Plan with Options::shift.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -106,9 +109,24 @@ const Layout layouts[] = {
 
 const Shape shapes[] = {{8, 8, 8}, {5, 7, 3}, {6, 11, 9}, {3, 2, 13}, {1, 5, 4}};
 
+// Options::shift in every transform a case compares.
+enum class Centred { no, yes };
+
+// numpy's fftn (sign -1) or unscaled ifftn (+1) of the whole volume, in
+// long double; centred: fftshift of that of ifftshift(x).
+std::vector<LongComplex> whole_volume_reference(const std::vector<LongComplex>& x, Shape shape, Direction direction,
+                                                Centred centred) {
+  const std::vector<int> dims{static_cast<int>(shape.nz), static_cast<int>(shape.ny), static_cast<int>(shape.nx)};
+  const int sign = direction == Direction::forward ? FFTW_FORWARD : FFTW_BACKWARD;
+  if (centred == Centred::no) return test::fftwl_dft(x, dims, sign);
+  using test::NumpyShift;
+  return test::numpy_shift(test::fftwl_dft(test::numpy_shift(x, shape, NumpyShift::ifftshift), dims, sign), shape,
+                           NumpyShift::fftshift);
+}
+
 template <class T>
 void check_case(Shape shape, const Layout& layout, Direction direction, Norm norm, std::uint64_t seed,
-                std::size_t budget = 0) {
+                std::size_t budget = 0, Centred centred = Centred::no) {
   const int rank = world_rank();
   const int ranks = world_size();
   const Box3 in_box = layout.in(shape, rank, ranks);
@@ -117,11 +135,10 @@ void check_case(Shape shape, const Layout& layout, Direction direction, Norm nor
   const Precision precision = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
   Options options = host_options(norm);
   options.device_memory_budget = budget;
+  options.shift = centred == Centred::yes;
 
   // (a) fftw in long double, with numpy's norm over the whole shape.
-  const int sign = direction == Direction::forward ? FFTW_FORWARD : FFTW_BACKWARD;
-  std::vector<LongComplex> want =
-      test::fftwl_dft(x, {static_cast<int>(shape.nz), static_cast<int>(shape.ny), static_cast<int>(shape.nx)}, sign);
+  std::vector<LongComplex> want = whole_volume_reference(x, shape, direction, centred);
   const long double n = static_cast<long double>(shape.elements());
   const long double scale = norm == Norm::ortho                                       ? 1.0L / std::sqrt(n)
                             : (norm == Norm::backward) == (direction == Direction::inverse) ? 1.0L / n
@@ -129,7 +146,9 @@ void check_case(Shape shape, const Layout& layout, Direction direction, Norm nor
   for (auto& v : want) v *= scale;
   // (b) the single-process transform of the whole volume.
   std::vector<std::complex<T>> single = test::to_precision<T>(x);
-  Plan(shape, precision, host_options(norm)).execute(single.data(), direction);
+  Options whole = host_options(norm);
+  whole.shift = options.shift;
+  Plan(shape, precision, whole).execute(single.data(), direction);
 
   const std::vector<std::complex<T>> in = cut(test::to_precision<T>(x), shape, in_box);
   const T nan = std::numeric_limits<T>::quiet_NaN();
@@ -141,8 +160,10 @@ void check_case(Shape shape, const Layout& layout, Direction direction, Norm nor
     plan.inverse(in.data(), out.data());
 
   const std::string what = std::string(layout.name) + ", " + shape.to_string() + ", " + to_string(direction) +
-                           ", norm " + to_string(norm) + ", " + std::to_string(ranks) + " ranks";
+                           ", norm " + to_string(norm) + (options.shift ? ", centred" : "") + ", " +
+                           std::to_string(ranks) + " ranks";
   const double tol = test::tolerance<T>(4.0, shape.elements());
+  EXPECT_TRUE(in == cut(test::to_precision<T>(x), shape, in_box)) << what << ": the input was written";
   EXPECT_LE(global_relative_l2(out, cut(want, shape, out_box)), tol) << what << " against fftwl";
   EXPECT_LE(global_relative_l2(out, cut(single, shape, out_box)), tol) << what << " against the single-process Plan";
 }
@@ -213,6 +234,75 @@ TEST(Distributed, InPlaceOnZSlabsMatchesOutOfPlace) {
       run(in_place.data(), in_place.data());
       EXPECT_EQ(global_relative_l2(in_place, apart), 0.0) << shape.to_string() << ", " << to_string(d);
     }
+  }
+}
+
+// Options::shift over the global shape: odd and even axes (odd ones are
+// where fftshift and ifftshift differ), an axis of one point, every layout
+// (z-slabs out: the pencil rounds; y-slabs, uneven bricks and x-slabs out:
+// the y-slab path, with ranks that hold nothing), both precisions and
+// directions, the three norms in turn.
+const Shape centred_shapes[] = {{5, 6, 7}, {8, 9, 10}, {1, 6, 5}, {7, 3, 1}};
+
+TEST(DistributedCentred, MatchesNumpysShiftedTransformOfTheWholeVolume) {
+  std::uint64_t seed = 500;
+  const Norm norms[] = {Norm::backward, Norm::ortho, Norm::forward};
+  for (const Layout& layout : layouts)
+    for (const Shape& shape : centred_shapes)
+      for (const Direction d : {Direction::forward, Direction::inverse}) {
+        const Norm norm = norms[seed % 3];
+        check_case<float>(shape, layout, d, norm, seed++, 0, Centred::yes);
+        check_case<double>(shape, layout, d, norm, seed++, 0, Centred::yes);
+      }
+}
+
+// Through a budget that streams each rank's planes: the phases are the
+// plan's own, not the local engine's.
+TEST(DistributedCentred, ABudgetThatStreamsEachRanksPlanesGivesTheSameResult) {
+  const std::size_t planes = 4 * 16 * 21 * sizeof(std::complex<double>);
+  check_case<double>({11, 16, 21}, layouts[0], Direction::forward, Norm::backward, 600, planes, Centred::yes);
+  check_case<float>({11, 16, 21}, layouts[1], Direction::inverse, Norm::ortho, 601, planes, Centred::yes);
+}
+
+// In place (the same array in and out) on z-slabs (the pencil rounds, the
+// planes in the caller's array), y-slabs and uneven bricks, against the
+// whole volume's centred transform, in both precisions; and a forward
+// then an inverse gives the input back (fftshift(ifftn(ifftshift(
+// fftshift(fftn(ifftshift(u)))))) = u).
+template <class T>
+void check_centred_in_place(const BoxOf& box_of, const char* name, Shape shape, std::uint64_t seed) {
+  const int rank = world_rank(), ranks = world_size();
+  const Box3 box = box_of(shape, rank, ranks);
+  const std::vector<LongComplex> x = test::random_signal(shape.elements(), seed);
+  const Precision precision = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
+  Options options = host_options(Norm::backward);
+  options.shift = true;
+  const DistributedPlan plan(MPI_COMM_WORLD, shape, box, box, precision, options);
+  const std::vector<std::complex<T>> input = cut(test::to_precision<T>(x), shape, box);
+  const double tol = test::tolerance<T>(4.0, shape.elements());
+  const std::string what =
+      std::string(name) + ", " + shape.to_string() + ", centred in place, " + std::to_string(ranks) + " ranks";
+  for (const Direction d : {Direction::forward, Direction::inverse}) {
+    std::vector<std::complex<T>> data = input;
+    d == Direction::forward ? plan.forward(data.data(), data.data()) : plan.inverse(data.data(), data.data());
+    std::vector<LongComplex> want = whole_volume_reference(x, shape, d, Centred::yes);
+    if (d == Direction::inverse)
+      for (auto& v : want) v /= static_cast<long double>(shape.elements());
+    EXPECT_LE(global_relative_l2(data, cut(want, shape, box)), tol) << what << ", " << to_string(d);
+  }
+  std::vector<std::complex<T>> data = input;
+  plan.forward(data.data(), data.data());
+  plan.inverse(data.data(), data.data());
+  EXPECT_LE(global_relative_l2(data, input), tol) << what << ", round trip";
+}
+
+TEST(DistributedCentred, InPlaceMatchesTheWholeVolumeAndRoundTrips) {
+  std::uint64_t seed = 700;
+  for (const Shape shape : {Shape{5, 6, 7}, Shape{8, 9, 10}, Shape{1, 4, 3}}) {
+    check_centred_in_place<float>(z_slab, "z-slabs", shape, seed++);
+    check_centred_in_place<double>(z_slab, "z-slabs", shape, seed++);
+    check_centred_in_place<double>(y_slab, "y-slabs", shape, seed++);
+    check_centred_in_place<float>(bricks, "uneven bricks", shape, seed++);
   }
 }
 
@@ -308,15 +398,26 @@ TEST(DistributedErrors, TheWrongPrecisionIsRefusedOnEveryRank) {
   expect_same_error_everywhere(c, ErrorKind::invalid_argument, "double distributed plan called with single");
 }
 
-TEST(DistributedErrors, ShiftIsUnsupported) {
+// What is computed must be one transform: a rank with another shift or
+// norm than rank 0's is refused on every rank before any data moves.
+TEST(DistributedErrors, ADifferentShiftOrNormOnOneRankIsRefusedOnEveryRank) {
   const int rank = world_rank(), ranks = world_size();
+  if (ranks == 1) GTEST_SKIP() << "needs two ranks";
   const Shape shape{4, 3, 2};
   Options options = host_options(Norm::backward);
-  options.shift = true;
-  const Caught c = catch_error([&] {
-    DistributedPlan(MPI_COMM_WORLD, shape, z_slab(shape, rank, ranks), z_slab(shape, rank, ranks), Precision::single, options);
+  options.shift = rank == ranks - 1;
+  Caught c = catch_error([&] {
+    DistributedPlan(MPI_COMM_WORLD, shape, z_slab(shape, rank, ranks), y_slab(shape, rank, ranks), Precision::single,
+                    options);
   });
-  expect_same_error_everywhere(c, ErrorKind::unsupported, "shift");
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument,
+                               "rank " + std::to_string(ranks - 1) + " passes another Options::shift");
+  options = host_options(rank == 1 ? Norm::ortho : Norm::backward);
+  c = catch_error([&] {
+    DistributedPlan(MPI_COMM_WORLD, shape, z_slab(shape, rank, ranks), z_slab(shape, rank, ranks),
+                    Precision::double_precision, options);
+  });
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument, "rank 1 passes another Options::norm");
 }
 
 TEST(DistributedPlanReport, DescribesTheExchanges) {
@@ -339,6 +440,41 @@ TEST(DistributedPlanReport, DescribesTheExchanges) {
   EXPECT_NE(d.find("network: one node"), std::string::npos) << d;
   if (ranks > 1)
     EXPECT_NE(rounds.describe().find("in memory shared by the node's"), std::string::npos) << rounds.describe();
+  EXPECT_EQ(d.find("centred"), std::string::npos) << d;
+}
+
+// Where a rank's own box is the slab the phases go on, the copy the
+// exchange makes of it carries them; elsewhere a sweep of its own.
+TEST(DistributedPlanReport, SaysWhereTheCentringPhasesGo) {
+  const int rank = world_rank(), ranks = world_size();
+  const Shape shape{4, 5, 6};
+  Options options = host_options(Norm::backward);
+  options.shift = true;
+  const DistributedPlan y_slabs(MPI_COMM_WORLD, shape, z_slab(shape, rank, ranks), y_slab(shape, rank, ranks),
+                                Precision::double_precision, options);
+  const DistributedPlan z_slabs(MPI_COMM_WORLD, shape, z_slab(shape, rank, ranks), z_slab(shape, rank, ranks),
+                                Precision::double_precision, options);
+  for (const DistributedPlan* plan : {&y_slabs, &z_slabs}) {
+    const std::string d = plan->describe();
+    EXPECT_NE(d.find("centred (Options::shift"), std::string::npos) << d;
+    EXPECT_NE(d.find("the input's on the z-slab before step 2, carried by the copy of step 1"), std::string::npos)
+        << d;
+  }
+  EXPECT_NE(z_slabs.describe().find("z-slab after steps 3-4, carried by the copy of step 5"), std::string::npos)
+      << z_slabs.describe();
+  if (ranks > 1)
+    EXPECT_NE(y_slabs.describe().find("y-slab after step 4, carried by the copy of step 5"), std::string::npos)
+        << y_slabs.describe();
+  // x-slabs in, uneven bricks out (nz = 5: never the z-slabs): with more
+  // than one rank neither box is a slab, two sweeps.
+  const Shape odd{5, 5, 6};
+  const DistributedPlan sweeps(MPI_COMM_WORLD, odd, x_slab(odd, rank, ranks), bricks(odd, rank, ranks),
+                               Precision::single, options);
+  const std::string d = sweeps.describe();
+  if (ranks > 1) {
+    EXPECT_NE(d.find("before step 2, a host sweep over it"), std::string::npos) << d;
+    EXPECT_NE(d.find("after step 4, a host sweep over it"), std::string::npos) << d;
+  }
 }
 
 }  // namespace

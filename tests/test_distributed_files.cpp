@@ -195,38 +195,47 @@ double relative_l2(const std::vector<std::complex<T>>& got, const std::vector<st
   return std::sqrt(static_cast<double>(difference / reference));
 }
 
-// The single-process transform of `x`, the whole volume.
+// The single-process transform of `x`, the whole volume, centred when
+// `shift` (Options::shift).
 template <class T>
 std::vector<std::complex<T>> single_process(std::vector<std::complex<T>> x, Shape shape, Direction direction,
-                                            Norm norm) {
+                                            Norm norm, bool shift = false) {
   const Precision p = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
-  Plan(shape, p, host_options(norm)).execute(x.data(), direction);
+  Options options = host_options(norm);
+  options.shift = shift;
+  Plan(shape, p, options).execute(x.data(), direction);
   return x;
 }
 
-// One complex case: the input in in.h5:/v, the output at `output`.
+// One complex case: the input in in.h5:/v, the output at `output`,
+// centred when `shift`.
 template <class T>
 void check_case(const fs::path& dir, Shape shape, Direction direction, Norm norm, std::uint64_t seed,
-                const DatasetPath& output) {
+                const DatasetPath& output, bool shift = false) {
   const fs::path input = dir / "in.h5";
-  const std::string what = shape.to_string() + " " + to_string(direction) + " norm " + to_string(norm) + " -> " +
-                           output.to_string() + ", " + std::to_string(world_size()) + " ranks";
+  const std::string what = shape.to_string() + " " + to_string(direction) + " norm " + to_string(norm) +
+                           (shift ? " centred" : "") + " -> " + output.to_string() + ", " +
+                           std::to_string(world_size()) + " ranks";
   const std::vector<std::complex<T>> x = test::to_precision<T>(test::random_signal(shape.elements(), seed));
   if (!has_link(input, "/v")) write_dataset(input, "/v", shape, x);
   const std::uint64_t input_before = file_hash(input);
   const bool output_in_input_file = fs::path(output.file) == input;
 
+  Options options = host_options(norm);
+  options.shift = shift;
   const DatasetTransformReport report =
-      transform_dataset(MPI_COMM_WORLD, {input.string(), "/v"}, output, direction, host_options(norm));
+      transform_dataset(MPI_COMM_WORLD, {input.string(), "/v"}, output, direction, options);
   EXPECT_EQ(report.output_shape, shape) << what;
 
   on_rank0_only([&] {
     const auto got = read_complex<T>(output.file, output.dataset);
     ASSERT_EQ(got.size(), shape.elements()) << what;
-    EXPECT_LE(relative_l2(got, single_process(x, shape, direction, norm)), test::tolerance<T>(4.0, shape.elements()))
+    EXPECT_LE(relative_l2(got, single_process(x, shape, direction, norm, shift)),
+              test::tolerance<T>(4.0, shape.elements()))
         << what;
     EXPECT_EQ(string_attribute(output.file, output.dataset, "direction"), to_string(direction)) << what;
     EXPECT_EQ(string_attribute(output.file, output.dataset, "norm"), to_string(norm)) << what;
+    EXPECT_EQ(string_attribute(output.file, output.dataset, "shift"), shift ? "fftshift" : "none") << what;
     EXPECT_EQ(string_attribute(output.file, output.dataset, "source"), input.string() + ":/v") << what;
     EXPECT_EQ(string_attribute(output.file, output.dataset, "oocfft_temporary"), "(none)") << what;
     if (!output_in_input_file) EXPECT_EQ(file_hash(input), input_before) << what << ": the input file changed";
@@ -254,6 +263,23 @@ TEST(DistributedFiles, EqualTheSingleProcessTransformInBothPrecisions) {
       else
         check_case<double>(dir, shape, d, norm, seed++, out);
       ++i;
+    }
+}
+
+// Options::shift: numpy's fftshift(fftn(ifftshift(u))) of the whole
+// dataset, as one process computes it, odd and even axes, slabs that are
+// uneven or empty on some ranks.
+TEST(DistributedFiles, CentredEqualsTheSingleProcessCentredTransform) {
+  const Shape shapes[] = {{5, 6, 7}, {8, 9, 10}, {3, 2, 5}};
+  std::uint64_t seed = 550;
+  for (const Shape& shape : shapes)
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      const fs::path dir = shared_folder();
+      const DatasetPath out{(dir / "out.h5").string(), "/U"};
+      if (seed % 2 == 0)
+        check_case<float>(dir, shape, d, Norm::backward, seed++, out, true);
+      else
+        check_case<double>(dir, shape, d, Norm::ortho, seed++, out, true);
     }
 }
 
@@ -439,15 +465,23 @@ TEST(DistributedFilesErrors, OneRankAskingForAnotherJobFailsEveryRank) {
   const fs::path dir = shared_folder();
   write_dataset(dir / "in.h5", "/v", Shape{2, 3, 2}, std::vector<std::complex<float>>(12));
   const DatasetPath out{(dir / "out.h5").string(), world_rank() == 1 ? "/other" : "/V"};
-  const Caught c = catch_error([&] {
+  Caught c = catch_error([&] {
     transform_dataset(MPI_COMM_WORLD, {(dir / "in.h5").string(), "/v"}, out, Direction::forward,
                       host_options(Norm::backward));
+  });
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument, "rank 1 was asked for");
+  // Centred on one rank alone is another job too.
+  Options shifted = host_options(Norm::backward);
+  shifted.shift = world_rank() == 1;
+  c = catch_error([&] {
+    transform_dataset(MPI_COMM_WORLD, {(dir / "in.h5").string(), "/v"}, {(dir / "out.h5").string(), "/V"},
+                      Direction::forward, shifted);
   });
   expect_same_error_everywhere(c, ErrorKind::invalid_argument, "rank 1 was asked for");
   EXPECT_TRUE(folder_holds_only(dir, {"in.h5"}));
 }
 
-TEST(DistributedFilesErrors, InPlaceMismatchesAndShiftAreRefusedOnEveryRank) {
+TEST(DistributedFilesErrors, InPlaceMismatchesAreRefusedOnEveryRank) {
   const fs::path dir = shared_folder();
   write_dataset(dir / "in.h5", "/v", Shape{2, 3, 2}, std::vector<std::complex<float>>(12));
   const DatasetPath in{(dir / "in.h5").string(), "/v"};
@@ -458,12 +492,6 @@ TEST(DistributedFilesErrors, InPlaceMismatchesAndShiftAreRefusedOnEveryRank) {
                       host_options(Norm::backward), in_place);
   });
   expect_same_error_everywhere(c, ErrorKind::invalid_argument, "in-place transform of");
-  Options shifted = host_options(Norm::backward);
-  shifted.shift = true;
-  c = catch_error([&] {
-    transform_dataset(MPI_COMM_WORLD, in, {(dir / "out.h5").string(), "/V"}, Direction::forward, shifted);
-  });
-  expect_same_error_everywhere(c, ErrorKind::unsupported, "shift");
   EXPECT_TRUE(folder_holds_only(dir, {"in.h5"}));
 }
 

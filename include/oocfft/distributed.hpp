@@ -28,6 +28,16 @@
 // each rank then sees one device and takes it). A named
 // Devices list is used as given (each rank may pass its own), and the host
 // backend is unchanged. describe() says which device the rank uses.
+//
+// Centred data (Options::shift): numpy's fftshift(fftn(ifftshift(u)))
+// (fftshift(ifftn(ifftshift(U))) for the inverse) over the global shape,
+// odd lengths included, as one process computes it. The shifts are phase
+// multiplies by the shift theorem, on the points a rank holds anyway: on
+// its z-slab before its planes and on its y-slab (or z-slab) after the z
+// lines, no data moved for them. Where a rank's in box is its z-slab, or
+// its out box that slab of the result, the copy the plan makes of it
+// carries them (out of place); elsewhere each is a host sweep over the
+// slab. describe() says which, with the bytes each sweep reads and writes.
 #include <mpi.h>
 
 #include <array>
@@ -78,11 +88,11 @@ Box3 slab_box(Shape shape, int axis, int rank, int ranks);
 class DistributedPlan {
  public:
   // Collective over `comm` (duplicated: the plan's messages never mix with
-  // the caller's). `shape` and `precision` must be the same on every rank;
-  // the ranks' in boxes must tile the shape exactly (inside it, no two
-  // overlapping, no point left out), and so must the out boxes. Throws,
-  // on every rank alike, Error(invalid_argument) for arguments that
-  // break this, and Error(unsupported) for Options::shift. Boxes of any
+  // the caller's). `shape`, `precision`, Options::norm and Options::shift
+  // must be the same on every rank; the ranks' in boxes must tile the
+  // shape exactly (inside it, no two overlapping, no point left out), and
+  // so must the out boxes. Throws, on every rank alike,
+  // Error(invalid_argument) for arguments that break this. Boxes of any
   // size: the exchanges move them in rounds whose counts fit MPI's ints.
   DistributedPlan(MPI_Comm comm, Shape shape, Box3 in_box, Box3 out_box, Precision precision,
                   const Options& options = {});
@@ -94,7 +104,8 @@ class DistributedPlan {
 
   // Collective. `in`: this rank's in box of the global volume (never
   // written); `out`: its out box of the global transform, with numpy's
-  // norm over the global shape (Options::norm). A rank with an empty box
+  // norm over the global shape (Options::norm), centred when
+  // Options::shift. A rank with an empty box
   // may pass null for it. `out` may be `in` when the boxes are the same
   // (in place): every rank's input is read before any output is written.
   // The element type must match the plan's precision.

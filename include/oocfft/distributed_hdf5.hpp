@@ -13,13 +13,14 @@
 // OOCFFT_HAVE_PARALLEL_HDF5=1 for it. The caller owns MPI (MPI_Init).
 //
 // Collective over `comm`: every rank calls with the same input, output,
-// direction and Options::norm (checked: a rank that differs fails every
-// rank). The file safety of the single-process transform_dataset
-// (oocfft/hdf5.hpp): every check before anything is written; the result
-// written under a temporary name (a new output file under a temporary
-// file name) and linked under its own name only when every rank has
-// written its part; one writer per output file (the lock, held by rank
-// 0). A failure on any rank (a bad argument, a file error, out of memory,
+// direction, Options::norm and Options::shift (checked: a rank that
+// differs fails every rank). Options::shift centres the data as one
+// process does (DistributedPlan), and the output's record says so. The
+// file safety of the single-process transform_dataset (oocfft/hdf5.hpp):
+// every check before anything is written; the result written under a
+// temporary name (a new output file under a temporary file name) and
+// linked under its own name only when every rank has written its part;
+// one writer per output file (the lock, held by rank 0). A failure on any rank (a bad argument, a file error, out of memory,
 // a cancel) becomes the same oocfft::Error on every rank, the first
 // failing rank's; the temporaries are removed, the input is as it was and
 // nothing is under the output's name.
@@ -40,8 +41,7 @@
 //
 // DatasetTransformOptions::in_place as in one process: the result takes
 // the input's name when every rank has written its part, the input moved
-// aside until then. Refused on every rank: Options::shift
-// (Error(unsupported): not built for MPI yet).
+// aside until then.
 //
 // The report, on each rank: the input, the output, in_memory (each
 // rank's share is), the rank's host budget, its read, transform and write

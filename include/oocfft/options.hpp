@@ -114,8 +114,11 @@ struct Options {
   // input, at index n/2 of every axis. Folded into the transform as phase
   // multiplies of the bricks already on the device, never as passes of
   // their own (the host backend's in-core plan, which has no bricks, adds
-  // one sweep before and one after). Not for angular-spectrum work, whose
-  // result does not depend on where the origin lies.
+  // one sweep before and one after; a DistributedPlan, whose ranks hold
+  // parts, multiplies their slabs by the global shape's phases, on copies
+  // it makes anyway where it can, else in sweeps). Not for
+  // angular-spectrum work, whose result does not depend on where the
+  // origin lies.
   bool shift = false;
   // HOW. CUDA backend: where the kernels compiled at plan time (NVRTC, for line
   // lengths the build did not compile ahead of time: OOCFFT_KERNEL_SET) are
