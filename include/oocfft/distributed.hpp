@@ -29,6 +29,18 @@
 // Devices list is used as given (each rank may pass its own), and the host
 // backend is unchanged. describe() says which device the rank uses.
 //
+// Exchanges and memory: ranks of one node exchange through its shared
+// memory (MPI_Win_allocate_shared, which OpenMPI maps in /dev/shm; where
+// that has too little room the plan uses MPI alone), ranks of other nodes
+// through MPI_Alltoallv. A plan holds, beside the caller's arrays, one
+// exchange round's shared segment (at most about 1 GiB a rank) and, where
+// every out box is its z-slab, two rounds' pencils (at most 2 GiB each a
+// rank, page-locked for the rank's GPU), for its life. Those rounds
+// overlap a round's z lines with the exchanges of the rounds beside it
+// when the caller initialised MPI with MPI_THREAD_FUNNELED (calling from
+// the main thread) or MPI_THREAD_SERIALIZED and up; with MPI_Init's
+// single level they run one after another.
+//
 // Centred data (Options::shift): numpy's fftshift(fftn(ifftshift(u)))
 // (fftshift(ifftn(ifftshift(U))) for the inverse) over the global shape,
 // odd lengths included, as one process computes it. The shifts are phase
