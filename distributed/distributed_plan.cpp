@@ -154,6 +154,7 @@ class DistributedPlan::Impl {
       const std::vector<Box3> y_slabs = distributed::slab_boxes(shape, 1, ranks);
       z_slab_ = z_slabs[static_cast<std::size_t>(rank)];
       y_slab_ = y_slabs[static_cast<std::size_t>(rank)];
+      for (const Box3& b : y_slabs) largest_y_slab_ = std::max(largest_y_slab_, b.count());
       const std::size_t element = precision == Precision::single ? 8 : 16;
       to_z_slabs_.emplace(in_boxes, z_slabs, rank, element);
       // The local plan's own progress would be one rank's bricks: the
@@ -242,8 +243,30 @@ class DistributedPlan::Impl {
         throw Error(ErrorKind::invalid_argument, rank + ": null output array for its out box " +
                                                      distributed::to_string(out_box_));
       if (!planes_in_place) z_slab.emplace(z_slab_.count());
-      if (!pencils_) y_slab.emplace(y_slab_.count());
     });
+    // The y-slabs: in the node's shared memory where it has room (one copy
+    // each way, straight into and out of the peers' y-slabs), else each
+    // rank's own.
+    std::optional<distributed::NodeWindow> shared_y_slabs;
+    if (!pencils_) {
+      if (comm_.size() > 1) {
+        try {
+          agree_on(comm, [&] { shared_y_slabs.emplace(comm, largest_y_slab_ * sizeof(std::complex<T>)); });
+        } catch (const Error&) {
+          shared_y_slabs.reset();  // every rank alike: MPI alone, as describe() says
+        }
+      }
+      agree_on(comm, [&] {
+        if (!shared_y_slabs) y_slab.emplace(y_slab_.count());
+      });
+    }
+    auto peers = [&](distributed::PeerArrays::Side side) -> std::optional<distributed::PeerArrays> {
+      if (!shared_y_slabs) return std::nullopt;
+      return distributed::PeerArrays{&*shared_y_slabs, 0, side};
+    };
+    std::complex<T>* const y = shared_y_slabs ? reinterpret_cast<std::complex<T>*>(shared_y_slabs->segment(comm_.rank()))
+                               : y_slab                 ? y_slab->data()
+                                                        : nullptr;
     const MPI_Datatype type = mpi_type_of<T>();
     std::complex<T>* planes = planes_in_place ? out : z_slab->data();
     const distributed::NodeWindow* node = node_window();
@@ -261,18 +284,19 @@ class DistributedPlan::Impl {
       report_step(2);
       return;
     }
-    transpose_->run(comm, type, static_cast<const std::complex<T>*>(planes), y_slab->data(), node);
+    transpose_->run(comm, type, static_cast<const std::complex<T>*>(planes), y, node,
+                    peers(distributed::PeerArrays::Side::to));
     z_slab.reset();  // its memory back before the z lines
     agree_on(comm, [&] {
       poll_cancel_before_z_lines();
       if constexpr (std::is_same_v<T, float>) {
-        if (z_lines_single_) z_lines_single_->execute(y_slab->data(), direction == Direction::inverse, scale);
+        if (z_lines_single_) z_lines_single_->execute(y, direction == Direction::inverse, scale);
       } else {
-        if (z_lines_double_) z_lines_double_->execute(y_slab->data(), direction == Direction::inverse, scale);
+        if (z_lines_double_) z_lines_double_->execute(y, direction == Direction::inverse, scale);
       }
     });
     report_step(1);
-    into_out_boxes(comm, type, y_slab->data(), y_slab_, out, direction);
+    into_out_boxes(comm, type, y, y_slab_, out, direction, peers(distributed::PeerArrays::Side::from));
     report_step(2);
   }
 
@@ -296,16 +320,27 @@ class DistributedPlan::Impl {
   // Step 5 and, centred, the output's phases, from `last`, this rank's
   // `slab` (its y-slab, or its z-slab after pencil rounds): the same fold
   // where its out box is that slab and `out` is another array.
+  // `peers`: the y-slabs of the node's ranks in its shared memory, read
+  // straight by the ranks whose out boxes they hold points of. A rank
+  // whose out box is its own slab is read by no other.
   template <class T>
   void into_out_boxes(MPI_Comm comm, MPI_Datatype type, std::complex<T>* last, const Box3& slab,
-                      std::complex<T>* out, Direction direction) const {
+                      std::complex<T>* out, Direction direction,
+                      std::optional<distributed::PeerArrays> peers = std::nullopt) const {
+    // The peers read the slabs straight: every rank's phases first (every
+    // rank of the node takes part in the barrier, whichever branch it takes).
+    auto phased = [&] {
+      if (centring_ && peers) peers->window->synchronise();
+    };
     if (centring_ && out_box_ == slab && last != out) {
       centring_->after_transform(static_cast<const std::complex<T>*>(last), out, slab, direction);
-      to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(out), out, node_window());
+      phased();
+      to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(out), out, node_window(), peers);
       return;
     }
     if (centring_) centring_->after_transform(last, slab, direction);
-    to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(last), out, node_window());
+    phased();
+    to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(last), out, node_window(), peers);
   }
 
   // The node's segments for the exchanges, or null (open_node_window).
@@ -356,7 +391,7 @@ class DistributedPlan::Impl {
            (pencils_ ? "z-slab after steps 3-4, " : "y-slab after step 4, ") +
            where(last, out_box_ == last, "5", pencils_.has_value()) + "\n";
     }
-    s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + exchanged(*to_z_slabs_) + "\n";
+    s += "  1. in boxes -> z-slabs: " + exchanged(*to_z_slabs_) + "\n";
     s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +
          (planes_ ? ":\n" + planes_->describe() : std::string(" (empty)\n"));
     if (pencils_) {
@@ -364,13 +399,18 @@ class DistributedPlan::Impl {
       s += "  5. z-slabs -> out boxes (each rank's own z-slab: a copy at most)\n";
       return s;
     }
-    s += "  3. z-slabs -> y-slabs (MPI_Alltoallv): " + exchanged(*transpose_) + "\n";
+    s += "  3. z-slabs -> y-slabs: " + exchanged(*transpose_) +
+         (comm_.size() > 1 ? "; the y-slabs in the node's shared memory when /dev/shm has room for them (a run "
+                             "allocates them), so the ranks of a node write straight into each other's, and read "
+                             "straight from them in step 5"
+                           : "") +
+         "\n";
     const std::string z_lines = z_lines_single_   ? z_lines_single_->describe()
                                 : z_lines_double_ ? z_lines_double_->describe()
                                                   : std::string();
     s += "  4. z of y-slab " + distributed::to_string(y_slab_) + " by the single-node engine (its z pass alone)" +
          (z_lines.empty() ? std::string(" (empty)\n") : ":\n" + z_lines);
-    s += "  5. y-slabs -> out boxes (MPI_Alltoallv): " + exchanged(*to_out_boxes_) + "\n";
+    s += "  5. y-slabs -> out boxes: " + exchanged(*to_out_boxes_) + "\n";
     return s;
   }
 
@@ -383,6 +423,7 @@ class DistributedPlan::Impl {
   std::string node_note_;    // how the exchanges move points between ranks of a node
   distributed::NetworkRate network_;  // the nodes, and the rate between them measured at plan time
   Box3 z_slab_, y_slab_;
+  std::size_t largest_y_slab_ = 0;  // points of the largest rank's y-slab: the stride of shared y-slabs
   std::optional<BoxExchange> to_z_slabs_, transpose_, to_out_boxes_;
   std::optional<Plan> planes_;
   std::optional<distributed::PencilRounds> pencils_;  // steps 3-4 when every out box is its z-slab
