@@ -68,4 +68,19 @@ inline void expect_same_error_everywhere(const Caught& c, ErrorKind kind, const 
   EXPECT_EQ(lowest[0], -lowest[1]) << "the ranks' messages differ; this rank's: " << c.message;
 }
 
+// The ranks of MPI_COMM_WORLD with this one's parity: as the ranks of one
+// "node" of two, where every rank of a test shares one machine (the
+// suites pass it as the ranks that share memory).
+class ParityGroup {
+ public:
+  ParityGroup() { MPI_Comm_split(MPI_COMM_WORLD, world_rank() % 2, 0, &comm_); }
+  ~ParityGroup() { MPI_Comm_free(&comm_); }
+  ParityGroup(const ParityGroup&) = delete;
+  ParityGroup& operator=(const ParityGroup&) = delete;
+  MPI_Comm get() const { return comm_; }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
 }  // namespace oocfft::test

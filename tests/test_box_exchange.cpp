@@ -19,6 +19,7 @@
 #include "distributed/box_partition.hpp"
 #include "distributed/node_window.hpp"
 #include "oocfft/error.hpp"
+#include "tests/mpi_test_support.hpp"
 
 namespace oocfft {
 namespace {
@@ -67,24 +68,11 @@ std::vector<c64> indices_of(const Box3& box, Shape s) {
 // MPI in the same rounds.
 enum class Route { mpi, one_node, two_nodes };
 
-// The ranks of `comm` with the same parity as this one.
-class ParityGroup {
- public:
-  ParityGroup() { MPI_Comm_split(MPI_COMM_WORLD, world(MPI_Comm_rank) % 2, 0, &comm_); }
-  ~ParityGroup() { MPI_Comm_free(&comm_); }
-  ParityGroup(const ParityGroup&) = delete;
-  ParityGroup& operator=(const ParityGroup&) = delete;
-  MPI_Comm get() const { return comm_; }
-
- private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
-};
-
 std::size_t check_exchange(Shape shape, const std::vector<Box3>& from, const std::vector<Box3>& to,
                            std::size_t round_bytes, const char* what, Route route = Route::mpi) {
   const int rank = world(MPI_Comm_rank);
   const distributed::BoxExchange exchange(from, to, rank, sizeof(c64), round_bytes);
-  std::optional<ParityGroup> parity;
+  std::optional<test::ParityGroup> parity;
   std::optional<distributed::NodeWindow> node;
   if (route == Route::two_nodes) parity.emplace();
   if (route != Route::mpi)

@@ -26,10 +26,8 @@ TEST(NetworkRate, OneNodeSendsNothingOverANetwork) {
 TEST(NetworkRate, TwoNodesAreTimedAndGiveAFloor) {
   const int ranks = test::world_size(), rank = test::world_rank();
   if (ranks < 2) GTEST_SKIP() << "two nodes need two ranks";
-  MPI_Comm parity;
-  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, 0, &parity);
-  const distributed::NetworkRate rate = distributed::measure_network_rate(MPI_COMM_WORLD, parity);
-  MPI_Comm_free(&parity);
+  const test::ParityGroup parity;
+  const distributed::NetworkRate rate = distributed::measure_network_rate(MPI_COMM_WORLD, parity.get());
   EXPECT_EQ(rate.nodes, 2);
   for (int r = 0; r < ranks; ++r)
     EXPECT_EQ(rate.on_other_node[static_cast<std::size_t>(r)], r % 2 != rank % 2) << "rank " << r;

@@ -62,18 +62,6 @@ struct RoundsSetup {
   bool two_nodes = false;
 };
 
-// The ranks of MPI_COMM_WORLD with this one's parity.
-class ParityGroup {
- public:
-  ParityGroup() { MPI_Comm_split(MPI_COMM_WORLD, test::world_rank() % 2, 0, &comm_); }
-  ~ParityGroup() { MPI_Comm_free(&comm_); }
-  ParityGroup(const ParityGroup&) = delete;
-  ParityGroup& operator=(const ParityGroup&) = delete;
-  MPI_Comm get() const { return comm_; }
-
- private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
-};
 
 template <class T>
 void check_rounds(Shape shape, std::size_t pencil_bytes, bool inverse, RoundsSetup setup = {}) {
@@ -84,7 +72,7 @@ void check_rounds(Shape shape, std::size_t pencil_bytes, bool inverse, RoundsSet
   local.threads = 1;
   distributed::PencilRounds rounds(shape, rank, ranks, precision, local,
                                    {.overlap = setup.overlap, .shared = setup.shared_pencils, .pencil_bytes = pencil_bytes});
-  const ParityGroup parity;
+  const test::ParityGroup parity;
   rounds.place_buffers(MPI_COMM_WORLD, setup.two_nodes ? parity.get() : MPI_COMM_NULL);
   if (ranks > 1) EXPECT_EQ(rounds.shares_pencils(), setup.shared_pencils);
   std::optional<distributed::NodeWindow> node;
