@@ -4,10 +4,13 @@
 //
 //   mpirun -np R oocfft_distributed_bench --shape=NZxNYxNX [--threads=16] [--no-fftw] [--repeat=N]
 //                                         [--backend=host|cuda] [--precision=single] [--host-array]
+//                                         [--devices=all]
 //
 // --host-array: each rank's z-slab is an oocfft::HostArray (page-locked
 // for its GPU, as the single-process benchmarks' "HostArray" rows), not
-// ordinary pageable memory.
+// ordinary pageable memory. --devices=all: each rank streams through every
+// GPU it sees (Options::devices = Devices::all(); give each rank its own
+// with CUDA_VISIBLE_DEVICES), instead of one GPU a rank.
 //
 // Each rank fills its own z-slab (slab_box) from one global seed, so the
 // volume is the same for any R. Each engine runs one warm-up transform,
@@ -134,6 +137,7 @@ struct Args {
   int repeat = 1;
   oocfft::Backend backend = oocfft::Backend::automatic;
   bool host_array = false;
+  bool all_devices = false;
 };
 
 // "NZxNYxNX" as a Shape; throws std::invalid_argument otherwise.
@@ -171,6 +175,8 @@ std::optional<std::string> parse(int argc, char** argv, Args& a) {
         a.backend = oocfft::Backend::cuda;
       else if (s == "--host-array")
         a.host_array = true;
+      else if (s == "--devices=all")
+        a.all_devices = true;
       else if (s == "--precision=single")
         ;  // the only one: FFTW's peer here is fftwf
       else
@@ -402,6 +408,7 @@ int run(const Args& a, MPI_Comm comm) {
     oocfft::Options options;
     options.backend = a.backend;
     options.threads = static_cast<unsigned>(a.threads);
+    if (a.all_devices) options.devices = oocfft::Devices::all();
     options.progress = [&](const oocfft::Progress&) {
       step_ends.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     };
