@@ -87,7 +87,8 @@ BoxExchange::BoxExchange(const std::vector<Box3>& from, const std::vector<Box3>&
       to_box_(to[static_cast<std::size_t>(rank)]),
       from_array_(from_array.value_or(from_box_)),
       to_array_(to_array.value_or(to_box_)),
-      rank_(rank) {
+      rank_(rank),
+      element_bytes_(element_bytes) {
   const std::size_t ranks = from.size();
   const auto me = static_cast<std::size_t>(rank);
   auto inside = [](const Box3& box, const Box3& array) { return box.empty() || intersection(box, array) == box; };
@@ -175,5 +176,12 @@ void BoxExchange::run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to) co
 
 template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<float>*, std::complex<float>*) const;
 template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<double>*, std::complex<double>*) const;
+template void BoxExchange::run(MPI_Comm, MPI_Datatype, const float*, float*) const;
+template void BoxExchange::run(MPI_Comm, MPI_Datatype, const double*, double*) const;
+
+std::string BoxExchange::summary() const {
+  return std::to_string(sent_to_others_ * element_bytes_) + " bytes sent to other ranks, " +
+         std::to_string(received_from_others_ * element_bytes_) + " received, rounds: " + std::to_string(rounds_);
+}
 
 }  // namespace oocfft::distributed

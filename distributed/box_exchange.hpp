@@ -24,6 +24,8 @@
 #include <complex>
 #include <cstddef>
 #include <optional>
+#include <type_traits>
+#include <string>
 #include <vector>
 
 #include "oocfft/distributed.hpp"
@@ -60,6 +62,8 @@ class BoxExchange {
   std::size_t received_from_others() const { return received_from_others_; }
   // MPI_Alltoallv calls of one run (0 when no rank sends another anything).
   std::size_t rounds() const { return rounds_; }
+  // "B bytes sent to other ranks, B received, rounds: K", for describe().
+  std::string summary() const;
 
  private:
   Box3 from_box_;
@@ -67,6 +71,7 @@ class BoxExchange {
   Box3 from_array_;  // the box the `from` array covers
   Box3 to_array_;    // the box the `to` array covers
   int rank_ = 0;
+  std::size_t element_bytes_ = 0;
   std::vector<Box3> send_blocks_;  // per rank: my from box ∩ its to box (empty for mine)
   std::vector<Box3> recv_blocks_;  // per rank: its from box ∩ my to box (empty for mine)
   Box3 kept_;                      // my from box ∩ my to box
@@ -75,8 +80,23 @@ class BoxExchange {
   std::size_t received_from_others_ = 0;
 };
 
+// The MPI datatype of the elements an exchange moves: the complex values
+// of a spectrum, or the real values of a real transform's real side.
+template <class T>
+MPI_Datatype mpi_datatype() {
+  if constexpr (std::is_same_v<T, std::complex<float>>) return MPI_C_FLOAT_COMPLEX;
+  if constexpr (std::is_same_v<T, std::complex<double>>) return MPI_C_DOUBLE_COMPLEX;
+  if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
+  static_assert(std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, std::complex<float>> ||
+                    std::is_same_v<T, std::complex<double>>,
+                "an exchange moves float, double or their complex values");
+  return MPI_DOUBLE;
+}
+
 extern template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<float>*, std::complex<float>*) const;
 extern template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<double>*,
                                       std::complex<double>*) const;
+extern template void BoxExchange::run(MPI_Comm, MPI_Datatype, const float*, float*) const;
+extern template void BoxExchange::run(MPI_Comm, MPI_Datatype, const double*, double*) const;
 
 }  // namespace oocfft::distributed

@@ -30,96 +30,42 @@
 #include "distributed/box_exchange.hpp"
 #include "distributed/box_partition.hpp"
 #include "distributed/failure_agreement.hpp"
+#include "distributed/in_precision.hpp"
 #include "distributed/mpi_communicator.hpp"
 #include "distributed/pencil_rounds.hpp"
+#include "distributed/plan_arguments.hpp"
 #include "distributed/rank_device.hpp"
+#include "distributed/run_controls.hpp"
 #include "distributed/uninitialised_buffer.hpp"
 #include "engine/api/z_line_transform.hpp"
 #include "engine/planning/normalization.hpp"
 #include "oocfft/plan.hpp"
 
 namespace oocfft {
-namespace {
 
 using distributed::agree_on;
 using distributed::BoxExchange;
 
-// What every rank says about its arguments, gathered on every rank.
-struct RankArguments {
-  std::int64_t shape[3];
-  std::int64_t precision;
-  std::int64_t in_low[3], in_high[3], out_low[3], out_high[3];
-};
-constexpr int argument_count = sizeof(RankArguments) / sizeof(std::int64_t);
-
-RankArguments arguments_of(Shape shape, Precision precision, const Box3& in, const Box3& out) {
-  RankArguments a{};
-  const std::size_t n[3] = {shape.nz, shape.ny, shape.nx};
-  for (int k = 0; k < 3; ++k) {
-    a.shape[k] = static_cast<std::int64_t>(n[k]);
-    a.in_low[k] = in.low[k];
-    a.in_high[k] = in.high[k];
-    a.out_low[k] = out.low[k];
-    a.out_high[k] = out.high[k];
-  }
-  a.precision = static_cast<std::int64_t>(precision);
-  return a;
-}
-
-// Why the gathered arguments cannot make a plan; the same on every rank.
-void check_arguments(const std::vector<RankArguments>& all, Shape shape, std::vector<Box3>& in_boxes,
-                     std::vector<Box3>& out_boxes) {
-  if (shape.nz == 0 || shape.ny == 0 || shape.nx == 0)
-    throw Error(ErrorKind::invalid_argument, "distributed plan of the empty shape " + shape.to_string());
-  for (std::size_t r = 0; r < all.size(); ++r) {
-    const RankArguments& a = all[r];
-    for (int k = 0; k < 3; ++k)
-      if (a.shape[k] != all[0].shape[k])
-        throw Error(ErrorKind::invalid_argument, "rank " + std::to_string(r) + " passes another shape than rank 0's " +
-                                                     shape.to_string());
-    if (a.precision != all[0].precision)
-      throw Error(ErrorKind::invalid_argument, "rank " + std::to_string(r) + " passes another precision than rank 0");
-    Box3 in, out;
-    for (int k = 0; k < 3; ++k) {
-      in.low[k] = a.in_low[k];
-      in.high[k] = a.in_high[k];
-      out.low[k] = a.out_low[k];
-      out.high[k] = a.out_high[k];
-    }
-    in_boxes.push_back(in);
-    out_boxes.push_back(out);
-  }
-  if (auto fault = distributed::tiling_fault(in_boxes, shape, "in")) throw Error(ErrorKind::invalid_argument, *fault);
-  if (auto fault = distributed::tiling_fault(out_boxes, shape, "out"))
-    throw Error(ErrorKind::invalid_argument, *fault);
-}
-
-template <class T>
-MPI_Datatype mpi_type_of() {
-  return std::is_same_v<T, float> ? MPI_C_FLOAT_COMPLEX : MPI_C_DOUBLE_COMPLEX;
-}
-
-}  // namespace
-
 class DistributedPlan::Impl {
  public:
   Impl(MPI_Comm caller, Shape shape, Box3 in_box, Box3 out_box, Precision precision, const Options& options)
-      : comm_(caller), shape_(shape), in_box_(in_box), out_box_(out_box), precision_(precision), options_(options) {
+      : comm_(caller),
+        shape_(shape),
+        in_box_(in_box),
+        out_box_(out_box),
+        precision_(precision),
+        options_(options),
+        controls_(options, comm_.rank(), steps) {
     const int ranks = comm_.size();
     const int rank = comm_.rank();
-    std::vector<RankArguments> all(static_cast<std::size_t>(ranks));
-    const RankArguments mine = arguments_of(shape, precision, in_box, out_box);
-    distributed::check_mpi(MPI_Allgather(&mine, argument_count, MPI_INT64_T, all.data(), argument_count,
-                                         MPI_INT64_T, comm_.get()),
-                           "MPI_Allgather");
-    std::vector<Box3> in_boxes, out_boxes;
-    agree_on(comm_.get(), [&] { check_arguments(all, shape, in_boxes, out_boxes); });
-    int local_rank = 0;
-    agree_on(comm_.get(), [&] { local_rank = distributed::node_local_rank(comm_.get()); });
-    const bool uses_cuda =
-        options.backend == Backend::cuda || (options.backend == Backend::automatic && cuda_available());
-    const distributed::RankDevice device = distributed::rank_device(options, local_rank, uses_cuda, cuda_device_count());
+    const distributed::RankBoxes boxes = distributed::gather_checked_boxes(
+        comm_.get(), shape, precision, in_box, out_box, {shape, "in"}, {shape, "out"});
+    const std::vector<Box3>& out_boxes = boxes.second;
+    // The local plans' own progress would be one rank's bricks: the plan
+    // reports the whole job's steps instead (RunControls).
+    const distributed::RankDevice device = distributed::local_transform_options(comm_.get(), options);
     device_note_ = device.note;
+    const Options& local = device.options;
 
     agree_on(comm_.get(), [&] {
       if (options.shift)
@@ -129,11 +75,7 @@ class DistributedPlan::Impl {
       z_slab_ = z_slabs[static_cast<std::size_t>(rank)];
       y_slab_ = y_slabs[static_cast<std::size_t>(rank)];
       const std::size_t element = precision == Precision::single ? 8 : 16;
-      to_z_slabs_.emplace(in_boxes, z_slabs, rank, element);
-      // The local plan's own progress would be one rank's bricks: the
-      // plan reports the whole job's steps instead (report_step).
-      Options local = device.options;
-      local.progress = nullptr;
+      to_z_slabs_.emplace(boxes.first, z_slabs, rank, element);
       if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, local);
       if (out_boxes == z_slabs) {
         // Every rank wants its z-slab back: the z lines in rounds of
@@ -144,12 +86,7 @@ class DistributedPlan::Impl {
       }
       transpose_.emplace(z_slabs, y_slabs, rank, element);
       to_out_boxes_.emplace(y_slabs, out_boxes, rank, element);
-      if (!y_slab_.empty()) {
-        if (precision == Precision::single)
-          z_lines_single_.emplace(y_slab_.extent(), local);
-        else
-          z_lines_double_.emplace(y_slab_.extent(), local);
-      }
+      if (!y_slab_.empty()) z_lines_.emplace(precision, y_slab_.extent(), local);
     });
   }
 
@@ -176,63 +113,39 @@ class DistributedPlan::Impl {
       if (!planes_in_place) z_slab.emplace(z_slab_.count());
       if (!pencils_) y_slab.emplace(y_slab_.count());
     });
-    const MPI_Datatype type = mpi_type_of<T>();
+    const MPI_Datatype type = distributed::mpi_datatype<std::complex<T>>();
     std::complex<T>* planes = planes_in_place ? out : z_slab->data();
     to_z_slabs_->run(comm, type, in, planes);
     agree_on(comm, [&] {
       if (planes_) planes_->execute(planes, direction);
     });
-    report_step(0);
+    controls_.step_done(0);
     const double scale = engine::norm_scale(options_.norm, direction, shape_.nz);
     if (pencils_) {
-      agree_on(comm, [&] { poll_cancel_before_z_lines(); });
+      agree_on(comm, [&] { controls_.poll_cancel("the z lines"); });
       pencils_->run(comm, planes, direction == Direction::inverse, scale);
-      report_step(1);
+      controls_.step_done(1);
       to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(planes), out);
-      report_step(2);
+      controls_.step_done(2);
       return;
     }
     transpose_->run(comm, type, static_cast<const std::complex<T>*>(planes), y_slab->data());
     z_slab.reset();  // its memory back before the z lines
     agree_on(comm, [&] {
-      poll_cancel_before_z_lines();
-      if constexpr (std::is_same_v<T, float>) {
-        if (z_lines_single_) z_lines_single_->execute(y_slab->data(), direction == Direction::inverse, scale);
-      } else {
-        if (z_lines_double_) z_lines_double_->execute(y_slab->data(), direction == Direction::inverse, scale);
-      }
+      controls_.poll_cancel("the z lines");
+      if (const auto* z_lines = z_lines_.get<T>()) z_lines->execute(y_slab->data(), direction == Direction::inverse, scale);
     });
-    report_step(1);
+    controls_.step_done(1);
     to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab->data()), out);
-    report_step(2);
-  }
-
-  // Polled here too, not only by the engine's bricks: a rank with no
-  // y-slab or no pencils runs none.
-  void poll_cancel_before_z_lines() const {
-    if (options_.cancel && options_.cancel())
-      throw Error(ErrorKind::cancelled, "rank " + std::to_string(comm_.rank()) + ": cancelled before the z lines");
-  }
-
-  // Rank 0 reports the whole job's progress (Options::progress): after the
-  // planes and after the z lines every rank has finished the step (it
-  // agreed on it); after the last exchange, rank 0 has all it receives.
-  static constexpr unsigned steps = 3;
-  void report_step(unsigned step) const {
-    if (comm_.rank() == 0 && options_.progress) options_.progress(Progress{step + 1, steps, 0, step, steps});
+    controls_.step_done(2);
   }
 
   std::string describe() const {
-    const std::size_t element = precision_ == Precision::single ? 8 : 16;
-    auto exchanged = [&](const BoxExchange& e) {
-      return std::to_string(e.sent_to_others() * element) + " bytes sent to other ranks, " +
-             std::to_string(e.received_from_others() * element) + " received, rounds: " + std::to_string(e.rounds());
-    };
     std::string s = "distributed 3D FFT " + shape_.to_string() + " " + to_string(precision_) + ", rank " +
                     std::to_string(comm_.rank()) + " of " + std::to_string(comm_.size()) + "\n";
     s += "  in box " + distributed::to_string(in_box_) + ", out box " + distributed::to_string(out_box_) + "\n";
     s += "  device of steps 2 and 4: " + device_note_ + "\n";
-    s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + exchanged(*to_z_slabs_) + "\n";
+    s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + to_z_slabs_->summary() + "\n";
     s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +
          (planes_ ? ":\n" + planes_->describe() : std::string(" (empty)\n"));
     if (pencils_) {
@@ -240,13 +153,11 @@ class DistributedPlan::Impl {
       s += "  5. z-slabs -> out boxes (each rank's own z-slab: a copy at most)\n";
       return s;
     }
-    s += "  3. z-slabs -> y-slabs (MPI_Alltoallv): " + exchanged(*transpose_) + "\n";
-    const std::string z_lines = z_lines_single_   ? z_lines_single_->describe()
-                                : z_lines_double_ ? z_lines_double_->describe()
-                                                  : std::string();
+    s += "  3. z-slabs -> y-slabs (MPI_Alltoallv): " + transpose_->summary() + "\n";
+    const std::string z_lines = z_lines_.describe();
     s += "  4. z of y-slab " + distributed::to_string(y_slab_) + " by the single-node engine (its z pass alone)" +
          (z_lines.empty() ? std::string(" (empty)\n") : ":\n" + z_lines);
-    s += "  5. y-slabs -> out boxes (MPI_Alltoallv): " + exchanged(*to_out_boxes_) + "\n";
+    s += "  5. y-slabs -> out boxes (MPI_Alltoallv): " + to_out_boxes_->summary() + "\n";
     return s;
   }
 
@@ -260,8 +171,10 @@ class DistributedPlan::Impl {
   std::optional<BoxExchange> to_z_slabs_, transpose_, to_out_boxes_;
   std::optional<Plan> planes_;
   std::optional<distributed::PencilRounds> pencils_;  // steps 3-4 when every out box is its z-slab
-  std::optional<engine::ZLineTransform<float>> z_lines_single_;
-  std::optional<engine::ZLineTransform<double>> z_lines_double_;
+  distributed::InPrecision<engine::ZLineTransform> z_lines_;
+  // Three steps reported: the planes, the z lines, the last exchange.
+  static constexpr unsigned steps = 3;
+  distributed::RunControls controls_;
 };
 
 DistributedPlan::DistributedPlan(MPI_Comm comm, Shape shape, Box3 in_box, Box3 out_box, Precision precision,
