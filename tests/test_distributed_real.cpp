@@ -70,13 +70,23 @@ std::string describe_case(const Layout& layout, Shape shape, const char* directi
          std::to_string(world_size()) + " ranks";
 }
 
+// A case's plan: this rank's boxes of `layout`, the host backend with
+// `norm` and a device budget of `budget` bytes (0: none).
+template <class T>
+DistributedRealPlan plan_of(Shape shape, const Layout& layout, Norm norm, std::size_t budget) {
+  const int rank = world_rank(), ranks = world_size();
+  Options options = host_options(norm);
+  options.device_memory_budget = budget;
+  return DistributedRealPlan(MPI_COMM_WORLD, shape, layout.in(shape, rank, ranks),
+                             layout.out(half_spectrum_shape(shape), rank, ranks), precision_of<T>(), options);
+}
+
 // Forward: real boxes in, spectrum boxes out.
 template <class T>
 void check_forward(Shape shape, const Layout& layout, Norm norm, std::uint64_t seed, std::size_t budget = 0) {
-  const int rank = world_rank(), ranks = world_size();
-  const Shape h = half_spectrum_shape(shape);
-  const Box3 real_box = layout.in(shape, rank, ranks);
-  const Box3 spectrum_box = layout.out(h, rank, ranks);
+  const DistributedRealPlan plan = plan_of<T>(shape, layout, norm, budget);
+  const Shape h = plan.spectrum_shape();
+  const Box3 real_box = plan.real_box(), spectrum_box = plan.spectrum_box();
   const std::vector<long double> x = test::random_real_signal(shape.elements(), seed);
   const std::vector<T> whole(x.begin(), x.end());
 
@@ -85,13 +95,10 @@ void check_forward(Shape shape, const Layout& layout, Norm norm, std::uint64_t s
   std::vector<std::complex<T>> single(h.elements());
   RealPlan(shape, precision_of<T>(), host_options(norm)).forward(whole.data(), single.data());
 
-  Options options = host_options(norm);
-  options.device_memory_budget = budget;
   const std::vector<T> in = cut(whole, shape, real_box);
   const std::vector<T> kept = in;
   const T nan = std::numeric_limits<T>::quiet_NaN();
   std::vector<std::complex<T>> out(spectrum_box.count(), {nan, nan});
-  const DistributedRealPlan plan(MPI_COMM_WORLD, shape, real_box, spectrum_box, precision_of<T>(), options);
   plan.forward(in.data(), out.data());
 
   const std::string what = describe_case(layout, shape, "forward", norm);
@@ -107,13 +114,9 @@ void check_forward(Shape shape, const Layout& layout, Norm norm, std::uint64_t s
 // which must drop the same imaginary parts.
 template <class T>
 void check_inverse(Shape shape, const Layout& layout, Norm norm, std::uint64_t seed, std::size_t budget = 0) {
-  const int rank = world_rank(), ranks = world_size();
-  const Shape h = half_spectrum_shape(shape);
-  const Box3 real_box = layout.in(shape, rank, ranks);
-  const Box3 spectrum_box = layout.out(h, rank, ranks);
-  Options options = host_options(norm);
-  options.device_memory_budget = budget;
-  const DistributedRealPlan plan(MPI_COMM_WORLD, shape, real_box, spectrum_box, precision_of<T>(), options);
+  const DistributedRealPlan plan = plan_of<T>(shape, layout, norm, budget);
+  const Shape h = plan.spectrum_shape();
+  const Box3 real_box = plan.real_box(), spectrum_box = plan.spectrum_box();
   const std::string what = describe_case(layout, shape, "inverse", norm);
   const double tol = test::tolerance<T>(6.0, shape.elements());
   const T nan = std::numeric_limits<T>::quiet_NaN();

@@ -17,19 +17,11 @@
 #include <vector>
 
 #include "engine/api/real_plane_transform.hpp"
+#include "tests/engine_test_support.hpp"
 #include "tests/reference.hpp"
 
 namespace oocfft::test {
 namespace {
-
-Options host_budget(std::size_t budget) {
-  Options o;
-  o.backend = Backend::host;
-  o.threads = 2;
-  o.streams = 2;
-  o.device_memory_budget = budget;
-  return o;
-}
 
 // numpy's rfft2 of every plane of `x` (shape s), times `scale`.
 std::vector<LongComplex> planes_reference(const std::vector<long double>& x, const Shape& s, long double scale) {
@@ -47,7 +39,7 @@ std::vector<LongComplex> planes_reference(const std::vector<long double>& x, con
 template <class T>
 void check_planes(const Options& options, const std::string& what) {
   const Shape shapes[] = {{3, 6, 8}, {4, 5, 9}, {2, 7, 1}, {3, 4, 2}, {5, 1, 12}, {1, 13, 11}, {2, 40, 30}, {3, 33, 31}};
-  const Precision precision = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
+  const Precision precision = precision_of<T>();
   const T nan = std::numeric_limits<T>::quiet_NaN();
   for (const Shape& s : shapes) {
     const std::string where = what + " " + s.to_string();
