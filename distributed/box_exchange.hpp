@@ -5,7 +5,8 @@
 // into its `to` array. The same exchange serves the three steps of a
 // distributed transform: the caller's in boxes to z-slabs, z-slabs to
 // y-slabs (the global transpose: every shared box is a block of whole x
-// rows), and y-slabs to the caller's out boxes.
+// rows), and y-slabs to the caller's out boxes; a real transform's real
+// boxes to and from z-slabs move real values (any element size).
 //
 // The points a rank keeps (its from box ∩ its to box) are copied straight
 // from one array to the other and never enter MPI. What goes to other
