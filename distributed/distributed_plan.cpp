@@ -4,13 +4,14 @@
 //   2. each rank's z-slab: the single-node engine's 2D transform of its
 //      planes (Plan over Axes::planes: normalised over ny * nx), in the
 //      caller's array when the call is in place and the box is the z-slab;
+//   3-5. the z lines (z_line_steps.hpp), normalised over nz:
 //   3. z-slabs -> y-slabs, the global transpose (BoxExchange);
 //      (3-4 where every rank's out box is its z-slab: the z lines in
 //      rounds of pencils that leave the z-slabs and come back,
 //      pencil_rounds.hpp, with no y-slab);
 //   4. each rank's y-slab: the transform along z alone, streamed through
 //      the rank's device by the engine's lone z pass
-//      (engine::ZLineTransform, normalised over nz);
+//      (engine::ZLineTransform);
 //   5. y-slabs -> the caller's out boxes (BoxExchange).
 // The two partial norms multiply to numpy's over the global shape (for
 // each norm, the factor of N points is the product of the factors of
@@ -30,14 +31,12 @@
 #include "distributed/box_exchange.hpp"
 #include "distributed/box_partition.hpp"
 #include "distributed/failure_agreement.hpp"
-#include "distributed/in_precision.hpp"
 #include "distributed/mpi_communicator.hpp"
-#include "distributed/pencil_rounds.hpp"
 #include "distributed/plan_arguments.hpp"
 #include "distributed/rank_device.hpp"
 #include "distributed/run_controls.hpp"
 #include "distributed/uninitialised_buffer.hpp"
-#include "engine/api/z_line_transform.hpp"
+#include "distributed/z_line_steps.hpp"
 #include "engine/planning/normalization.hpp"
 #include "oocfft/plan.hpp"
 
@@ -60,7 +59,6 @@ class DistributedPlan::Impl {
     const int rank = comm_.rank();
     const distributed::RankBoxes boxes = distributed::gather_checked_boxes(
         comm_.get(), shape, precision, in_box, out_box, {shape, "in"}, {shape, "out"});
-    const std::vector<Box3>& out_boxes = boxes.second;
     // The local plans' own progress would be one rank's bricks: the plan
     // reports the whole job's steps instead (RunControls).
     const distributed::RankDevice device = distributed::local_transform_options(comm_.get(), options);
@@ -71,22 +69,11 @@ class DistributedPlan::Impl {
       if (options.shift)
         throw Error(ErrorKind::unsupported, "Options::shift in a distributed plan (not built yet)");
       const std::vector<Box3> z_slabs = distributed::slab_boxes(shape, 0, ranks);
-      const std::vector<Box3> y_slabs = distributed::slab_boxes(shape, 1, ranks);
       z_slab_ = z_slabs[static_cast<std::size_t>(rank)];
-      y_slab_ = y_slabs[static_cast<std::size_t>(rank)];
       const std::size_t element = precision == Precision::single ? 8 : 16;
       to_z_slabs_.emplace(boxes.first, z_slabs, rank, element);
       if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, local);
-      if (out_boxes == z_slabs) {
-        // Every rank wants its z-slab back: the z lines in rounds of
-        // pencils, no y-slab (pencil_rounds.hpp).
-        pencils_.emplace(shape, rank, ranks, precision, local);
-        to_out_boxes_.emplace(z_slabs, out_boxes, rank, element);
-        return;
-      }
-      transpose_.emplace(z_slabs, y_slabs, rank, element);
-      to_out_boxes_.emplace(y_slabs, out_boxes, rank, element);
-      if (!y_slab_.empty()) z_lines_.emplace(precision, y_slab_.extent(), local);
+      z_lines_.emplace(shape, boxes.second, rank, ranks, precision, local);
     });
   }
 
@@ -96,7 +83,7 @@ class DistributedPlan::Impl {
     // In place, with this rank's box its z-slab: its planes are transformed
     // in the caller's array, and no z-slab copy is made.
     const bool planes_in_place = static_cast<const void*>(in) == out && in_box_ == z_slab_;
-    std::optional<distributed::UninitialisedBuffer<std::complex<T>>> z_slab, y_slab;
+    std::optional<distributed::UninitialisedBuffer<std::complex<T>>> z_slab;
     agree_on(comm, [&] {
       const Precision called = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
       if (called != precision_)
@@ -111,7 +98,6 @@ class DistributedPlan::Impl {
         throw Error(ErrorKind::invalid_argument, rank + ": null output array for its out box " +
                                                      distributed::to_string(out_box_));
       if (!planes_in_place) z_slab.emplace(z_slab_.count());
-      if (!pencils_) y_slab.emplace(y_slab_.count());
     });
     const MPI_Datatype type = distributed::mpi_datatype<std::complex<T>>();
     std::complex<T>* planes = planes_in_place ? out : z_slab->data();
@@ -121,22 +107,7 @@ class DistributedPlan::Impl {
     });
     controls_.step_done(0);
     const double scale = engine::norm_scale(options_.norm, direction, shape_.nz);
-    if (pencils_) {
-      agree_on(comm, [&] { controls_.poll_cancel("the z lines"); });
-      pencils_->run(comm, planes, direction == Direction::inverse, scale);
-      controls_.step_done(1);
-      to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(planes), out);
-      controls_.step_done(2);
-      return;
-    }
-    transpose_->run(comm, type, static_cast<const std::complex<T>*>(planes), y_slab->data());
-    z_slab.reset();  // its memory back before the z lines
-    agree_on(comm, [&] {
-      controls_.poll_cancel("the z lines");
-      if (const auto* z_lines = z_lines_.get<T>()) z_lines->execute(y_slab->data(), direction == Direction::inverse, scale);
-    });
-    controls_.step_done(1);
-    to_out_boxes_->run(comm, type, static_cast<const std::complex<T>*>(y_slab->data()), out);
+    z_lines_->to_boxes(comm, planes, out, direction == Direction::inverse, scale, controls_, 1);
     controls_.step_done(2);
   }
 
@@ -148,17 +119,7 @@ class DistributedPlan::Impl {
     s += "  1. in boxes -> z-slabs (MPI_Alltoallv): " + to_z_slabs_->summary() + "\n";
     s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +
          (planes_ ? ":\n" + planes_->describe() : std::string(" (empty)\n"));
-    if (pencils_) {
-      s += "  3-4. " + pencils_->describe();
-      s += "  5. z-slabs -> out boxes (each rank's own z-slab: a copy at most)\n";
-      return s;
-    }
-    s += "  3. z-slabs -> y-slabs (MPI_Alltoallv): " + transpose_->summary() + "\n";
-    const std::string z_lines = z_lines_.describe();
-    s += "  4. z of y-slab " + distributed::to_string(y_slab_) + " by the single-node engine (its z pass alone)" +
-         (z_lines.empty() ? std::string(" (empty)\n") : ":\n" + z_lines);
-    s += "  5. y-slabs -> out boxes (MPI_Alltoallv): " + to_out_boxes_->summary() + "\n";
-    return s;
+    return s + z_lines_->describe(3, "out");
   }
 
   distributed::DuplicatedCommunicator comm_;
@@ -167,11 +128,10 @@ class DistributedPlan::Impl {
   Precision precision_;
   Options options_;
   std::string device_note_;  // which device this rank's local transforms use, and why
-  Box3 z_slab_, y_slab_;
-  std::optional<BoxExchange> to_z_slabs_, transpose_, to_out_boxes_;
+  Box3 z_slab_;
+  std::optional<BoxExchange> to_z_slabs_;
   std::optional<Plan> planes_;
-  std::optional<distributed::PencilRounds> pencils_;  // steps 3-4 when every out box is its z-slab
-  distributed::InPrecision<engine::ZLineTransform> z_lines_;
+  std::optional<distributed::ZLineSteps> z_lines_;  // steps 3-5
   // Three steps reported: the planes, the z lines, the last exchange.
   static constexpr unsigned steps = 3;
   distributed::RunControls controls_;

@@ -10,11 +10,11 @@
 //   2. each z-slab's planes, real to half spectrum (engine::
 //      RealPlaneTransform: the engine's plane program with RealPlan's x
 //      stage, normalised over ny * nx);
-//   3. half spectrum z-slabs -> y-slabs, the global transpose;
-//   4. the z lines of each y-slab (engine::ZLineTransform, normalised over
-//      nz); (3-4 where every spectrum box is its z-slab: the pencil rounds,
-//      pencil_rounds.hpp, in the spectrum array itself);
-//   5. y-slabs -> the spectrum boxes.
+//   3-5. the z lines of the half spectrum, normalised over nz, as the
+//      complex plan runs them (z_line_steps.hpp): z-slabs -> y-slabs, the
+//      z lines of each y-slab, y-slabs -> the spectrum boxes; or, where
+//      every spectrum box is its z-slab, the pencil rounds in the
+//      spectrum array itself.
 // Inverse, the reverse order, so that the x stage (half spectrum back to
 // real rows) comes last: spectrum boxes -> y-slabs, z lines, y-slabs ->
 // z-slabs (or the pencil rounds in a copy of the input), the planes'
@@ -25,7 +25,6 @@
 #include "oocfft/distributed_real.hpp"
 
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -36,13 +35,12 @@
 #include "distributed/failure_agreement.hpp"
 #include "distributed/in_precision.hpp"
 #include "distributed/mpi_communicator.hpp"
-#include "distributed/pencil_rounds.hpp"
 #include "distributed/plan_arguments.hpp"
 #include "distributed/rank_device.hpp"
 #include "distributed/run_controls.hpp"
 #include "distributed/uninitialised_buffer.hpp"
+#include "distributed/z_line_steps.hpp"
 #include "engine/api/real_plane_transform.hpp"
-#include "engine/api/z_line_transform.hpp"
 #include "engine/planning/normalization.hpp"
 #include "oocfft/real.hpp"
 
@@ -85,29 +83,13 @@ class DistributedRealPlan::Impl {
       if (options.shift)
         throw Error(ErrorKind::unsupported, "Options::shift in a distributed real plan (not built yet)");
       const std::vector<Box3> real_z_slabs = distributed::slab_boxes(shape, 0, ranks);
-      const std::vector<Box3> z_slabs = distributed::slab_boxes(spectrum_, 0, ranks);
-      const std::vector<Box3> y_slabs = distributed::slab_boxes(spectrum_, 1, ranks);
-      const auto me = static_cast<std::size_t>(rank);
-      real_z_slab_ = real_z_slabs[me];
-      z_slab_ = z_slabs[me];
-      y_slab_ = y_slabs[me];
+      real_z_slab_ = real_z_slabs[static_cast<std::size_t>(rank)];
+      z_slab_ = slab_box(spectrum_, 0, rank, ranks);
       const std::size_t value = precision == Precision::single ? sizeof(float) : sizeof(double);
-      const std::size_t element = 2 * value;
       real_to_z_slabs_.emplace(boxes.first, real_z_slabs, rank, value);
       z_slabs_to_real_.emplace(real_z_slabs, boxes.first, rank, value);
       if (!real_z_slab_.empty()) planes_.emplace(precision, real_z_slab_.extent(), local);
-      if (boxes.second == z_slabs) {
-        // Every rank's spectrum box is its z-slab: the z lines in rounds of
-        // pencils, in the spectrum array itself (forward) or a copy of it
-        // (inverse); no y-slab, no exchange of the spectrum boxes.
-        pencils_.emplace(spectrum_, rank, ranks, precision, local);
-        return;
-      }
-      z_slabs_to_y_slabs_.emplace(z_slabs, y_slabs, rank, element);
-      y_slabs_to_spectrum_.emplace(y_slabs, boxes.second, rank, element);
-      spectrum_to_y_slabs_.emplace(boxes.second, y_slabs, rank, element);
-      y_slabs_to_z_slabs_.emplace(y_slabs, z_slabs, rank, element);
-      if (!y_slab_.empty()) z_lines_.emplace(precision, y_slab_.extent(), local);
+      z_lines_.emplace(spectrum_, boxes.second, rank, ranks, precision, local);
     });
   }
 
@@ -137,16 +119,15 @@ class DistributedRealPlan::Impl {
   template <class T>
   void forward(const T* real, std::complex<T>* spectrum) const {
     const MPI_Comm comm = comm_.get();
-    // With pencils, every spectrum box is its z-slab: the planes write
+    // In rounds, every spectrum box is its z-slab: the planes write
     // straight into the caller's spectrum array, and the rounds run there.
-    const bool planes_into_output = pencils_ && spectrum != nullptr;
+    const bool planes_into_output = z_lines_->in_rounds() && spectrum != nullptr;
     std::optional<UninitialisedBuffer<T>> real_slab;
-    std::optional<UninitialisedBuffer<std::complex<T>>> z_slab, y_slab;
+    std::optional<UninitialisedBuffer<std::complex<T>>> z_slab;
     agree_on(comm, [&] {
       check_arrays(real, spectrum, "forward");
       real_slab.emplace(real_z_slab_.count());
       if (!planes_into_output) z_slab.emplace(z_slab_.count());
-      if (!pencils_) y_slab.emplace(y_slab_.count());
     });
     std::complex<T>* planes = planes_into_output ? spectrum : z_slab->data();
     real_to_z_slabs_->run(comm, distributed::mpi_datatype<T>(), real, real_slab->data());
@@ -156,22 +137,7 @@ class DistributedRealPlan::Impl {
     real_slab.reset();
     controls_.step_done(0);
     const double z_scale = engine::norm_scale(options_.norm, Direction::forward, shape_.nz);
-    const MPI_Datatype type = distributed::mpi_datatype<std::complex<T>>();
-    if (pencils_) {
-      agree_on(comm, [&] { controls_.poll_cancel("the z lines"); });
-      pencils_->run(comm, planes, false, z_scale);
-      controls_.step_done(1);
-      controls_.step_done(2);  // the spectrum boxes hold the result already
-      return;
-    }
-    z_slabs_to_y_slabs_->run(comm, type, static_cast<const std::complex<T>*>(planes), y_slab->data());
-    z_slab.reset();  // its memory back before the z lines
-    agree_on(comm, [&] {
-      controls_.poll_cancel("the z lines");
-      if (const auto* z_lines = z_lines_.get<T>()) z_lines->execute(y_slab->data(), false, z_scale);
-    });
-    controls_.step_done(1);
-    y_slabs_to_spectrum_->run(comm, type, static_cast<const std::complex<T>*>(y_slab->data()), spectrum);
+    z_lines_->to_boxes(comm, planes, spectrum, false, z_scale, controls_, 1);
     controls_.step_done(2);
   }
 
@@ -179,31 +145,17 @@ class DistributedRealPlan::Impl {
   void inverse(const std::complex<T>* spectrum, T* real) const {
     const MPI_Comm comm = comm_.get();
     std::optional<UninitialisedBuffer<T>> real_slab;
-    std::optional<UninitialisedBuffer<std::complex<T>>> z_slab, y_slab;
+    std::optional<UninitialisedBuffer<std::complex<T>>> z_slab;
     agree_on(comm, [&] {
       check_arrays(real, spectrum, "inverse");
       z_slab.emplace(z_slab_.count());  // the caller's spectrum is never written
-      if (!pencils_) y_slab.emplace(y_slab_.count());
     });
     const double z_scale = engine::norm_scale(options_.norm, Direction::inverse, shape_.nz);
-    const MPI_Datatype type = distributed::mpi_datatype<std::complex<T>>();
-    if (pencils_) {
-      if (spectrum != nullptr) std::memcpy(z_slab->data(), spectrum, z_slab_.count() * sizeof(std::complex<T>));
-      agree_on(comm, [&] { controls_.poll_cancel("the z lines"); });
-      pencils_->run(comm, z_slab->data(), true, z_scale);
-    } else {
-      spectrum_to_y_slabs_->run(comm, type, spectrum, y_slab->data());
-      agree_on(comm, [&] {
-        controls_.poll_cancel("the z lines");
-        if (const auto* z_lines = z_lines_.get<T>()) z_lines->execute(y_slab->data(), true, z_scale);
-      });
-      y_slabs_to_z_slabs_->run(comm, type, static_cast<const std::complex<T>*>(y_slab->data()), z_slab->data());
-      y_slab.reset();
-    }
-    controls_.step_done(0);
+    z_lines_->from_boxes(comm, spectrum, z_slab->data(), true, z_scale, controls_, 0);
     agree_on(comm, [&] {
       real_slab.emplace(real_z_slab_.count());
-      if (const auto* p = planes_.get<T>()) p->inverse(z_slab->data(), real_slab->data(), plane_scale(Direction::inverse));
+      if (const auto* p = planes_.get<T>())
+        p->inverse(z_slab->data(), real_slab->data(), plane_scale(Direction::inverse));
     });
     z_slab.reset();
     controls_.step_done(1);
@@ -229,20 +181,9 @@ class DistributedRealPlan::Impl {
     s += "  2. rfft2 of real z-slab " + distributed::to_string(real_z_slab_) +
          " into its half spectrum by the single-node engine (its plane program with the real x stage)" +
          (planes.empty() ? std::string(" (empty)\n") : ":\n" + planes);
-    if (pencils_) {
-      s += "  3-4. in the spectrum boxes (each rank's z-slab): " + pencils_->describe();
-      s += "  inverse: the spectrum box copied, the same pencil rounds, the planes' irfft2, then real z-slabs -> "
-           "real boxes: " + z_slabs_to_real_->summary() + "\n";
-      return s;
-    }
-    const std::string z_lines = z_lines_.describe();
-    s += "  3. spectrum z-slabs -> y-slabs (MPI_Alltoallv): " + z_slabs_to_y_slabs_->summary() + "\n";
-    s += "  4. z of y-slab " + distributed::to_string(y_slab_) + " by the single-node engine (its z pass alone)" +
-         (z_lines.empty() ? std::string(" (empty)\n") : ":\n" + z_lines);
-    s += "  5. y-slabs -> spectrum boxes (MPI_Alltoallv): " + y_slabs_to_spectrum_->summary() + "\n";
-    s += "  inverse: spectrum boxes -> y-slabs (" + spectrum_to_y_slabs_->summary() + "), the z lines, y-slabs -> "
-         "z-slabs (" + y_slabs_to_z_slabs_->summary() + "), the planes' irfft2, real z-slabs -> real boxes (" +
-         z_slabs_to_real_->summary() + ")\n";
+    s += z_lines_->describe(3, "spectrum");
+    s += "  inverse: " + z_lines_->describe_backwards("spectrum") +
+         ", the planes' irfft2, real z-slabs -> real boxes (" + z_slabs_to_real_->summary() + ")\n";
     return s;
   }
 
@@ -253,12 +194,10 @@ class DistributedRealPlan::Impl {
   Precision precision_;
   Options options_;
   std::string device_note_;  // which device this rank's local transforms use, and why
-  Box3 real_z_slab_, z_slab_, y_slab_;  // z_slab_ and y_slab_: of the half spectrum
+  Box3 real_z_slab_, z_slab_;  // z_slab_: of the half spectrum
   std::optional<BoxExchange> real_to_z_slabs_, z_slabs_to_real_;
-  std::optional<BoxExchange> z_slabs_to_y_slabs_, y_slabs_to_spectrum_, spectrum_to_y_slabs_, y_slabs_to_z_slabs_;
   distributed::InPrecision<engine::RealPlaneTransform> planes_;
-  std::optional<distributed::PencilRounds> pencils_;  // the z lines when every spectrum box is its z-slab
-  distributed::InPrecision<engine::ZLineTransform> z_lines_;
+  std::optional<distributed::ZLineSteps> z_lines_;  // steps 3-5, over the half spectrum
   // Three steps reported (distributed_real.hpp).
   static constexpr unsigned steps = 3;
   distributed::RunControls controls_;
