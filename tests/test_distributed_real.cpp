@@ -364,6 +364,20 @@ TEST(DistributedRealErrors, TheWrongPrecisionIsRefusedOnEveryRank) {
   expect_same_error_everywhere(c, ErrorKind::invalid_argument, "a double plan called with single arrays");
 }
 
+// One rank's options that its local transforms refuse: every rank fails
+// with that rank's Error, when the plan is made.
+TEST(DistributedRealErrors, BadOptionsOnOneRankAreRefusedOnEveryRank) {
+  const int rank = world_rank(), ranks = world_size();
+  const Shape shape{4, 5, 6};
+  Options options = host_options(Norm::backward);
+  if (rank == ranks - 1) options.strategy = static_cast<Strategy>(99);
+  const Caught c = catch_error([&] {
+    DistributedRealPlan(MPI_COMM_WORLD, shape, z_slab(shape, rank, ranks),
+                        y_slab(half_spectrum_shape(shape), rank, ranks), Precision::single, options);
+  });
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument, "options.strategy is 99");
+}
+
 TEST(DistributedRealErrors, ShiftIsUnsupported) {
   const int rank = world_rank(), ranks = world_size();
   const Shape shape{4, 3, 2};

@@ -7,6 +7,7 @@
 #include "engine/api/host_threads.hpp"
 #include "engine/pipeline/execution_backend.hpp"
 #include "engine/pipeline/streaming_engine.hpp"
+#include "engine/planning/options_check.hpp"
 #include "oocfft/real.hpp"
 #include "volume/host_volume.hpp"
 #include "volume/real_spectrum_store.hpp"
@@ -16,7 +17,7 @@ namespace oocfft::engine {
 template <class T>
 struct RealPlaneTransform<T>::State {
   State(Shape s, const Options& options)
-      : shape(s),
+      : shape((check_options(options), s)),
         spectrum(half_spectrum_shape(s)),
         arena(make_arena(options)),
         streaming(spectrum, std::is_same_v<T, float> ? Precision::single : Precision::double_precision, options,

@@ -25,7 +25,8 @@ class RealPlaneTransform {
  public:
   // Plans the planes of a real volume of `real_shape` with `options` (its
   // backend, devices, budgets, streams, threads, progress and cancel;
-  // Options::norm is not read: the caller passes the scale).
+  // Options::norm is not read: the caller passes the scale). Throws
+  // Error(invalid_argument) for options RealPlan would refuse.
   RealPlaneTransform(Shape real_shape, const Options& options);
   ~RealPlaneTransform();
   RealPlaneTransform(RealPlaneTransform&&) noexcept;
