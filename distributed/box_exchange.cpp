@@ -88,6 +88,7 @@ BoxExchange::BoxExchange(const std::vector<Box3>& from, const std::vector<Box3>&
       from_array_(from_array.value_or(from_box_)),
       to_array_(to_array.value_or(to_box_)),
       rank_(rank),
+      element_bytes_(element_bytes),
       from_all_(from),
       to_all_(to) {
   const std::size_t ranks = from.size();
@@ -258,5 +259,14 @@ template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<float>
                                const NodeWindow*, std::optional<PeerArrays>) const;
 template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<double>*, std::complex<double>*,
                                const NodeWindow*, std::optional<PeerArrays>) const;
+template void BoxExchange::run(MPI_Comm, MPI_Datatype, const float*, float*, const NodeWindow*,
+                               std::optional<PeerArrays>) const;
+template void BoxExchange::run(MPI_Comm, MPI_Datatype, const double*, double*, const NodeWindow*,
+                               std::optional<PeerArrays>) const;
+
+std::string BoxExchange::summary() const {
+  return std::to_string(sent_to_others_ * element_bytes_) + " bytes sent to other ranks, " +
+         std::to_string(received_from_others_ * element_bytes_) + " received, rounds: " + std::to_string(rounds_);
+}
 
 }  // namespace oocfft::distributed

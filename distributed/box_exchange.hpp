@@ -5,7 +5,8 @@
 // into its `to` array. The same exchange serves the three steps of a
 // distributed transform: the caller's in boxes to z-slabs, z-slabs to
 // y-slabs (the global transpose: every shared box is a block of whole x
-// rows), and y-slabs to the caller's out boxes.
+// rows), and y-slabs to the caller's out boxes; a real transform's real
+// boxes to and from z-slabs move real values (any element size).
 //
 // The points a rank keeps (its from box ∩ its to box) are copied straight
 // from one array to the other and never enter MPI. What goes to ranks of
@@ -26,6 +27,8 @@
 #include <complex>
 #include <cstddef>
 #include <optional>
+#include <type_traits>
+#include <string>
 #include <vector>
 
 #include "distributed/node_window.hpp"
@@ -94,6 +97,12 @@ class BoxExchange {
   // constructor's round_bytes; 0 when nothing moves): the segment a
   // NodeWindow needs for this exchange. The same on every rank.
   std::size_t round_bound_bytes() const { return round_bound_bytes_; }
+  // "B bytes sent to other ranks, B received, rounds: K", for describe().
+  std::string summary() const;
+  // This rank's boxes, and the size of one point.
+  const Box3& from_box() const { return from_box_; }
+  const Box3& to_box() const { return to_box_; }
+  std::size_t element_bytes() const { return element_bytes_; }
 
  private:
   // Points rank `from_rank` sends rank `to_rank` in round `round`.
@@ -104,6 +113,7 @@ class BoxExchange {
   Box3 from_array_;  // the box the `from` array covers
   Box3 to_array_;    // the box the `to` array covers
   int rank_ = 0;
+  std::size_t element_bytes_ = 0;
   std::vector<Box3> from_all_, to_all_;  // every rank's boxes: where a node's peers pack for this one
   std::size_t round_bound_bytes_ = 0;
   std::vector<Box3> send_blocks_;  // per rank: my from box ∩ its to box (empty for mine)
@@ -114,9 +124,26 @@ class BoxExchange {
   std::size_t received_from_others_ = 0;
 };
 
+// The MPI datatype of the elements an exchange moves: the complex values
+// of a spectrum, or the real values of a real transform's real side.
+template <class T>
+MPI_Datatype mpi_datatype() {
+  if constexpr (std::is_same_v<T, std::complex<float>>) return MPI_C_FLOAT_COMPLEX;
+  if constexpr (std::is_same_v<T, std::complex<double>>) return MPI_C_DOUBLE_COMPLEX;
+  if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
+  static_assert(std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, std::complex<float>> ||
+                    std::is_same_v<T, std::complex<double>>,
+                "an exchange moves float, double or their complex values");
+  return MPI_DOUBLE;
+}
+
 extern template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<float>*, std::complex<float>*,
                                       const NodeWindow*, std::optional<PeerArrays>) const;
 extern template void BoxExchange::run(MPI_Comm, MPI_Datatype, const std::complex<double>*, std::complex<double>*,
                                       const NodeWindow*, std::optional<PeerArrays>) const;
+extern template void BoxExchange::run(MPI_Comm, MPI_Datatype, const float*, float*, const NodeWindow*,
+                                      std::optional<PeerArrays>) const;
+extern template void BoxExchange::run(MPI_Comm, MPI_Datatype, const double*, double*, const NodeWindow*,
+                                      std::optional<PeerArrays>) const;
 
 }  // namespace oocfft::distributed

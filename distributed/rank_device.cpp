@@ -1,6 +1,8 @@
 #include "distributed/rank_device.hpp"
 
+#include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
+#include "oocfft/plan.hpp"
 
 namespace oocfft::distributed {
 namespace {
@@ -43,6 +45,17 @@ RankDevice rank_device(const Options& options, int local_rank, bool uses_cuda, i
                                  std::to_string(visible_devices) + " visible devices)"};
   chosen.options.devices = Devices::list({device});
   return chosen;
+}
+
+RankDevice local_transform_options(MPI_Comm comm, const Options& options) {
+  int local_rank = 0;
+  agree_on(comm, [&] { local_rank = node_local_rank(comm); });
+  const bool uses_cuda =
+      options.backend == Backend::cuda || (options.backend == Backend::automatic && cuda_available());
+  RankDevice device = rank_device(options, local_rank, uses_cuda, cuda_device_count());
+  device.options.progress = nullptr;
+  device.uses_cuda = uses_cuda;
+  return device;
 }
 
 }  // namespace oocfft::distributed

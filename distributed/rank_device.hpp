@@ -23,10 +23,18 @@ int node_local_rank(MPI_Comm comm);
 struct RankDevice {
   Options options;
   std::string note;
+  bool uses_cuda = false;  // the backend resolves to CUDA: buffers worth page-locking
 };
 
 // `options` with the rank's device chosen as above: `uses_cuda` says the
 // backend resolves to CUDA, `visible_devices` how many the process sees.
 RankDevice rank_device(const Options& options, int local_rank, bool uses_cuda, int visible_devices);
+
+// Collective over `comm`: the options of this rank's local transforms
+// (rank_device above, from its node-local rank, the backend `options`
+// resolve to and the devices this process sees), and its local plans'
+// progress left empty: a distributed plan reports the whole job's steps
+// instead, never one rank's bricks. A failure on any rank is every rank's.
+RankDevice local_transform_options(MPI_Comm comm, const Options& options);
 
 }  // namespace oocfft::distributed

@@ -34,6 +34,18 @@ inline std::size_t budget_for(Strategy strategy, const Shape& s, std::size_t ele
   return streams * brick * multiple * element_bytes;
 }
 
+// The host backend on two threads and two streams within `budget` bytes
+// of "device" memory (0: none given, in core where the volume lies): the
+// internal transforms' suites stream through it.
+inline Options host_budget(std::size_t budget) {
+  Options o;
+  o.backend = Backend::host;
+  o.threads = 2;
+  o.streams = 2;
+  o.device_memory_budget = budget;
+  return o;
+}
+
 template <class T>
 constexpr Precision precision_of() {
   return sizeof(T) == sizeof(float) ? Precision::single : Precision::double_precision;

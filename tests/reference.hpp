@@ -82,6 +82,20 @@ inline std::vector<LongComplex> fftwl_dft(const std::vector<LongComplex>& x, con
   return y;
 }
 
+// numpy's rfftn of a real array (dims in C order): FFTW's long-double
+// complex transform of it, the first n/2+1 values of each line along the
+// last axis.
+inline std::vector<LongComplex> fftwl_rfftn(const std::vector<long double>& x, const std::vector<int>& dims) {
+  const std::vector<LongComplex> full = fftwl_dft(std::vector<LongComplex>(x.begin(), x.end()), dims, FFTW_FORWARD);
+  const std::size_t n = static_cast<std::size_t>(dims.back()), half = n / 2 + 1;
+  std::vector<LongComplex> out;
+  out.reserve(x.size() / n * half);
+  for (std::size_t row = 0; row < x.size() / n; ++row)
+    out.insert(out.end(), full.begin() + static_cast<std::ptrdiff_t>(row * n),
+               full.begin() + static_cast<std::ptrdiff_t>(row * n + half));
+  return out;
+}
+
 // scipy.fft's DCT/DST of types 2 and 3 with norm="backward", as direct
 // sums in long double (scipy.fft.dct and dst, "Notes"); the angles
 // pi m / (2N) are reduced exactly (m mod 4N) before the table lookup.

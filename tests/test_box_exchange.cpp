@@ -13,6 +13,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "distributed/box_exchange.hpp"
@@ -46,21 +47,31 @@ std::vector<Box3> x_slabs(Shape s, int ranks) {
   return boxes;
 }
 
+// The point of global index g: (g, -g) as a complex value, g as a real
+// one (a real transform's real side).
+template <class V>
+V value_of(float g) {
+  if constexpr (std::is_same_v<V, c64>)
+    return {g, -g};
+  else
+    return static_cast<V>(g);
+}
+
 // The points of `box`, each its global index (exact in float here).
-std::vector<c64> indices_of(const Box3& box, Shape s) {
-  std::vector<c64> v;
+template <class V = c64>
+std::vector<V> indices_of(const Box3& box, Shape s) {
+  std::vector<V> v;
   if (box.empty()) return v;
   for (auto z = box.low[0]; z <= box.high[0]; ++z)
     for (auto y = box.low[1]; y <= box.high[1]; ++y)
       for (auto x = box.low[2]; x <= box.high[2]; ++x) {
         const auto g = static_cast<float>((static_cast<std::size_t>(z) * s.ny + static_cast<std::size_t>(y)) * s.nx +
                                           static_cast<std::size_t>(x));
-        v.emplace_back(g, -g);
+        v.push_back(value_of<V>(g));
       }
   return v;
 }
 
-// Checks the exchange; returns its rounds.
 // How the points for other ranks travel: all through MPI_Alltoallv; all
 // through one node's shared segments (every rank of the test shares its
 // memory); or as on several nodes, the even and the odd ranks each a
@@ -68,20 +79,21 @@ std::vector<c64> indices_of(const Box3& box, Shape s) {
 // MPI in the same rounds.
 enum class Route { mpi, one_node, two_nodes };
 
+// Checks the exchange of values of type V; returns its rounds.
+template <class V = c64>
 std::size_t check_exchange(Shape shape, const std::vector<Box3>& from, const std::vector<Box3>& to,
                            std::size_t round_bytes, const char* what, Route route = Route::mpi) {
   const int rank = world(MPI_Comm_rank);
-  const distributed::BoxExchange exchange(from, to, rank, sizeof(c64), round_bytes);
+  const distributed::BoxExchange exchange(from, to, rank, sizeof(V), round_bytes);
   std::optional<test::ParityGroup> parity;
   std::optional<distributed::NodeWindow> node;
   if (route == Route::two_nodes) parity.emplace();
   if (route != Route::mpi)
     node.emplace(MPI_COMM_WORLD, exchange.round_bound_bytes(), parity ? parity->get() : MPI_COMM_NULL);
-  const std::vector<c64> in = indices_of(from[static_cast<std::size_t>(rank)], shape);
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  std::vector<c64> out(to[static_cast<std::size_t>(rank)].count(), {nan, nan});
-  exchange.run(MPI_COMM_WORLD, MPI_C_FLOAT_COMPLEX, in.data(), out.data(), node ? &*node : nullptr);
-  const std::vector<c64> want = indices_of(to[static_cast<std::size_t>(rank)], shape);
+  const std::vector<V> in = indices_of<V>(from[static_cast<std::size_t>(rank)], shape);
+  std::vector<V> out(to[static_cast<std::size_t>(rank)].count(), value_of<V>(std::numeric_limits<float>::quiet_NaN()));
+  exchange.run(MPI_COMM_WORLD, distributed::mpi_datatype<V>(), in.data(), out.data(), node ? &*node : nullptr);
+  const std::vector<V> want = indices_of<V>(to[static_cast<std::size_t>(rank)], shape);
   int wrong = 0;
   for (std::size_t i = 0; i < want.size(); ++i)
     if (!(out[i] == want[i])) ++wrong;
@@ -90,8 +102,8 @@ std::size_t check_exchange(Shape shape, const std::vector<Box3>& from, const std
                       << static_cast<int>(route);
   EXPECT_LE(exchange.round_bound_bytes(), round_bytes) << what;
   // No round carries more than its budget.
-  EXPECT_GE(exchange.rounds() * round_bytes, exchange.sent_to_others() * sizeof(c64)) << what;
-  EXPECT_GE(exchange.rounds() * round_bytes, exchange.received_from_others() * sizeof(c64)) << what;
+  EXPECT_GE(exchange.rounds() * round_bytes, exchange.sent_to_others() * sizeof(V)) << what;
+  EXPECT_GE(exchange.rounds() * round_bytes, exchange.received_from_others() * sizeof(V)) << what;
   return exchange.rounds();
 }
 
@@ -150,10 +162,25 @@ TEST(BoxExchange, AWindowTooSmallForARoundIsLeftForMpi) {
   const distributed::BoxExchange exchange(z, y, rank, sizeof(c64), 1 << 20);
   ASSERT_GT(exchange.round_bound_bytes(), sizeof(c64));
   const distributed::NodeWindow small(MPI_COMM_WORLD, exchange.round_bound_bytes() - sizeof(c64));
-  const std::vector<c64> in = indices_of(z[static_cast<std::size_t>(rank)], shape);
+  const std::vector<c64> in = indices_of<c64>(z[static_cast<std::size_t>(rank)], shape);
   std::vector<c64> out(y[static_cast<std::size_t>(rank)].count(), {-1, -1});
   exchange.run(MPI_COMM_WORLD, MPI_C_FLOAT_COMPLEX, in.data(), out.data(), &small);
-  EXPECT_EQ(out, indices_of(y[static_cast<std::size_t>(rank)], shape));
+  EXPECT_EQ(out, indices_of<c64>(y[static_cast<std::size_t>(rank)], shape));
+}
+
+// A real transform's real side: float and double values, in rounds as
+// small as above.
+TEST(BoxExchange, RealValuesMoveInRoundsToo) {
+  const int ranks = world(MPI_Comm_size);
+  for (const Shape shape : {Shape{9, 7, 5}, Shape{4, 13, 6}}) {
+    const auto z = distributed::slab_boxes(shape, 0, ranks), y = distributed::slab_boxes(shape, 1, ranks);
+    const auto x = x_slabs(shape, ranks);
+    const std::size_t rows = (static_cast<std::size_t>(ranks) + 1) * shape.nx;
+    std::size_t rounds = check_exchange<float>(shape, x, z, rows * sizeof(float) + 3 * sizeof(float), "x to z, float");
+    rounds += check_exchange<double>(shape, z, y, rows * sizeof(double) + 3 * sizeof(double), "z to y, double");
+    rounds += check_exchange<double>(shape, z, x, rows * sizeof(double) + 3 * sizeof(double), "z to x, double");
+    if (ranks > 1) EXPECT_GE(rounds, 3u) << "the rounds are too large to test their split";
+  }
 }
 
 TEST(BoxExchange, RoundsTooSmallForARowAreRefused) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/api/z_line_transform.hpp"
+#include "tests/engine_test_support.hpp"
 #include "tests/reference.hpp"
 
 namespace oocfft::test {
@@ -54,15 +55,6 @@ void check_z_lines(const Options& options, const std::string& what) {
           << z_lines.describe();
     }
   }
-}
-
-Options host_budget(std::size_t budget) {
-  Options o;
-  o.backend = Backend::host;
-  o.threads = 2;
-  o.streams = 2;
-  o.device_memory_budget = budget;
-  return o;
 }
 
 TEST(ZLineTransform, HostBackendStreamsTheZLinesInBricks) {

@@ -108,6 +108,13 @@ StreamingEngine::StreamingEngine(const Shape& spectrum_shape, Precision precisio
                       std::vector<Stage>{},
                       transform) {}
 
+StreamingEngine::StreamingEngine(const Shape& spectrum_shape, Precision precision, const Options& options,
+                                 Backend backend, const kernels::VolumeTransform& transform,
+                                 std::vector<Stage> plane_program)
+    : StreamingEngine(spectrum_shape, precision, options,
+                      checked_backend(spectrum_shape, precision, options, backend, nullptr, transform),
+                      std::move(plane_program), transform) {}
+
 StreamingEngine::StreamingEngine(const Shape& shape, Precision precision, const Options& options,
                                  std::unique_ptr<ExecutionBackend> backend, const kernels::VolumeTransform& transform)
     : StreamingEngine(shape, precision, options, std::move(backend), std::vector<Stage>{}, transform) {}

@@ -49,6 +49,13 @@ class StreamingEngine {
   // elements are real values.
   StreamingEngine(const Shape& spectrum_shape, Precision precision, const Options& options, Backend backend,
                   const kernels::VolumeTransform& transform);
+  // The real transform of every z plane along x and y alone (a stack of
+  // numpy's rfft2 / irfft2: the distributed real plan's planes): the
+  // plane program `plane_program` (the lone stage `transform`) over the
+  // planes' half spectrum `spectrum_shape`, its x stage the real rows of
+  // `transform` as above; an inverse runs the passes in reverse order.
+  StreamingEngine(const Shape& spectrum_shape, Precision precision, const Options& options, Backend backend,
+                  const kernels::VolumeTransform& transform, std::vector<Stage> plane_program);
   // A backend made by the caller: the tests' backend whose device refuses
   // buffers, to drive the re-plan path without a GPU.
   StreamingEngine(const Shape& shape, Precision precision, const Options& options,

@@ -334,7 +334,8 @@ PassPlan plan_plane_program(const PlannerInput& in, std::size_t usable, double p
                                                  " requested for a plane program (x and y of each plane only): "
                                                  "ask for in_core (whole planes), three_pass (rows and columns) or "
                                                  "automatic");
-  AxisSet xy = effective(AxisSet::xy(), v);
+  // A real transform's x stage runs even on a half spectrum of one value.
+  AxisSet xy = effective(AxisSet::xy(), v, in.real_x);
   if (empty(xy)) xy = AxisSet::xy();  // 1x1 planes: the multiply and the scale alone
   const std::size_t plane = minimum_brick(xy, v);
   const std::size_t staging = brick_staging_limit(in);

@@ -33,6 +33,10 @@
 //   split      it does not (or three_pass is requested): x-rows forward,
 //              y-columns running the rest of the program up to the
 //              inverse along y, x-rows inverse (reported as three_pass).
+// A real transform's plane program (PlannerInput::real_x: numpy's rfft2
+// of each plane) keeps its x stage even on a half spectrum of one column;
+// its inverse runs these passes in reverse order (the engine reverses a
+// real inverse's passes), so that the x rows come last.
 //
 // Several devices (PlannerInput::devices, device_placement.hpp): the lanes
 // are devices x streams, the bricks sized for the smallest budget and each

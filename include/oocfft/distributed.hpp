@@ -2,7 +2,8 @@
 // oocfft::DistributedPlan: a 3D FFT of a volume spread over the ranks of an
 // MPI communicator, each rank holding a box of the global index space on
 // input and another (or the same) on output, as heFFTe's box3d describes
-// them.
+// them. The real transform (numpy's rfftn / irfftn over ranks) is
+// DistributedRealPlan, in distributed_real.hpp.
 //
 // This header and its library (the CMake target oocfft::distributed) exist
 // only in a build with MPI (OOCFFT_MPI); it includes <mpi.h>. The library
