@@ -69,7 +69,7 @@ std::vector<LongComplex> whole_volume_reference(const std::vector<LongComplex>& 
 
 template <class T>
 void check_case(Shape shape, const Layout& layout, Direction direction, Norm norm, std::uint64_t seed,
-                std::size_t budget = 0, Centred centred = Centred::no) {
+                std::size_t budget = 0, Centred centred = Centred::no, Backend backend = Backend::host) {
   const int rank = world_rank();
   const int ranks = world_size();
   const Box3 in_box = layout.in(shape, rank, ranks);
@@ -79,6 +79,7 @@ void check_case(Shape shape, const Layout& layout, Direction direction, Norm nor
   Options options = host_options(norm);
   options.device_memory_budget = budget;
   options.shift = centred == Centred::yes;
+  options.backend = backend;
 
   // (a) fftw in long double, with numpy's norm over the whole shape.
   std::vector<LongComplex> want = whole_volume_reference(x, shape, direction, centred);
@@ -109,6 +110,19 @@ void check_case(Shape shape, const Layout& layout, Direction direction, Norm nor
   EXPECT_TRUE(in == cut(test::to_precision<T>(x), shape, in_box)) << what << ": the input was written";
   EXPECT_LE(global_relative_l2(out, cut(want, shape, out_box)), tol) << what << " against fftwl";
   EXPECT_LE(global_relative_l2(out, cut(single, shape, out_box)), tol) << what << " against the single-process Plan";
+}
+
+// The default backend: CUDA where a device is usable (the ranks of a node
+// each on its own GPU, page-locked pencils), else the host, as in CI.
+// Every layout (pencil rounds, shared y-slabs, segments), both directions,
+// centred too.
+TEST(Distributed, TheDefaultBackendMatchesTheWholeVolumeTransform) {
+  std::uint64_t seed = 3000;
+  for (const Layout& layout : layouts)
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      check_case<float>({24, 20, 30}, layout, d, Norm::backward, seed++, 0, Centred::no, Backend::automatic);
+      check_case<double>({9, 14, 11}, layout, d, Norm::ortho, seed++, 0, Centred::yes, Backend::automatic);
+    }
 }
 
 TEST(Distributed, MatchesTheWholeVolumeTransformSingle) {

@@ -70,21 +70,24 @@ std::string describe_case(const Layout& layout, Shape shape, const char* directi
          std::to_string(world_size()) + " ranks";
 }
 
-// A case's plan: this rank's boxes of `layout`, the host backend with
-// `norm` and a device budget of `budget` bytes (0: none).
+// A case's plan: this rank's boxes of `layout`, the host backend (or
+// `backend`) with `norm` and a device budget of `budget` bytes (0: none).
 template <class T>
-DistributedRealPlan plan_of(Shape shape, const Layout& layout, Norm norm, std::size_t budget) {
+DistributedRealPlan plan_of(Shape shape, const Layout& layout, Norm norm, std::size_t budget,
+                            Backend backend = Backend::host) {
   const int rank = world_rank(), ranks = world_size();
   Options options = host_options(norm);
   options.device_memory_budget = budget;
+  options.backend = backend;
   return DistributedRealPlan(MPI_COMM_WORLD, shape, layout.in(shape, rank, ranks),
                              layout.out(half_spectrum_shape(shape), rank, ranks), precision_of<T>(), options);
 }
 
 // Forward: real boxes in, spectrum boxes out.
 template <class T>
-void check_forward(Shape shape, const Layout& layout, Norm norm, std::uint64_t seed, std::size_t budget = 0) {
-  const DistributedRealPlan plan = plan_of<T>(shape, layout, norm, budget);
+void check_forward(Shape shape, const Layout& layout, Norm norm, std::uint64_t seed, std::size_t budget = 0,
+                   Backend backend = Backend::host) {
+  const DistributedRealPlan plan = plan_of<T>(shape, layout, norm, budget, backend);
   const Shape h = plan.spectrum_shape();
   const Box3 real_box = plan.real_box(), spectrum_box = plan.spectrum_box();
   const std::vector<long double> x = test::random_real_signal(shape.elements(), seed);
@@ -113,8 +116,9 @@ void check_forward(Shape shape, const Layout& layout, Norm norm, std::uint64_t s
 // (b) a half spectrum that is not Hermitian matches RealPlan's inverse,
 // which must drop the same imaginary parts.
 template <class T>
-void check_inverse(Shape shape, const Layout& layout, Norm norm, std::uint64_t seed, std::size_t budget = 0) {
-  const DistributedRealPlan plan = plan_of<T>(shape, layout, norm, budget);
+void check_inverse(Shape shape, const Layout& layout, Norm norm, std::uint64_t seed, std::size_t budget = 0,
+                   Backend backend = Backend::host) {
+  const DistributedRealPlan plan = plan_of<T>(shape, layout, norm, budget, backend);
   const Shape h = plan.spectrum_shape();
   const Box3 real_box = plan.real_box(), spectrum_box = plan.spectrum_box();
   const std::string what = describe_case(layout, shape, "inverse", norm);
@@ -158,6 +162,18 @@ TEST(DistributedReal, InverseMatchesTheWholeVolumeIrfftn) {
       check_inverse<float>(shape, layout, Norm::backward, seed += 2);
       check_inverse<double>(shape, layout, Norm::backward, seed += 2);
     }
+}
+
+// The default backend: CUDA where a device is usable (the ranks of a node
+// each on its own GPU, page-locked pencils), else the host, as in CI. The
+// pencil rounds and the y-slab path, both directions.
+TEST(DistributedReal, TheDefaultBackendMatchesNumpy) {
+  std::uint64_t seed = 700;
+  for (const Layout& layout : {layouts[0], layouts[1]}) {
+    check_forward<float>({24, 20, 30}, layout, Norm::backward, seed++, 0, Backend::automatic);
+    check_inverse<float>({24, 20, 30}, layout, Norm::backward, seed += 2, 0, Backend::automatic);
+    check_forward<double>({9, 14, 11}, layout, Norm::ortho, seed++, 0, Backend::automatic);
+  }
 }
 
 TEST(DistributedReal, NormsAreNumpysOverTheGlobalRealShape) {
