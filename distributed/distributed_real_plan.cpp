@@ -35,6 +35,7 @@
 #include "distributed/failure_agreement.hpp"
 #include "distributed/in_precision.hpp"
 #include "distributed/mpi_communicator.hpp"
+#include "distributed/network_rate.hpp"
 #include "distributed/plan_arguments.hpp"
 #include "distributed/rank_device.hpp"
 #include "distributed/run_controls.hpp"
@@ -92,6 +93,7 @@ class DistributedRealPlan::Impl {
       z_lines_.emplace(spectrum_, boxes.second, rank, ranks, precision, local, device.uses_cuda);
     });
     z_lines_->place_buffers(comm_.get());
+    network_ = distributed::measure_network_rate(comm_.get());
   }
 
   // Refuses, on every rank alike, arrays that do not fit the plan: the
@@ -177,6 +179,11 @@ class DistributedRealPlan::Impl {
     s += "  real box " + distributed::to_string(real_box_) + ", spectrum box " + distributed::to_string(spectrum_box_) +
          "\n";
     s += "  device of the planes and the z lines: " + device_note_ + "\n";
+    // A forward's bytes to other nodes (an inverse moves as many).
+    const std::size_t to_other_nodes =
+        real_to_z_slabs_->sent_to(network_.on_other_node) * real_to_z_slabs_->element_bytes() +
+        z_lines_->bytes_to(network_.on_other_node);
+    s += "  network: " + network_.describe_floor(to_other_nodes) + "\n";
     s += "  forward:\n";
     s += "  1. real boxes -> real z-slabs (MPI_Alltoallv of real values): " + real_to_z_slabs_->summary() + "\n";
     s += "  2. rfft2 of real z-slab " + distributed::to_string(real_z_slab_) +
@@ -195,6 +202,7 @@ class DistributedRealPlan::Impl {
   Precision precision_;
   Options options_;
   std::string device_note_;  // which device this rank's local transforms use, and why
+  distributed::NetworkRate network_;  // the nodes, and the rate between them measured at plan time
   Box3 real_z_slab_, z_slab_;  // z_slab_: of the half spectrum
   std::optional<BoxExchange> real_to_z_slabs_, z_slabs_to_real_;
   distributed::InPrecision<engine::RealPlaneTransform> planes_;
