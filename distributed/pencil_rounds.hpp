@@ -1,7 +1,7 @@
 #pragma once
 // PencilRounds: steps 3 and 4 of a distributed transform (the global
 // transpose and the z lines) when every rank wants its z-slab back, in
-// rounds that need only a round's memory beside the rank's planes.
+// rounds that need only two rounds' memory beside the rank's planes.
 //
 // The y-slab path moves a rank's whole share into a y-slab, a second copy
 // of it, transforms the z lines there and moves it on. Here round k of K
@@ -10,8 +10,8 @@
 // lines through its devices, and sends them back to the z-slabs they came
 // from. The points return to where they were read, so the z-slab (the
 // caller's array when the planes ran in place) holds the result, and a rank
-// holds a round's pencils beside its share, not a second share: a volume
-// near half the ranks' memory can be transformed. Every round is collective
+// holds two rounds' pencils beside its share, not a second share: a volume
+// near the ranks' memory can be transformed in place. Every round is collective
 // (every rank makes K of them, K from the global shape); the round's
 // exchanges cross the network as the y-slab path's do, the same bytes.
 //
@@ -20,6 +20,11 @@
 // fetches round k+1 (two rounds' pencils held). This needs MPI_THREAD_FUNNELED
 // from the calling thread, or MPI_THREAD_SERIALIZED; below that (MPI_Init
 // asks for MPI_THREAD_SINGLE) the rounds run one after another.
+//
+// Where the ranks share a node, the pencils lie in its shared memory
+// (place_buffers): a rank copies its z-slab's rows straight into its
+// peers' pencils and reads them straight back (BoxExchange's PeerArrays),
+// one copy each way with no packing.
 #include <mpi.h>
 
 #include <complex>
