@@ -9,6 +9,7 @@
 #include <string>
 
 #include "distributed/box_partition.hpp"
+#include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
 #include "distributed/uninitialised_buffer.hpp"
 #include "oocfft/error.hpp"
@@ -166,6 +167,13 @@ void BoxExchange::run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to, co
   // every rank passes the same segment and round sizes).
   if (node != nullptr && node->segment_bytes() < round_bound_bytes_) node = nullptr;
   if (peers && peers->window == nullptr) peers.reset();
+  // With the peers' arrays shared, the node's segments have nothing to
+  // carry (and a receiver's offsets into them must follow the sender's
+  // routes, which only one grouping of the ranks makes certain).
+  if (peers) node = nullptr;
+  // The peers' `from` arrays are complete before anyone reads them: what
+  // each rank wrote there before this call is seen by every reader.
+  if (peers && peers->side == PeerArrays::Side::from) peers->window->synchronise();
   const int ranks = static_cast<int>(send_blocks_.size());
   enum class Route { mpi, segment, direct };
   std::vector<Route> routes(static_cast<std::size_t>(ranks), Route::mpi);
@@ -195,9 +203,13 @@ void BoxExchange::run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to, co
     std::vector<int> send_counts(routes.size()), send_displs(routes.size()), recv_counts(routes.size()),
         recv_displs(routes.size());
     std::vector<RowRange> send_rows(routes.size()), recv_rows(routes.size());
-    UninitialisedBuffer<T> send(needs_mpi ? sent_to_others_ / rounds_ + routes.size() * from_box_.extent().nx + 1 : 0);
-    UninitialisedBuffer<T> receive(needs_mpi ? received_from_others_ / rounds_ + routes.size() * to_box_.extent().nx + 1
-                                             : 0);
+    // A rank that cannot allocate its round buffers fails every rank here,
+    // before any of them waits in a collective of the rounds.
+    std::optional<UninitialisedBuffer<T>> send, receive;
+    agree_on(comm, [&] {
+      send.emplace(needs_mpi ? sent_to_others_ / rounds_ + routes.size() * from_box_.extent().nx + 1 : 0);
+      receive.emplace(needs_mpi ? received_from_others_ / rounds_ + routes.size() * to_box_.extent().nx + 1 : 0);
+    });
     T* const my_segment = node != nullptr ? reinterpret_cast<T*>(node->segment(rank_)) : nullptr;
     for (std::size_t round = 0; round < rounds_; ++round) {
       std::size_t send_total = 0, recv_total = 0, segment_total = 0;
@@ -226,18 +238,18 @@ void BoxExchange::run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to, co
       for (std::size_t i = 0; i < routes.size(); ++i) {
         if (send_rows[i].count() == 0 || send_blocks_[i].empty()) continue;
         T* packed = routes[i] == Route::segment ? my_segment + segment_at[i]
-                                                : send.data() + static_cast<std::size_t>(send_displs[i]);
+                                                : send->data() + static_cast<std::size_t>(send_displs[i]);
         copy_rows<true>(from_array_, send_blocks_[i], send_rows[i], from, packed);
       }
       if (node != nullptr) node->synchronise();  // every segment of the node packed
       if (needs_mpi)
-        check_mpi(MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), type, receive.data(),
+        check_mpi(MPI_Alltoallv(send->data(), send_counts.data(), send_displs.data(), type, receive->data(),
                                 recv_counts.data(), recv_displs.data(), type, comm),
                   "MPI_Alltoallv");
       for (int r = 0; r < ranks; ++r) {
         const auto i = static_cast<std::size_t>(r);
         if (recv_rows[i].count() == 0 || recv_blocks_[i].empty()) continue;
-        const T* packed = static_cast<const T*>(receive.data()) + static_cast<std::size_t>(recv_displs[i]);
+        const T* packed = static_cast<const T*>(receive->data()) + static_cast<std::size_t>(recv_displs[i]);
         if (routes[i] == Route::segment) {
           // Rank r packed for the ranks of its node in rank order.
           std::size_t at = 0;

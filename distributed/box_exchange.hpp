@@ -77,9 +77,11 @@ class BoxExchange {
   // `peers`: the arrays of the ranks of this node lie in a NodeWindow's
   // segments (PeerArrays), so their points are copied straight into their
   // `to` arrays or straight out of their `from` arrays, one copy with no
-  // packing; only the ranks of other nodes then go through MPI. Every rank
-  // of a node passes the same PeerArrays or none, and a peer's array there
-  // covers its box itself. The exchange ends with the node's barrier: the
+  // packing; only the ranks of other nodes then go through MPI (the
+  // node's segments are not used). Every rank of a node passes the same
+  // PeerArrays or none, and a peer's array there covers its box itself.
+  // Reading (from), the exchange begins with the node's barrier: what the
+  // peers wrote in their arrays before it is seen. It ends with one: the
   // peers' arrays are complete (to), or free to be written again (from).
   template <class T>
   void run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to, const NodeWindow* node = nullptr,
@@ -91,7 +93,9 @@ class BoxExchange {
   std::size_t received_from_others() const { return received_from_others_; }
   // Elements this rank sends to the ranks r with `chosen[r]` (one flag per rank).
   std::size_t sent_to(const std::vector<bool>& chosen) const;
-  // MPI_Alltoallv calls of one run (0 when no rank sends another anything).
+  // Rounds of one run through the segments or MPI_Alltoallv (0 when no
+  // rank sends another anything; straight copies between shared arrays
+  // make none).
   std::size_t rounds() const { return rounds_; }
   // The most bytes any rank sends to the others in one round (at most the
   // constructor's round_bytes; 0 when nothing moves): the segment a

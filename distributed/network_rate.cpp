@@ -58,7 +58,7 @@ NetworkRate measure_network_rate(MPI_Comm comm, MPI_Comm given_node) {
 
 std::string NetworkRate::describe_floor(std::size_t bytes) const {
   if (nodes < 2)
-    return "one node: nothing crosses a network (the exchanges are copies in the node's memory)";
+    return "one node: nothing crosses a network";
   char text[256];
   std::snprintf(text, sizeof text, "%d nodes: %s from this rank to other nodes a transform; at %.2f GB/s a rank "
                 "(MPI_Alltoall of %s a pair, measured when the plan was made) the exchanges' floor is %.3f s",

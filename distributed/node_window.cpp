@@ -43,6 +43,9 @@ NodeWindow::NodeWindow(MPI_Comm comm, std::size_t segment_bytes, MPI_Comm node) 
   // under /dev/shm): one that cannot hold them all would end the process
   // with SIGBUS at the first touch past its end, so the node's first rank
   // checks the room first and every rank of the node hears its answer.
+  // Best effort: statvfs counts the pages touched, not the untouched rest
+  // of windows opened before (a plan's segments, pencils and y-slabs), and
+  // another MPI library may map them elsewhere.
   std::uint64_t room = std::numeric_limits<std::uint64_t>::max();
   int node_rank = 0;
   MPI_Comm_rank(node_, &node_rank);
@@ -58,7 +61,8 @@ NodeWindow::NodeWindow(MPI_Comm comm, std::size_t segment_bytes, MPI_Comm node) 
                                               " free");
   }
 
-  // Each segment where its rank first touches it (NUMA), not one block.
+  // A segment of its own for each rank (not one block split between
+  // them), each mapped where it is first touched.
   MPI_Info info;
   MPI_Info_create(&info);
   MPI_Info_set(info, "alloc_shared_noncontig", "true");
@@ -70,6 +74,7 @@ NodeWindow::NodeWindow(MPI_Comm comm, std::size_t segment_bytes, MPI_Comm node) 
     check_mpi(allocated, "MPI_Win_allocate_shared");
   }
   MPI_Win_set_errhandler(window_, MPI_ERRORS_RETURN);
+  bases_.reserve(static_cast<std::size_t>(node_size_));  // no throw between the allocation and the lock
   for (int r = 0; r < node_size_; ++r) {
     MPI_Aint size = 0;
     int unit = 0;

@@ -196,7 +196,8 @@ std::string PencilRounds::describe() const {
                   ") come from every z-slab, through the z pass and back; " +
                   format_bytes(double(pencil_bytes())) + " of pencils a round at most, held for the plan's life" +
                   buffers_note_ +
-                  (overlapped ? " (two rounds held: round k's z lines run while k-1 goes back and k+1 comes)"
+                  (overlapped ? " (two rounds held: round k's z lines run while k-1 goes back and k+1 comes, when every "
+                                "rank's MPI thread level allows it as this one's does)"
                    : overlap_ && rounds_ > 1 ? " (one round at a time: the MPI thread level allows no second thread beside the exchanges)"
                                              : "") +
                   ", " + std::to_string(bytes_to_others_) + " bytes to other ranks in all";

@@ -40,7 +40,9 @@
 // overlap a round's z lines with the exchanges of the rounds beside it
 // when the caller initialised MPI with MPI_THREAD_FUNNELED (calling from
 // the main thread) or MPI_THREAD_SERIALIZED and up; with MPI_Init's
-// single level they run one after another.
+// single level they run one after another. Destroying a plan is
+// collective too (it frees the plan's communicator and shared windows):
+// every rank destroys its plan, as every rank made it.
 //
 // Centred data (Options::shift): numpy's fftshift(fftn(ifftshift(u)))
 // (fftshift(ifftn(ifftshift(U))) for the inverse) over the global shape,
