@@ -182,8 +182,8 @@ void BoxExchange::run(MPI_Comm comm, MPI_Datatype type, const T* from, T* to, co
       routes[static_cast<std::size_t>(r)] = Route::direct;
     else if (node != nullptr && node->shares_memory_with(r))
       routes[static_cast<std::size_t>(r)] = Route::segment;
-  const bool needs_mpi = std::find(routes.begin(), routes.end(), Route::mpi) != routes.end() ||
-                         !(peers ? peers->window->holds_every_rank() : node != nullptr && node->holds_every_rank());
+  // The same on every rank: some rank of another node, for every rank, or none.
+  const bool needs_mpi = std::find(routes.begin(), routes.end(), Route::mpi) != routes.end();
 
   // Straight into the peers' arrays, or straight out of them: one copy,
   // no rounds (the arrays hold the whole boxes).

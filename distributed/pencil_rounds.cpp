@@ -20,7 +20,6 @@ PencilRounds::PencilRounds(Shape shape, int rank, int ranks, Precision precision
       rank_(rank),
       ranks_(ranks),
       element_(precision == Precision::single ? 8 : 16),
-      overlap_(setup.overlap),
       setup_(setup),
       z_slab_(slab_box(shape, 0, rank, ranks)) {
   // K from the global shape, the same on every rank: the widest rank's
@@ -41,10 +40,6 @@ PencilRounds::PencilRounds(Shape shape, int rank, int ranks, Precision precision
     there_.emplace_back(from, to, rank, element_, BoxExchange::default_round_bytes, z_slab_, std::nullopt);
     back_.emplace_back(to, from, rank, element_, BoxExchange::default_round_bytes, std::nullopt, z_slab_);
     round_bound_bytes_ = std::max({round_bound_bytes_, there_.back().round_bound_bytes(), back_.back().round_bound_bytes()});
-    for (int r = 0; r < ranks; ++r)
-      if (r != rank)
-        bytes_to_others_ += 2 * intersection(from[static_cast<std::size_t>(rank)], to[static_cast<std::size_t>(r)])
-                                    .count() * element_;
     if (mine.empty()) continue;
     const Shape extent = mine.extent();
     if (precision == Precision::single) {
@@ -53,7 +48,7 @@ PencilRounds::PencilRounds(Shape shape, int rank, int ranks, Precision precision
       if (!double_.count(extent.ny)) double_.emplace(extent.ny, engine::ZLineTransform<double>(extent, local));
     }
   }
-  buffer_count_ = rounds_ > 1 && overlap_ ? 2 : 1;
+  buffer_count_ = rounds_ > 1 && setup.overlap ? 2 : 1;
 }
 
 std::size_t PencilRounds::bytes_to(const std::vector<bool>& chosen) const {
@@ -190,7 +185,9 @@ void PencilRounds::run(MPI_Comm comm, std::complex<T>* planes, bool inverse, dou
 }
 
 std::string PencilRounds::describe() const {
-  const bool overlapped = overlap_ && rounds_ > 1 && can_overlap();
+  const bool overlapped = buffer_count_ == 2 && can_overlap();
+  std::vector<bool> others(static_cast<std::size_t>(ranks_), true);
+  others[static_cast<std::size_t>(rank_)] = false;
   std::string s = "z lines of the z-slabs in " + std::to_string(rounds_) + " round(s) of y rows: each round's pencils (all z, " +
                   "a range of y, this rank's x slab " + to_string(slab_box(shape_, 2, rank_, ranks_)) +
                   ") come from every z-slab, through the z pass and back; " +
@@ -198,9 +195,9 @@ std::string PencilRounds::describe() const {
                   buffers_note_ +
                   (overlapped ? " (two rounds held: round k's z lines run while k-1 goes back and k+1 comes, when every "
                                 "rank's MPI thread level allows it as this one's does)"
-                   : overlap_ && rounds_ > 1 ? " (one round at a time: the MPI thread level allows no second thread beside the exchanges)"
+                                      : buffer_count_ == 2 ? " (one round at a time: the MPI thread level allows no second thread beside the exchanges)"
                                              : "") +
-                  ", " + std::to_string(bytes_to_others_) + " bytes to other ranks in all";
+                  ", " + std::to_string(bytes_to(others)) + " bytes to other ranks in all";
   const std::string z = !single_.empty() ? single_.begin()->second.describe()
                         : !double_.empty() ? double_.begin()->second.describe()
                                            : std::string();

@@ -87,8 +87,6 @@ class PencilRounds {
   void run(MPI_Comm comm, std::complex<T>* planes, bool inverse, double scale, const NodeWindow* node = nullptr) const;
 
   std::size_t rounds() const { return rounds_; }
-  // Bytes this rank sends to other ranks in one run (both ways).
-  std::size_t bytes_to_others() const { return bytes_to_others_; }
   // Bytes this rank sends in one run (both ways) to the ranks r with `chosen[r]`.
   std::size_t bytes_to(const std::vector<bool>& chosen) const;
   // The largest round's pencils on this rank, in bytes.
@@ -112,7 +110,6 @@ class PencilRounds {
   int rank_ = 0;
   int ranks_ = 1;
   std::size_t element_ = 8;
-  bool overlap_ = true;
   std::size_t rounds_ = 0;
   std::size_t round_bound_bytes_ = 0;
   std::vector<BoxExchange> there_, back_;  // per round: out of the z-slabs, and back
@@ -126,7 +123,6 @@ class PencilRounds {
   PinnedMemory pinned_;  // this rank's segment page-locked for the z pass
   std::vector<HostArray<std::byte>> own_;
   std::string buffers_note_;
-  std::size_t bytes_to_others_ = 0;
   Box3 z_slab_;
   // The z pass of this rank's pencils, by the round's extent along y (the
   // rounds differ by one row at most: two plans).
