@@ -14,7 +14,8 @@
 // The column `tiles` says which tile kernel each axis ran on (x, y, z):
 // S a schedule compiled ahead of time, P one compiled at plan time by NVRTC,
 // G the general kernel (four-step and Bluestein included), - not
-// transformed.
+// transformed; F (real rows) the half-length FFT with its split or merge
+// folded into one plan-time tile (real_schedule_kernels.cuh).
 //
 //   oocfft_cuda_bench [--quick] [--pow2] [--general-tiles | --ahead-of-time-only]
 //                     [--lengths N,... [--z-lines]] [--smooth | --long | --longer] [--plan-time-costs]
@@ -574,6 +575,7 @@ RealRowFigures real_rows_case(std::size_t n, bool inverse, double copy_gbs, cons
       case kc::TileKernel::general: tile = 'G'; break;
     }
   }
+  if (ours.ends_kernel(rows, pitch, inverse) == kc::TileKernel::plan_time) tile = 'F';
   const kc::DeviceBuffer work(ours.workspace_bytes(rows, pitch), "bench workspace");
 
   cufftHandle handle;

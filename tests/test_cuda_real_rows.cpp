@@ -19,12 +19,15 @@
 #include <cstdio>
 #include <tuple>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "kernels/cuda/cubin_cache.hpp"
 #include "kernels/cuda/device_limits.hpp"
 #include "kernels/cuda/device_real_rows.hpp"
 #include "kernels/cuda/device_trig_lines.hpp"
+#include "kernels/cuda/plan_time_schedules.hpp"
 #include "kernels/cuda/real_rows_kernels.hpp"
 #include "tests/cuda_test_support.hpp"
 
@@ -186,15 +189,28 @@ double real_tolerance(std::size_t n, std::size_t inner) {
 
 // ------------------------------------------------------------------ DeviceRealRows
 
+// With `plan_time`, the plan takes its schedules from it, and every kernel
+// the plan asks for must be ready there; `folded` then says whether the
+// FFT runs with its split and merge folded in (asserted both ways, so
+// that neither path passes for the other).
 template <class T>
 void check_real_rows(RealRunner<T>& runner, std::size_t n, std::size_t rows, std::size_t extra_pitch,
-                     std::uint64_t seed, std::size_t lead = 0) {
-  const kc::DeviceRealRows<T> plan(n, kc::DeviceLimits::current(), kc::TileKernels::compiled_where_available);
+                     std::uint64_t seed, std::size_t lead = 0,
+                     const std::shared_ptr<kc::PlanTimeSchedules>& plan_time = nullptr, bool folded = false) {
+  kc::DeviceRealRows<T> plan(n, kc::DeviceLimits::current(), kc::TileKernels::compiled_where_available);
   const std::size_t half = n / 2 + 1;
   const std::size_t pitch = 2 * half + extra_pitch;
   const std::string what = "n=" + std::to_string(n) + " rows=" + std::to_string(rows) + " pitch=" +
                            std::to_string(pitch) + " lead=" + std::to_string(lead) + " (" +
                            std::to_string(sizeof(T) * 8) + "-bit)";
+  if (plan_time) {
+    for (const kc::ScheduleKey& key : plan.plan_time_keys(rows, pitch))
+      ASSERT_TRUE(plan_time->prepare(key)) << kc::describe(*plan_time->outcome(key)) << " " << what;
+    plan.use_plan_time(plan_time);
+    const kc::TileKernel want = folded ? kc::TileKernel::plan_time : kc::TileKernel::general;
+    EXPECT_EQ(plan.ends_kernel(rows, pitch, false), want) << "forward " << what;
+    EXPECT_EQ(plan.ends_kernel(rows, pitch, true), want) << "inverse " << what;
+  }
   const double tol = real_tolerance<T>(n, n % 2 == 0 ? n / 2 : n);
   const std::size_t work = plan.workspace_bytes(rows, pitch);
 
@@ -283,6 +299,30 @@ TEST(CudaRealRows, FusedShortRows) {
     if (kc::real_rows_fused_supported<double>(static_cast<std::int64_t>(n)))
       check_real_rows(twice, n, 5, 2, 5000 * n + 5, 1);
   }
+  worst.print();
+}
+
+// The even lengths past the fused kernel, their split and merge folded into
+// the half-length FFT's tile (real_schedule_kernels.cuh, compiled here by
+// NVRTC into a cache in memory): one row to a tile up to several, a batch
+// that ends in a partial tile, extra padding, rows starting past the
+// buffer's start. Too few rows for one tile run the separate kernels.
+TEST(CudaRealRows, SplitAndMergeFoldedIntoTheTile) {
+  SKIP_WITHOUT_CUDA();
+  worst = {};
+  const auto plan_time = std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache::memory_only());
+  RealRunner<float> single;
+  RealRunner<double> twice;
+  for (std::size_t n : {std::size_t{130}, std::size_t{200}, std::size_t{256}, std::size_t{270}, std::size_t{1000},
+                        std::size_t{2048}, std::size_t{2430}, std::size_t{4096}}) {
+    check_real_rows(single, n, 67, 0, 9000 * n + 67, 0, plan_time, true);
+    check_real_rows(twice, n, 67, 4, 9000 * n + 67, 0, plan_time, true);
+    check_real_rows(single, n, 35, 2, 9000 * n + 35, 2, plan_time, true);
+  }
+  for (std::size_t n : {std::size_t{66}, std::size_t{98}})  // double: past its fused lengths
+    check_real_rows(twice, n, 131, 0, 9000 * n + 131, 0, plan_time, true);
+  check_real_rows(single, 1000, 1, 0, 9001, 0, plan_time, false);
+  check_real_rows(single, 1001, 40, 0, 9002, 0, plan_time, false);  // odd: two rows per complex line
   worst.print();
 }
 
@@ -447,8 +487,10 @@ TEST(CudaTrigLines, RoundTrips) {
 
 // rfftn of a real [nz][ny][nx] brick by the plan's real mode, against
 // fftwl's r2c; then the inverse of fftwl's spectrum with 1/N gives x back.
+// `x_kernel`, where given, is the tile kernel the x rows must run on
+// (tile_kernels_used: 'F' for the split folded into the FFT's tile).
 template <class T>
-void check_real_brick(std::size_t nz, std::size_t ny, std::size_t nx, std::uint64_t seed) {
+void check_real_brick(std::size_t nz, std::size_t ny, std::size_t nx, std::uint64_t seed, char x_kernel = 0) {
   const std::size_t half = nx / 2 + 1, pitch = 2 * half;
   const Shape brick{nz, ny, half};
   VolumeTransform transform;
@@ -457,6 +499,7 @@ void check_real_brick(std::size_t nz, std::size_t ny, std::size_t nx, std::uint6
   const kc::DeviceBrickPlan<T> plan(brick, AxisSet::all(), transform);
   EXPECT_NE(plan.describe().find("real " + std::to_string(nx) + " -> " + std::to_string(half)), std::string::npos)
       << plan.describe();
+  if (x_kernel != 0) EXPECT_EQ(plan.tile_kernels_used()[0], x_kernel) << plan.describe();
   const std::string what = std::to_string(nz) + "x" + std::to_string(ny) + "x" + std::to_string(nx) + " (" +
                            std::to_string(sizeof(T) * 8) + "-bit)";
   const auto x = random_reals(nz * ny * nx, seed);
@@ -526,6 +569,10 @@ TEST(CudaBrickReal, RfftnAgainstFftwLongDouble) {
     check_real_brick<float>(nz, ny, nx, ++seed);
     check_real_brick<double>(nz, ny, nx, seed);
   }
+  // Rows enough for a tile of the half length: the split folded in (NVRTC,
+  // the plan's default cache).
+  check_real_brick<float>(8, 16, 512, ++seed, 'F');
+  check_real_brick<double>(4, 9, 1000, seed, 'F');
   worst.print();
 }
 

@@ -275,6 +275,35 @@ TEST(PlanTimeFamily, NvrtcIsAskedOnlyForTheCompiledFamily) {
   EXPECT_EQ(kc::kernel_name_expression(key(143)),
             "oocfft::kernels::cuda::detail::schedule_kernel<float, 143, false, "
             "oocfft::kernels::cuda::ScheduleStore::plain>");
+  // The real transform's ends: contiguous rows only, never ahead of time.
+  for (const ScheduleUse use : {ScheduleUse::real_split, ScheduleUse::real_merge}) {
+    EXPECT_FALSE(kc::outside_plan_time_family(key(512, ScheduleLayout::contiguous, ElementType::complex_float, use)));
+    EXPECT_TRUE(kc::outside_plan_time_family(key(512, ScheduleLayout::strided, ElementType::complex_float, use)));
+    EXPECT_TRUE(kc::compiled_schedules<float>(use).empty());
+    EXPECT_TRUE(kc::compiled_schedules<double>(use).empty());
+  }
+  EXPECT_EQ(kc::kernel_name_expression(key(500, ScheduleLayout::contiguous, ElementType::complex_double,
+                                            ScheduleUse::real_merge)),
+            "oocfft::kernels::cuda::detail::real_schedule_kernel<double, 500, true>");
+}
+
+// The real transform's ends folded into a tile (real_schedule_kernels.cuh)
+// compile for sm_90 without a GPU: both directions and precisions, a power
+// of two, a 13-smooth length and the longest half length the tests run.
+TEST(PlanTimeFamily, NvrtcCompilesTheRealEnds) {
+  const kc::PlanTimeCompiler compiler(90);
+  for (const ScheduleUse use : {ScheduleUse::real_split, ScheduleUse::real_merge}) {
+    for (const ScheduleKey& k : {key(512, ScheduleLayout::contiguous, ElementType::complex_float, use),
+                                 key(65, ScheduleLayout::contiguous, ElementType::complex_float, use),
+                                 key(2048, ScheduleLayout::contiguous, ElementType::complex_double, use)}) {
+      kc::CompiledCubin cubin;
+      EXPECT_NO_THROW(cubin = compiler.compile(k)) << kc::describe(k);
+      ASSERT_GT(cubin.image.size(), 4u) << kc::describe(k);
+      EXPECT_EQ(std::string(cubin.image.data(), 4), "\x7f" "ELF") << kc::describe(k);
+      EXPECT_EQ(cubin.kernel_name.rfind("_ZN6oocfft7kernels4cuda6detail20real_schedule_kernelI", 0), 0u)
+          << cubin.kernel_name;
+    }
+  }
 }
 
 // NVRTC folds a long line's tile shape (schedule_shape: the tile searches

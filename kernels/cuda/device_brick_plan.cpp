@@ -80,6 +80,10 @@ void DeviceBrickPlan<T>::Impl::prepare_plan_time(std::shared_ptr<PlanTimeSchedul
   for (const auto& [plan, batch] : complex_ffts())
     if (plan != nullptr)
       for (const ScheduleKey& key : plan->plan_time_keys(batch)) wanted.push_back(key);
+  // The real rows' FFT with its split and merge folded in (repeats the
+  // FFT's own keys: prepare() answers a key once).
+  if (real_x)
+    for (const ScheduleKey& key : real_x->plan_time_keys(real_rows(), real_pitch())) wanted.push_back(key);
   // No NVRTC and no cache directory for a plan the build serves alone, or
   // one whose schedules are of no family NVRTC is asked for.
   if (std::none_of(wanted.begin(), wanted.end(), [](const ScheduleKey& k) { return !outside_plan_time_family(k); }))
@@ -330,6 +334,11 @@ std::string DeviceBrickPlan<T>::tile_kernels_used() const {
     const auto& [plan, batch] = ffts[a];
     if (plan == nullptr) {
       used += '-';
+      continue;
+    }
+    if (a == 0 && impl_->real_x &&
+        impl_->real_x->ends_kernel(impl_->real_rows(), impl_->real_pitch(), false) == TileKernel::plan_time) {
+      used += 'F';
       continue;
     }
     switch (plan->tile_kernel(batch)) {

@@ -98,7 +98,9 @@ class DeviceBrickPlan {
   // The tile kernel of each axis on the plan's largest brick, x, y, z: 'S' a
   // schedule compiled ahead of time, 'P' one compiled at plan time (NVRTC),
   // 'G' the general kernel (four-step and Bluestein included), '-' not
-  // transformed. For benchmark reports and tests.
+  // transformed; for real x rows, 'F' where the forward split is folded
+  // into a plan-time tile (DeviceRealRows::ends_kernel). For benchmark
+  // reports and tests.
   std::string tile_kernels_used() const;
   // The plan-time schedules the plan uses, or null when it needs none.
   const PlanTimeSchedules* plan_time() const;

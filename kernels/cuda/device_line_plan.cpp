@@ -586,6 +586,42 @@ void DeviceLinePlan<T>::use_plan_time(std::shared_ptr<const PlanTimeSchedules> p
 }
 
 template <class T>
+std::optional<TileJob<T>> DeviceLinePlan<T>::real_ends_job(Complex<T>* data, const LineBatch& lines,
+                                                           const Complex<T>* roots, bool inverse, T scale) const {
+  const State& s = *state_;
+  if (!s.tile || s.m != 0 || lines.length != s.n) return std::nullopt;
+  TileJob<T> job = one_tile_job(data, lines, scale, inverse);
+  job.post = inverse ? TilePost::real_merge : TilePost::real_split;
+  job.post_table = roots;
+  return job;
+}
+
+template <class T>
+bool DeviceLinePlan<T>::execute_real_ends(Complex<T>* data, const LineBatch& lines, const Complex<T>* roots,
+                                          bool inverse, T scale, cudaStream_t stream) const {
+  if (lines.lines() == 0) return false;
+  const std::optional<TileJob<T>> job = real_ends_job(data, lines, roots, inverse, scale);
+  return job && launch_compiled_schedule(*job, inverse, stream);
+}
+
+template <class T>
+TileKernel DeviceLinePlan<T>::real_ends_kernel(const LineBatch& lines, bool inverse) const {
+  const std::optional<TileJob<T>> job = real_ends_job(nullptr, lines, nullptr, inverse, T(1));
+  return job ? choose_tile_kernel(*job) : TileKernel::general;
+}
+
+template <class T>
+std::vector<ScheduleKey> DeviceLinePlan<T>::real_ends_keys(const LineBatch& lines) const {
+  std::vector<ScheduleKey> keys;
+  for (const bool inverse : {false, true}) {
+    std::optional<TileJob<T>> job = real_ends_job(nullptr, lines, nullptr, inverse, T(1));
+    if (!job || job->kernels != TileKernels::compiled_where_available) continue;
+    if (const std::optional<ScheduleKey> key = schedule_key_for(*job)) keys.push_back(*key);
+  }
+  return keys;
+}
+
+template <class T>
 void DeviceLinePlan<T>::execute(Complex<T>* data, const LineBatch& lines, void* workspace, bool inverse, T scale,
                                 cudaStream_t stream) const {
   const State& s = *state_;

@@ -109,6 +109,9 @@ void DeviceRealRows<T>::execute(T* data, std::size_t rows, std::size_t row_pitch
     const auto pitch = static_cast<std::int64_t>(row_pitch / 2);
     const auto m = static_cast<std::int64_t>(n_ / 2);
     const auto* w = twiddles_.as<const Complex<T>>();
+    // The split or merge folded into the FFT's tile where a plan-time
+    // schedule serves this batch: one trip through memory instead of two.
+    if (line_ && line_->execute_real_ends(z, lines, w, inverse, scale, stream)) return;
     if (!inverse) {
       if (line_) line_->execute(z, lines, workspace, false, T(1), stream);
       launch_real_split(z, count, pitch, m, w, scale, stream);
@@ -143,7 +146,8 @@ std::string DeviceRealRows<T>::describe() const {
                             : " (fused in one kernel: complex FFT in registers, rows staged in shared memory)");
   const std::string inner = line_ ? line_->describe() : std::string("identity");
   if (n_ % 2 == 0)
-    d += " (half-length complex " + std::to_string(n_ / 2) + ": " + inner + "; split in place)";
+    d += " (half-length complex " + std::to_string(n_ / 2) + ": " + inner +
+         "; split folded into its tile where a plan-time schedule serves the batch, else split in place)";
   else
     d += " (two rows per complex line of " + std::to_string(n_) + ": " + inner + ")";
   return d;
@@ -152,7 +156,17 @@ std::string DeviceRealRows<T>::describe() const {
 template <class T>
 std::vector<ScheduleKey> DeviceRealRows<T>::plan_time_keys(std::size_t rows, std::size_t row_pitch) const {
   if (!line_ || rows == 0) return {};
-  return line_->plan_time_keys(complex_lines(rows, row_pitch));
+  const LineBatch lines = complex_lines(rows, row_pitch);
+  std::vector<ScheduleKey> keys = line_->plan_time_keys(lines);
+  if (n_ % 2 == 0)
+    for (const ScheduleKey& key : line_->real_ends_keys(lines)) keys.push_back(key);
+  return keys;
+}
+
+template <class T>
+TileKernel DeviceRealRows<T>::ends_kernel(std::size_t rows, std::size_t row_pitch, bool inverse) const {
+  if (!line_ || n_ % 2 != 0 || rows == 0) return TileKernel::general;
+  return line_->real_ends_kernel(complex_lines(rows, row_pitch), inverse);
 }
 
 template <class T>

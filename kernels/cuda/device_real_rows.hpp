@@ -6,9 +6,11 @@
 // values (interleaved) over the same row; inverse, the reverse, with no
 // implicit 1/n (`scale` carries the normalisation, applied once).
 //   even n  one complex FFT of length n/2 on the row itself (the reals as
-//           n/2 complex values) and a split kernel in place (real_rows.cu,
-//           Numerical Recipes section 12.3), or the merge and the inverse
-//           half-length FFT;
+//           n/2 complex values) and the split (real_rows.cu, Numerical
+//           Recipes section 12.3), or the merge and the inverse half-length
+//           FFT: in one kernel where a plan-time schedule folds the split or
+//           merge into the FFT's tile (real_schedule_kernels.cuh), else as
+//           a separate kernel in place;
 //   odd n   two rows per complex line of length n, packed into the
 //           workspace (z = a + i b) and unpacked by Z[k] +- conj Z[n-k];
 //   n <= 16 (real_rows_direct_max) one kernel: rows staged in shared
@@ -65,9 +67,17 @@ class DeviceRealRows {
   // The complex lines the inner FFT runs on for this batch of rows.
   LineBatch complex_lines(std::size_t rows, std::size_t row_pitch) const;
   // The plan-time schedules the inner FFT wants for this batch (see
-  // DeviceLinePlan::plan_time_keys), and the schedules to take them from.
+  // DeviceLinePlan::plan_time_keys), with, for even n, both directions'
+  // folded split and merge (DeviceLinePlan::real_ends_keys); and the
+  // schedules to take them from.
   std::vector<ScheduleKey> plan_time_keys(std::size_t rows, std::size_t row_pitch) const;
   void use_plan_time(std::shared_ptr<const PlanTimeSchedules> plan_time);
+  // The kernel that runs an even length's FFT with its split (forward) or
+  // merge (inverse) folded in on this batch: a plan-time schedule, or
+  // general where none serves and the separate kernels run (odd, short
+  // and direct lengths too). Tests assert it, so that a silent fallback
+  // cannot pass for the folded path.
+  TileKernel ends_kernel(std::size_t rows, std::size_t row_pitch, bool inverse) const;
   // The inner FFT (null where its length is 1).
   const DeviceLinePlan<T>* line_plan() const { return line_ ? &*line_ : nullptr; }
 

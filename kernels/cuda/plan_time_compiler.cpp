@@ -28,8 +28,11 @@ void check_nvrtc(nvrtcResult r, const ScheduleKey& key, const char* call) {
 }
 
 // The program: the schedule header, as the generated instantiation files
-// include it; nvrtcAddNameExpression instantiates the one kernel asked for.
-constexpr const char* program_source = "#include \"kernels/cuda/compiled_schedule_kernels.cuh\"\n";
+// include it, and the real transform's tile kernels, which only NVRTC
+// compiles; nvrtcAddNameExpression instantiates the one kernel asked for.
+constexpr const char* program_source =
+    "#include \"kernels/cuda/compiled_schedule_kernels.cuh\"\n"
+    "#include \"kernels/cuda/real_schedule_kernels.cuh\"\n";
 
 // The end of NVRTC's log (its first errors matter most, but a long log of
 // warnings would swamp an exception message).

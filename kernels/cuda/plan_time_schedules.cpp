@@ -26,9 +26,17 @@ std::string format_seconds(double s) {
 
 bool power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
+bool real_ends(ScheduleUse use) { return use == ScheduleUse::real_split || use == ScheduleUse::real_merge; }
+
+// The kernels that keep the whole tile in shared memory between their
+// steps: Bluestein's convolution (between its two transforms) and the real
+// transform's ends (between the split or merge and the passes). They run
+// the Stockham tile of the settled schedule (convolution_shape).
+bool whole_tile_in_shared(ScheduleUse use) { return use == ScheduleUse::bluestein || real_ends(use); }
+
 // Shared bytes a launch of `key`'s kernel needs.
 std::size_t launch_shared_bytes(const ScheduleKey& key, const ScheduleShape& g) {
-  if (key.use != ScheduleUse::bluestein) return g.shared_bytes;
+  if (!whole_tile_in_shared(key.use)) return g.shared_bytes;
   return key.type == ElementType::complex_float ? bluestein_shared_bytes<float>(g) : bluestein_shared_bytes<double>(g);
 }
 
@@ -89,6 +97,11 @@ std::optional<std::string> outside_plan_time_family(const ScheduleKey& key) {
   // padded rows move it several times (bench/RESULTS.md, "Bluestein: one
   // prime per convolution length").
   if (key.use == ScheduleUse::bluestein || (!strided && key.use == ScheduleUse::transform)) return std::nullopt;
+  // The real transform's ends: contiguous rows whose half length a tile
+  // holds, never compiled ahead of time (real_schedule_kernels.cuh).
+  if (real_ends(key.use))
+    return strided ? std::optional<std::string>(std::string(to_string(key.use)) + " schedules run on contiguous rows only")
+                   : std::nullopt;
   // The four-step steps of powers of two up to 4096: what the full set
   // builds.
   if (key.use != ScheduleUse::transform && power_of_two(key.length) && key.length <= 4096) return std::nullopt;
@@ -108,7 +121,7 @@ std::optional<std::string> outside_plan_time_family(const ScheduleKey& key) {
 ScheduleShape shape_of(const ScheduleKey& key) {
   const bool strided = key.layout == ScheduleLayout::strided;
   const bool single = key.type == ElementType::complex_float;
-  if (key.use == ScheduleUse::bluestein)
+  if (whole_tile_in_shared(key.use))
     return single ? convolution_shape<float>(key.length, strided) : convolution_shape<double>(key.length, strided);
   return single ? schedule_shape<float>(key.length, strided) : schedule_shape<double>(key.length, strided);
 }

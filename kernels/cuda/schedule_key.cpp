@@ -8,6 +8,8 @@ const char* to_string(ScheduleUse use) noexcept {
     case ScheduleUse::four_step_twiddled: return "four-step step A (twiddled)";
     case ScheduleUse::four_step_transposed: return "four-step step B (transposed)";
     case ScheduleUse::bluestein: return "Bluestein convolution";
+    case ScheduleUse::real_split: return "real forward (split folded in)";
+    case ScheduleUse::real_merge: return "real inverse (merge folded in)";
   }
   return "?";
 }
@@ -37,6 +39,10 @@ std::string kernel_name_expression(const ScheduleKey& key) {
     case ScheduleUse::four_step_transposed:
       return ns + "detail::schedule_kernel<" + args + ", " + ns + "ScheduleStore::transposed>";
     case ScheduleUse::bluestein: return ns + "detail::bluestein_schedule_kernel<" + args + ">";
+    case ScheduleUse::real_split:
+      return ns + "detail::real_schedule_kernel<" + type + ", " + std::to_string(key.length) + ", false>";
+    case ScheduleUse::real_merge:
+      return ns + "detail::real_schedule_kernel<" + type + ", " + std::to_string(key.length) + ", true>";
   }
   return {};
 }

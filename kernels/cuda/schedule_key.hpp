@@ -11,10 +11,11 @@ namespace oocfft::kernels::cuda {
 
 // What a compiled schedule computes: a transform of its length; one of the
 // four-step steps (A: strided lanes times the twiddle; B: contiguous lines
-// stored with the lanes contiguous); or Bluestein's whole convolution of
-// that length M (chirp, forward, kernel spectrum, inverse, chirp) in one
-// kernel.
-enum class ScheduleUse { transform, four_step_twiddled, four_step_transposed, bluestein };
+// stored with the lanes contiguous); Bluestein's whole convolution of that
+// length M (chirp, forward, kernel spectrum, inverse, chirp) in one kernel;
+// or the forward (split) or inverse (merge) real transform of rows of twice
+// that length, its ends folded into the tile (real_schedule_kernels.cuh).
+enum class ScheduleUse { transform, four_step_twiddled, four_step_transposed, bluestein, real_split, real_merge };
 
 // Which dimension of a tile is contiguous in memory: the points (x lines,
 // batched 1D) or the lanes (y and z lines of a volume).

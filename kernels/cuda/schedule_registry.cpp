@@ -61,9 +61,12 @@ std::vector<ScheduleEntry<T>> make_entries(ScheduleUse use) {
 // Built once per type and never changed: the build's fixed list.
 template <class T>
 const std::vector<ScheduleEntry<T>>& entries(ScheduleUse use) {
-  static const std::vector<ScheduleEntry<T>> lists[4] = {
-      make_entries<T>(ScheduleUse::transform), make_entries<T>(ScheduleUse::four_step_twiddled),
-      make_entries<T>(ScheduleUse::four_step_transposed), make_entries<T>(ScheduleUse::bluestein)};
+  // The real transform's ends (real_split, real_merge) are compiled at
+  // plan time only: their lists stay empty.
+  static const std::vector<ScheduleEntry<T>> lists[6] = {
+      make_entries<T>(ScheduleUse::transform),  make_entries<T>(ScheduleUse::four_step_twiddled),
+      make_entries<T>(ScheduleUse::four_step_transposed), make_entries<T>(ScheduleUse::bluestein),
+      make_entries<T>(ScheduleUse::real_split), make_entries<T>(ScheduleUse::real_merge)};
   return lists[static_cast<int>(use)];
 }
 
@@ -88,6 +91,10 @@ bool passes_match(const TileJob<T>& job, const RadixSchedule& s) {
 template <class T>
 std::optional<ScheduleUse> use_of(const TileJob<T>& job) {
   const bool same_layout = job.lanes_fast_in == job.lanes_fast_out;
+  if (job.post == TilePost::real_split || job.post == TilePost::real_merge) {
+    if (job.chirp != nullptr || job.lanes_fast_in || job.lanes_fast_out) return std::nullopt;  // contiguous rows only
+    return job.post == TilePost::real_split ? ScheduleUse::real_split : ScheduleUse::real_merge;
+  }
   if (job.chirp != nullptr) {
     if (job.post == TilePost::none && same_layout) return ScheduleUse::bluestein;
     return std::nullopt;
@@ -123,9 +130,11 @@ std::optional<ScheduleKey> schedule_key_for(const TileJob<T>& job) {
                                                                      : job.point_in == 1 && job.point_out == 1;
   if (!unit_stride) return std::nullopt;
   const bool planned = job.shapes != nullptr && job.shapes->length == job.n;
-  // Bluestein's convolution runs the Stockham tile of its settled schedule,
-  // a whole line the tile of its own (schedule_choice.hpp).
-  const bool convolution = *use == ScheduleUse::bluestein;
+  // Bluestein's convolution and the real transform's ends run the Stockham
+  // tile of the settled schedule, a whole line the tile of its own
+  // (schedule_choice.hpp).
+  const bool convolution =
+      *use == ScheduleUse::bluestein || *use == ScheduleUse::real_split || *use == ScheduleUse::real_merge;
   const ScheduleShape shape = planned        ? (convolution ? job.shapes->convolution_of(lanes_fast)
                                                             : job.shapes->of(lanes_fast))
                               : convolution ? convolution_shape<T>(job.n, lanes_fast)

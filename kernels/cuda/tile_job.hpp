@@ -100,6 +100,12 @@ enum class TilePost : int {
   // post_table[point * table_point + lane * table_lane + group * table_group]
   // (Bluestein's kernel spectrum, at the output position of step B).
   table,
+  // The ends of an even-length real transform on contiguous rows
+  // (real_schedule_kernels.cuh): the forward FFT's values split into the
+  // half spectrum on their way out, or the half spectrum merged on its way
+  // in before the inverse FFT; post_table holds w_n^k, n = 2 * length.
+  real_split,
+  real_merge,
 };
 
 template <class T>

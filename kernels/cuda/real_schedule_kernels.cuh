@@ -1,0 +1,155 @@
+#pragma once
+// The real transform's ends folded into a compiled schedule's tile: numpy's
+// rfft / irfft of even length n = 2M on rows in FFTW's padded layout, one
+// kernel and one trip through memory (DeviceRealRows, for rows too long for
+// the fused register kernel of real_rows_fused_kernel.cuh).
+//   forward  the tile's M-point FFT of z[p] = x[2p] + i x[2p+1] leaves its
+//            values in shared memory (PassIo::to_shared); each thread then
+//            splits a pair (Z[k], Z[M-k]) into (X[k], X[M-k]) on its way to
+//            global memory, X[M] into the row's padding slot;
+//   inverse  each thread merges a pair (X[k], X[M-k]) into (2Z[k], 2Z[M-k])
+//            on its way into shared memory, and the tile's inverse FFT
+//            starts there (PassIo::from_shared).
+// The split and merge are those of the separate kernels (real_rows.cu,
+// after Numerical Recipes, 3rd ed., section 12.3.2, eq. 12.3.6-12.3.7);
+// `job.post_table` holds w_n^k = exp(-2 pi i k / n), k = 0..M/2 at least.
+// A pair's two values lie in one row, so a tile owns everything it reads
+// and writes, and the transform runs in place.
+//
+// Compiled at plan time only (NVRTC, ScheduleUse::real_split and
+// real_merge): the Stockham tile of the settled schedule of M, as
+// Bluestein's convolution runs it (convolution_shape), contiguous rows.
+#include "kernels/cuda/compiled_schedule_kernels.cuh"
+
+namespace oocfft::kernels::cuda::detail {
+
+// Calls visit(lane, k) for each pair (k, M - k), k = 0..M/2, of the tile's
+// lanes below `lanes_here` that this thread takes: consecutive threads take
+// consecutive k of one lane, so the accesses at k and at M - k both run
+// along memory (the latter backwards).
+template <class G, int M, class Visit>
+__device__ __forceinline__ void for_each_pair(int lanes_here, Visit&& visit) {
+  constexpr int pairs = M / 2 + 1;
+  constexpr int total = G::lanes * pairs;
+  for (int e = static_cast<int>(threadIdx.x); e < total; e += G::threads) {
+    // Unsigned: a division by a constant, without a signed fix-up.
+    const int lane = static_cast<int>(static_cast<unsigned>(e) / static_cast<unsigned>(pairs));
+    if (lane >= lanes_here) return;  // e only grows
+    visit(lane, e - lane * pairs);
+  }
+}
+
+// Forward: the tile's spectra Z (shared memory, natural order) -> the half
+// spectra X of the real rows, times job.scale, into global memory.
+template <class T, int M>
+__device__ __forceinline__ void real_split_copy_out(const T* re, const T* im, const TileJob<T>& job,
+                                                    Complex<T>* out, int lanes_here) {
+  using G = ScheduleGeometry<T, M, false>;
+  const T s = job.scale;
+  for_each_pair<G, M>(lanes_here, [&](int lane, int k) {
+    Complex<T>* row = out + lane * job.lane.out;
+    const int at = tile_word<G>(schedule_position<G, false>(lane, k));
+    const Complex<T> a = {re[at], im[at]};
+    if (k == 0) {
+      store(row, Complex<T>{s * (a.re + a.im), T(0)});
+      store(row + M, Complex<T>{s * (a.re - a.im), T(0)});
+      return;
+    }
+    const int j = M - k;
+    const int bt = tile_word<G>(schedule_position<G, false>(lane, j));
+    const Complex<T> b = {re[bt], im[bt]};
+    const Complex<T> e = {T(0.5) * (a.re + b.re), T(0.5) * (a.im - b.im)};  // (a + conj b) / 2
+    const Complex<T> o = {T(0.5) * (a.im + b.im), T(0.5) * (b.re - a.re)};  // (a - conj b) / (2i)
+    const Complex<T> wo = load_table(job.post_table + k) * o;
+    store(row + k, Complex<T>{s * (e.re + wo.re), s * (e.im + wo.im)});
+    if (j != k) store(row + j, Complex<T>{s * (e.re - wo.re), s * (wo.im - e.im)});  // conj(e - wo)
+  });
+}
+
+// Inverse: the half spectra X of the rows (global memory; Im X[0] and
+// Im X[M] ignored, as numpy's irfft does) -> 2Z in shared memory,
+// conjugated, since the passes compute the inverse as conj(F(conj x)).
+// Every load of the thread is issued before the first is used, as
+// copy_tile_in does (a loop that loaded, merged and stored one pair at a
+// time ran at about half the split's speed). Lanes past the batch hold
+// zeros. A barrier before the passes read.
+template <class T, int M>
+__device__ __forceinline__ void real_merge_copy_in(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
+                                                   int lanes_here) {
+  using G = ScheduleGeometry<T, M, false>;
+  constexpr int pairs = M / 2 + 1;
+  constexpr int total = G::lanes * pairs;
+  constexpr int U = (total + G::threads - 1) / G::threads;
+  for (int e = static_cast<int>(threadIdx.x) + lanes_here * M; e < G::points; e += G::threads) {
+    const int at = tile_word<G>(e);
+    re[at] = T(0);
+    im[at] = T(0);
+  }
+  // Pair k of a lane: X[k] and X[M - k] (k = 0: X[0] and X[M]).
+  Complex<T> a[U], b[U];
+  OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const int e = static_cast<int>(threadIdx.x) + u * G::threads;
+    // Unsigned: a division by a constant, without a signed fix-up.
+    const int lane = static_cast<int>(static_cast<unsigned>(e) / static_cast<unsigned>(pairs));
+    const int k = e - lane * pairs;
+    if (e < total && lane < lanes_here) {
+      const Complex<T>* row = in + lane * job.lane.in;
+      a[u] = load(row + k);
+      b[u] = load(row + (M - k));
+    }
+  }
+  OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const int e = static_cast<int>(threadIdx.x) + u * G::threads;
+    const int lane = static_cast<int>(static_cast<unsigned>(e) / static_cast<unsigned>(pairs));
+    const int k = e - lane * pairs;
+    if (e >= total || lane >= lanes_here) continue;
+    const int at = tile_word<G>(schedule_position<G, false>(lane, k));
+    if (k == 0) {
+      re[at] = a[u].re + b[u].re;
+      im[at] = -(a[u].re - b[u].re);
+      continue;
+    }
+    const int j = M - k;
+    const Complex<T> ev = {a[u].re + b[u].re, a[u].im - b[u].im};  // a + conj b
+    const Complex<T> d = {a[u].re - b[u].re, a[u].im + b[u].im};   // a - conj b
+    const Complex<T> o = conj(load_table(job.post_table + k)) * d;
+    re[at] = ev.re - o.im;  // 2Z[k] = e + i o, stored conjugated
+    im[at] = -(ev.im + o.re);
+    if (j != k) {
+      const int bt = tile_word<G>(schedule_position<G, false>(lane, j));
+      re[bt] = ev.re + o.im;  // 2Z[M-k] = conj e + i conj o, stored conjugated
+      im[bt] = -(o.re - ev.im);
+    }
+  }
+  __syncthreads();
+}
+
+template <class T, int M, bool Inverse>
+__global__ void __launch_bounds__(ScheduleGeometry<T, M, false>::threads, ScheduleGeometry<T, M, false>::min_blocks)
+    real_schedule_kernel(const __grid_constant__ TileJob<T> job, bool) {
+  using G = ScheduleGeometry<T, M, false>;
+  static_assert(G::threads > 0 && G::shared_bytes <= max_schedule_shared_bytes,
+                "the real ends run the Stockham tile of the settled schedule (convolution_shape)");
+  extern __shared__ unsigned char shared_raw[];
+  T* re = reinterpret_cast<T*>(shared_raw);
+  T* im = re + skewed_words(G::points, G::shift);
+  const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
+  const std::int64_t tile = this_tile();
+  if (tile >= lane_tiles * job.group.count) return;  // the last grid row's spare blocks
+  const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
+  if constexpr (Inverse) {
+    real_merge_copy_in<T, M>(re, im, job, at.in, at.lanes_here);
+    schedule_stages<T, M, false, PassIo::from_shared, ScheduleStore::plain>(
+        re, im, job, at, true, std::make_integer_sequence<int, G::stages>{});
+    if constexpr (G::staged_store) schedule_copy_out<T, M>(re, im, job, at.out, at.lanes_here, true);
+  } else {
+    if constexpr (G::staged_load) schedule_copy_in<T, M>(re, im, job, at.in, at.lanes_here, false);
+    schedule_stages<T, M, false, PassIo::to_shared, ScheduleStore::plain>(
+        re, im, job, at, false, std::make_integer_sequence<int, G::stages>{});
+    real_split_copy_out<T, M>(re, im, job, at.out, at.lanes_here);
+  }
+}
+
+}  // namespace oocfft::kernels::cuda::detail
