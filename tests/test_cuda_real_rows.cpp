@@ -28,6 +28,7 @@
 #include "kernels/cuda/device_real_rows.hpp"
 #include "kernels/cuda/device_trig_lines.hpp"
 #include "kernels/cuda/plan_time_schedules.hpp"
+#include "kernels/cuda/schedule_geometry.hpp"
 #include "kernels/cuda/real_rows_kernels.hpp"
 #include "tests/cuda_test_support.hpp"
 
@@ -302,27 +303,37 @@ TEST(CudaRealRows, FusedShortRows) {
   worst.print();
 }
 
-// The even lengths past the fused kernel, their split and merge folded into
-// the half-length FFT's tile (real_schedule_kernels.cuh, compiled here by
-// NVRTC into a cache in memory): one row to a tile up to several, a batch
-// that ends in a partial tile, extra padding, rows starting past the
-// buffer's start. Too few rows for one tile run the separate kernels.
-TEST(CudaRealRows, SplitAndMergeFoldedIntoTheTile) {
+// The lengths past the fused kernel with their real ends folded into the
+// FFT's tile (real_schedule_kernels.cuh, compiled here by NVRTC into a
+// cache in memory): even lengths, their split and merge; odd ones, their
+// row pairs packed and unpacked, an odd row count leaving the last pair
+// one row short. One row (or pair) to a tile up to several, a batch that
+// ends in a partial tile, extra padding, rows starting past the buffer's
+// start. Too few rows for one tile run the separate kernels.
+TEST(CudaRealRows, RealEndsFoldedIntoTheTile) {
   SKIP_WITHOUT_CUDA();
   worst = {};
   const auto plan_time = std::make_shared<kc::PlanTimeSchedules>(kc::CubinCache::memory_only());
   RealRunner<float> single;
   RealRunner<double> twice;
   for (std::size_t n : {std::size_t{130}, std::size_t{200}, std::size_t{256}, std::size_t{270}, std::size_t{1000},
-                        std::size_t{2048}, std::size_t{2430}, std::size_t{4096}}) {
+                        std::size_t{2048}, std::size_t{2430}, std::size_t{4096}, std::size_t{135}, std::size_t{243},
+                        std::size_t{343}, std::size_t{1001}, std::size_t{1215}, std::size_t{3125}, std::size_t{4095}}) {
     check_real_rows(single, n, 67, 0, 9000 * n + 67, 0, plan_time, true);
     check_real_rows(twice, n, 67, 4, 9000 * n + 67, 0, plan_time, true);
     check_real_rows(single, n, 35, 2, 9000 * n + 35, 2, plan_time, true);
   }
-  for (std::size_t n : {std::size_t{66}, std::size_t{98}})  // double: past its fused lengths
+  for (std::size_t n : {std::size_t{66}, std::size_t{98}, std::size_t{81}})  // double: past its fused lengths
     check_real_rows(twice, n, 131, 0, 9000 * n + 131, 0, plan_time, true);
-  check_real_rows(single, 1000, 1, 0, 9001, 0, plan_time, false);
-  check_real_rows(single, 1001, 40, 0, 9002, 0, plan_time, false);  // odd: two rows per complex line
+  // complex<float> 2187 runs the in-place tile, whose passes are not those
+  // of the Stockham tile the folded kernels run: the separate kernels.
+  check_real_rows(twice, 2187, 67, 0, 9003, 0, plan_time, true);
+  check_real_rows(single, 2187, 67, 0, 9004, 0, plan_time, false);
+  // One row: a tile of the half length 65 holds several (so the separate
+  // kernels run); one of 500, as many as the schedule's tile holds.
+  ASSERT_GT(kc::convolution_shape<float>(65, false).lanes, 1);
+  check_real_rows(single, 130, 1, 0, 9001, 0, plan_time, false);
+  check_real_rows(single, 1000, 1, 0, 9002, 0, plan_time, kc::convolution_shape<float>(500, false).lanes == 1);
   worst.print();
 }
 
@@ -569,10 +580,11 @@ TEST(CudaBrickReal, RfftnAgainstFftwLongDouble) {
     check_real_brick<float>(nz, ny, nx, ++seed);
     check_real_brick<double>(nz, ny, nx, seed);
   }
-  // Rows enough for a tile of the half length: the split folded in (NVRTC,
-  // the plan's default cache).
+  // Rows enough for a tile: the real ends folded in (NVRTC, the plan's
+  // default cache).
   check_real_brick<float>(8, 16, 512, ++seed, 'F');
   check_real_brick<double>(4, 9, 1000, seed, 'F');
+  check_real_brick<float>(5, 7, 343, ++seed, 'F');
   worst.print();
 }
 

@@ -276,7 +276,8 @@ TEST(PlanTimeFamily, NvrtcIsAskedOnlyForTheCompiledFamily) {
             "oocfft::kernels::cuda::detail::schedule_kernel<float, 143, false, "
             "oocfft::kernels::cuda::ScheduleStore::plain>");
   // The real transform's ends: contiguous rows only, never ahead of time.
-  for (const ScheduleUse use : {ScheduleUse::real_split, ScheduleUse::real_merge}) {
+  for (const ScheduleUse use : {ScheduleUse::real_split, ScheduleUse::real_merge, ScheduleUse::real_pairs_forward,
+                                ScheduleUse::real_pairs_inverse}) {
     EXPECT_FALSE(kc::outside_plan_time_family(key(512, ScheduleLayout::contiguous, ElementType::complex_float, use)));
     EXPECT_TRUE(kc::outside_plan_time_family(key(512, ScheduleLayout::strided, ElementType::complex_float, use)));
     EXPECT_TRUE(kc::compiled_schedules<float>(use).empty());
@@ -285,13 +286,26 @@ TEST(PlanTimeFamily, NvrtcIsAskedOnlyForTheCompiledFamily) {
   EXPECT_EQ(kc::kernel_name_expression(key(500, ScheduleLayout::contiguous, ElementType::complex_double,
                                             ScheduleUse::real_merge)),
             "oocfft::kernels::cuda::detail::real_schedule_kernel<double, 500, true>");
+  EXPECT_EQ(kc::kernel_name_expression(key(343, ScheduleLayout::contiguous, ElementType::complex_float,
+                                            ScheduleUse::real_pairs_forward)),
+            "oocfft::kernels::cuda::detail::real_pairs_kernel<float, 343, false>");
 }
 
 // The real transform's ends folded into a tile (real_schedule_kernels.cuh)
 // compile for sm_90 without a GPU: both directions and precisions, a power
-// of two, a 13-smooth length and the longest half length the tests run.
+// of two, a 13-smooth length and the longest half length the tests run;
+// and the odd lengths' row pairs.
 TEST(PlanTimeFamily, NvrtcCompilesTheRealEnds) {
   const kc::PlanTimeCompiler compiler(90);
+  for (const ScheduleUse use : {ScheduleUse::real_pairs_forward, ScheduleUse::real_pairs_inverse}) {
+    for (const ScheduleKey& k : {key(343, ScheduleLayout::contiguous, ElementType::complex_float, use),
+                                 key(4095, ScheduleLayout::contiguous, ElementType::complex_double, use)}) {
+      kc::CompiledCubin cubin;
+      EXPECT_NO_THROW(cubin = compiler.compile(k)) << kc::describe(k);
+      EXPECT_EQ(cubin.kernel_name.rfind("_ZN6oocfft7kernels4cuda6detail17real_pairs_kernelI", 0), 0u)
+          << cubin.kernel_name;
+    }
+  }
   for (const ScheduleUse use : {ScheduleUse::real_split, ScheduleUse::real_merge}) {
     for (const ScheduleKey& k : {key(512, ScheduleLayout::contiguous, ElementType::complex_float, use),
                                  key(65, ScheduleLayout::contiguous, ElementType::complex_float, use),

@@ -208,7 +208,9 @@ OOCFFT_UNROLL
 //   natural order, for a step after the passes (the real split).
 // - from_shared: the first stage reads shared memory, where a step before
 //   the passes left the tile (the real merge).
-enum class PassIo { direct, convolution_first, convolution_second, to_shared, from_shared };
+// - within_shared: both (a real transform's pairs of rows, packed on the
+//   way in and unpacked on the way out).
+enum class PassIo { direct, convolution_first, convolution_second, to_shared, from_shared, within_shared };
 
 // Bluestein's chirp products, at the first transform's load (x_p chirp_p,
 // x conjugated first for the inverse) and at the second transform's store
@@ -340,10 +342,11 @@ __device__ __forceinline__ void schedule_stage(T* re, T* im, const TileJob<T>& j
   constexpr int butterflies = G::lanes * q;
   constexpr int B = (butterflies + G::threads - 1) / G::threads;
   constexpr bool whole = butterflies % G::threads == 0;
-  constexpr bool from_global =
-      Io != PassIo::convolution_second && Io != PassIo::from_shared && P0 == 0 && !G::staged_load;
-  constexpr bool to_global = Io != PassIo::convolution_first && Io != PassIo::to_shared && P1 == G::passes &&
-                             !G::staged_store && Store != ScheduleStore::transposed;
+  constexpr bool from_global = Io != PassIo::convolution_second && Io != PassIo::from_shared &&
+                               Io != PassIo::within_shared && P0 == 0 && !G::staged_load;
+  constexpr bool to_global = Io != PassIo::convolution_first && Io != PassIo::to_shared &&
+                             Io != PassIo::within_shared && P1 == G::passes && !G::staged_store &&
+                             Store != ScheduleStore::transposed;
   constexpr bool times_spectrum = Io == PassIo::convolution_first && P1 == G::passes;
   Complex<T> v[B * R];
   int lane[B], j[B];

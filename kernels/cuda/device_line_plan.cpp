@@ -585,36 +585,46 @@ void DeviceLinePlan<T>::use_plan_time(std::shared_ptr<const PlanTimeSchedules> p
     if (t != nullptr) t->use_plan_time(s.plan_time.get());
 }
 
+namespace {
+
+bool inverse_end(TilePost ends) { return ends == TilePost::real_merge || ends == TilePost::real_pairs_inverse; }
+
+}  // namespace
+
 template <class T>
-std::optional<TileJob<T>> DeviceLinePlan<T>::real_ends_job(Complex<T>* data, const LineBatch& lines,
-                                                           const Complex<T>* roots, bool inverse, T scale) const {
+std::optional<TileJob<T>> DeviceLinePlan<T>::real_ends_job(Complex<T>* data, const LineBatch& lines, TilePost ends,
+                                                           const Complex<T>* roots, std::int64_t real_rows,
+                                                           T scale) const {
   const State& s = *state_;
   if (!s.tile || s.m != 0 || lines.length != s.n) return std::nullopt;
-  TileJob<T> job = one_tile_job(data, lines, scale, inverse);
-  job.post = inverse ? TilePost::real_merge : TilePost::real_split;
+  TileJob<T> job = one_tile_job(data, lines, scale, inverse_end(ends));
+  job.post = ends;
   job.post_table = roots;
+  job.real_rows = real_rows;
   return job;
 }
 
 template <class T>
-bool DeviceLinePlan<T>::execute_real_ends(Complex<T>* data, const LineBatch& lines, const Complex<T>* roots,
-                                          bool inverse, T scale, cudaStream_t stream) const {
+bool DeviceLinePlan<T>::execute_real_ends(Complex<T>* data, const LineBatch& lines, TilePost ends,
+                                          const Complex<T>* roots, std::int64_t real_rows, T scale,
+                                          cudaStream_t stream) const {
   if (lines.lines() == 0) return false;
-  const std::optional<TileJob<T>> job = real_ends_job(data, lines, roots, inverse, scale);
-  return job && launch_compiled_schedule(*job, inverse, stream);
+  const std::optional<TileJob<T>> job = real_ends_job(data, lines, ends, roots, real_rows, scale);
+  return job && launch_compiled_schedule(*job, inverse_end(ends), stream);
 }
 
 template <class T>
-TileKernel DeviceLinePlan<T>::real_ends_kernel(const LineBatch& lines, bool inverse) const {
-  const std::optional<TileJob<T>> job = real_ends_job(nullptr, lines, nullptr, inverse, T(1));
+TileKernel DeviceLinePlan<T>::real_ends_kernel(const LineBatch& lines, TilePost ends) const {
+  const std::optional<TileJob<T>> job = real_ends_job(nullptr, lines, ends, nullptr, 0, T(1));
   return job ? choose_tile_kernel(*job) : TileKernel::general;
 }
 
 template <class T>
-std::vector<ScheduleKey> DeviceLinePlan<T>::real_ends_keys(const LineBatch& lines) const {
+std::vector<ScheduleKey> DeviceLinePlan<T>::real_ends_keys(const LineBatch& lines,
+                                                           std::initializer_list<TilePost> ends) const {
   std::vector<ScheduleKey> keys;
-  for (const bool inverse : {false, true}) {
-    std::optional<TileJob<T>> job = real_ends_job(nullptr, lines, nullptr, inverse, T(1));
+  for (const TilePost end : ends) {
+    const std::optional<TileJob<T>> job = real_ends_job(nullptr, lines, end, nullptr, 0, T(1));
     if (!job || job->kernels != TileKernels::compiled_where_available) continue;
     if (const std::optional<ScheduleKey> key = schedule_key_for(*job)) keys.push_back(*key);
   }

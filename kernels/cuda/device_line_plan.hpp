@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -103,21 +104,26 @@ class DeviceLinePlan {
   // owning plan is built, before any execute().
   void use_plan_time(std::shared_ptr<const PlanTimeSchedules> plan_time);
 
-  // The ends of an even-length real transform of rows twice this length
-  // (DeviceRealRows), folded into this plan's one-tile kernel
-  // (real_schedule_kernels.cuh): forward, the FFT and the split; inverse,
-  // the merge and the FFT; `lines` the rows seen as complex lines, `roots`
-  // w_(2n)^k for k = 0..n/2 on the device. Launches it and returns true
-  // where a plan-time schedule serves the batch; returns false, launching
-  // nothing, otherwise (the caller runs the FFT and a separate split or
-  // merge).
-  bool execute_real_ends(Complex<T>* data, const LineBatch& lines, const Complex<T>* roots, bool inverse, T scale,
-                         cudaStream_t stream) const;
+  // The ends of a real transform (DeviceRealRows) folded into this plan's
+  // one-tile kernel (real_schedule_kernels.cuh), in place, `ends` saying
+  // which (TilePost::real_*):
+  //   real_split, real_merge   rows twice this length, seen as complex
+  //                            lines (`lines`): the FFT and the split, or
+  //                            the merge and the FFT; `roots` w_(2n)^k for
+  //                            k = 0..n/2 on the device;
+  //   real_pairs_forward/_inverse  `real_rows` rows of this (odd) length,
+  //                            two to a lane (`lines`: lane distance two
+  //                            rows, in complex values); `roots` unused.
+  // Launches it and returns true where a plan-time schedule serves the
+  // batch; returns false, launching nothing, otherwise (the caller runs
+  // the separate kernels).
+  bool execute_real_ends(Complex<T>* data, const LineBatch& lines, TilePost ends, const Complex<T>* roots,
+                         std::int64_t real_rows, T scale, cudaStream_t stream) const;
   // The kernel execute_real_ends runs on `lines` (general: none, the
   // separate kernels run).
-  TileKernel real_ends_kernel(const LineBatch& lines, bool inverse) const;
-  // The plan-time schedules of both directions' real ends for `lines`.
-  std::vector<ScheduleKey> real_ends_keys(const LineBatch& lines) const;
+  TileKernel real_ends_kernel(const LineBatch& lines, TilePost ends) const;
+  // The plan-time schedules of `ends` (both directions of each) for `lines`.
+  std::vector<ScheduleKey> real_ends_keys(const LineBatch& lines, std::initializer_list<TilePost> ends) const;
 
   struct State;
 
@@ -125,8 +131,8 @@ class DeviceLinePlan {
   TileJob<T> one_tile_job(Complex<T>* data, const LineBatch& lines, T scale, bool inverse) const;
   // The real ends' job (real_split or real_merge), or none where this plan
   // has no tile of its own line (four steps only, or Bluestein).
-  std::optional<TileJob<T>> real_ends_job(Complex<T>* data, const LineBatch& lines, const Complex<T>* roots,
-                                          bool inverse, T scale) const;
+  std::optional<TileJob<T>> real_ends_job(Complex<T>* data, const LineBatch& lines, TilePost ends,
+                                          const Complex<T>* roots, std::int64_t real_rows, T scale) const;
   // The four-step plan's two jobs for the first chunk of `lines` (no data).
   std::pair<TileJob<T>, TileJob<T>> first_four_step_jobs(const LineBatch& lines) const;
   std::unique_ptr<State> state_;

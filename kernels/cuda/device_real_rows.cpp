@@ -1,5 +1,6 @@
 #include "kernels/cuda/device_real_rows.hpp"
 
+#include <cstdint>
 #include <string>
 
 #include "kernels/cuda/cuda_check.hpp"
@@ -26,6 +27,13 @@ bool direct(std::size_t n) { return n <= static_cast<std::size_t>(real_rows_dire
 template <class T>
 bool fused(std::size_t n) {
   return !direct(n) && real_rows_fused_supported<T>(static_cast<std::int64_t>(n));
+}
+
+// The real ends folded into the inner FFT's tile (TilePost::real_*), by
+// direction and parity.
+TilePost folded_ends(std::size_t n, bool inverse) {
+  if (n % 2 == 0) return inverse ? TilePost::real_merge : TilePost::real_split;
+  return inverse ? TilePost::real_pairs_inverse : TilePost::real_pairs_forward;
 }
 
 // Either: one kernel, a twiddle table of w_n^j for j < n, no inner plan.
@@ -73,6 +81,14 @@ LineBatch DeviceRealRows<T>::complex_lines(std::size_t rows, std::size_t row_pit
 }
 
 template <class T>
+LineBatch DeviceRealRows<T>::folded_lines(std::size_t rows, std::size_t row_pitch) const {
+  if (n_ % 2 == 0) return complex_lines(rows, row_pitch);
+  // Odd: the rows themselves, two to a lane (a lane's rows row_pitch / 2
+  // complex values apart, so lanes row_pitch complex values apart).
+  return {n_, 1, (rows + 1) / 2, static_cast<std::ptrdiff_t>(row_pitch), 1, 0};
+}
+
+template <class T>
 std::size_t DeviceRealRows<T>::workspace_bytes(std::size_t rows, std::size_t row_pitch) const {
   const LineBatch lines = complex_lines(rows, row_pitch);
   if (one_kernel<T>(n_)) return 0;
@@ -104,14 +120,21 @@ void DeviceRealRows<T>::execute(T* data, std::size_t rows, std::size_t row_pitch
                            twiddles_.as<const Complex<T>>(), inverse, scale, stream);
     return;
   }
+  // The split or merge (even n), or the packing of row pairs (odd n),
+  // folded into the inner FFT's tile where a plan-time schedule serves this
+  // batch: one trip through memory instead of two or three. Its tile kernels
+  // move whole complex values, so the rows must start on one.
+  const bool complex_aligned = reinterpret_cast<std::uintptr_t>(data) % (2 * sizeof(T)) == 0;
+  if (line_ && complex_aligned &&
+      line_->execute_real_ends(reinterpret_cast<Complex<T>*>(data), folded_lines(rows, row_pitch),
+                               folded_ends(n_, inverse), twiddles_.bytes() != 0 ? twiddles_.as<const Complex<T>>() : nullptr,
+                               count, scale, stream))
+    return;
   if (n_ % 2 == 0) {
     auto* z = reinterpret_cast<Complex<T>*>(data);
     const auto pitch = static_cast<std::int64_t>(row_pitch / 2);
     const auto m = static_cast<std::int64_t>(n_ / 2);
     const auto* w = twiddles_.as<const Complex<T>>();
-    // The split or merge folded into the FFT's tile where a plan-time
-    // schedule serves this batch: one trip through memory instead of two.
-    if (line_ && line_->execute_real_ends(z, lines, w, inverse, scale, stream)) return;
     if (!inverse) {
       if (line_) line_->execute(z, lines, workspace, false, T(1), stream);
       launch_real_split(z, count, pitch, m, w, scale, stream);
@@ -149,24 +172,25 @@ std::string DeviceRealRows<T>::describe() const {
     d += " (half-length complex " + std::to_string(n_ / 2) + ": " + inner +
          "; split folded into its tile where a plan-time schedule serves the batch, else split in place)";
   else
-    d += " (two rows per complex line of " + std::to_string(n_) + ": " + inner + ")";
+    d += " (two rows per complex line of " + std::to_string(n_) + ": " + inner +
+         "; packed and unpacked in its tile where a plan-time schedule serves the batch, else in separate kernels)";
   return d;
 }
 
 template <class T>
 std::vector<ScheduleKey> DeviceRealRows<T>::plan_time_keys(std::size_t rows, std::size_t row_pitch) const {
   if (!line_ || rows == 0) return {};
-  const LineBatch lines = complex_lines(rows, row_pitch);
-  std::vector<ScheduleKey> keys = line_->plan_time_keys(lines);
-  if (n_ % 2 == 0)
-    for (const ScheduleKey& key : line_->real_ends_keys(lines)) keys.push_back(key);
+  std::vector<ScheduleKey> keys = line_->plan_time_keys(complex_lines(rows, row_pitch));
+  for (const ScheduleKey& key :
+       line_->real_ends_keys(folded_lines(rows, row_pitch), {folded_ends(n_, false), folded_ends(n_, true)}))
+    keys.push_back(key);
   return keys;
 }
 
 template <class T>
 TileKernel DeviceRealRows<T>::ends_kernel(std::size_t rows, std::size_t row_pitch, bool inverse) const {
-  if (!line_ || n_ % 2 != 0 || rows == 0) return TileKernel::general;
-  return line_->real_ends_kernel(complex_lines(rows, row_pitch), inverse);
+  if (!line_ || rows == 0) return TileKernel::general;
+  return line_->real_ends_kernel(folded_lines(rows, row_pitch), folded_ends(n_, inverse));
 }
 
 template <class T>

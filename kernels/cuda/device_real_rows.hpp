@@ -11,8 +11,11 @@
 //           FFT: in one kernel where a plan-time schedule folds the split or
 //           merge into the FFT's tile (real_schedule_kernels.cuh), else as
 //           a separate kernel in place;
-//   odd n   two rows per complex line of length n, packed into the
-//           workspace (z = a + i b) and unpacked by Z[k] +- conj Z[n-k];
+//   odd n   two rows per complex line of length n (z = a + i b), unpacked
+//           by Z[k] +- conj Z[n-k]: packed and unpacked in the FFT's tile
+//           where a plan-time schedule serves the batch
+//           (real_schedule_kernels.cuh), else packed into the workspace by
+//           separate kernels;
 //   n <= 16 (real_rows_direct_max) one kernel: rows staged in shared
 //           memory, a direct real DFT per row in registers (no inner
 //           complex FFT, no workspace);
@@ -72,17 +75,21 @@ class DeviceRealRows {
   // schedules to take them from.
   std::vector<ScheduleKey> plan_time_keys(std::size_t rows, std::size_t row_pitch) const;
   void use_plan_time(std::shared_ptr<const PlanTimeSchedules> plan_time);
-  // The kernel that runs an even length's FFT with its split (forward) or
-  // merge (inverse) folded in on this batch: a plan-time schedule, or
-  // general where none serves and the separate kernels run (odd, short
-  // and direct lengths too). Tests assert it, so that a silent fallback
-  // cannot pass for the folded path.
+  // The kernel that runs the FFT with the real ends folded in on this batch
+  // (even n: the split or merge; odd n: the packing of row pairs): a
+  // plan-time schedule, or general where none serves and the separate
+  // kernels run (short and direct lengths too; rows not aligned to a
+  // complex value are not asked about). Tests assert it, so that a silent
+  // fallback cannot pass for the folded path.
   TileKernel ends_kernel(std::size_t rows, std::size_t row_pitch, bool inverse) const;
   // The inner FFT (null where its length is 1).
   const DeviceLinePlan<T>* line_plan() const { return line_ ? &*line_ : nullptr; }
 
  private:
   void check_rows(std::size_t row_pitch) const;
+  // The lines the folded kernel runs on (even n: complex_lines; odd n: the
+  // rows in place, two to a lane).
+  LineBatch folded_lines(std::size_t rows, std::size_t row_pitch) const;
   std::size_t n_;
   std::optional<DeviceLinePlan<T>> line_;  // length n/2 (even n) or n (odd n); none where that is 1 or n is short
   DeviceBuffer twiddles_;                  // even n: w_n^k, k = 0..n/2; short n: k = 0..n-1

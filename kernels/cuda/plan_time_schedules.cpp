@@ -26,7 +26,10 @@ std::string format_seconds(double s) {
 
 bool power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
-bool real_ends(ScheduleUse use) { return use == ScheduleUse::real_split || use == ScheduleUse::real_merge; }
+bool real_ends(ScheduleUse use) {
+  return use == ScheduleUse::real_split || use == ScheduleUse::real_merge || use == ScheduleUse::real_pairs_forward ||
+         use == ScheduleUse::real_pairs_inverse;
+}
 
 // The kernels that keep the whole tile in shared memory between their
 // steps: Bluestein's convolution (between its two transforms) and the real

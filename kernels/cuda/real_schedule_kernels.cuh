@@ -1,8 +1,9 @@
 #pragma once
 // The real transform's ends folded into a compiled schedule's tile: numpy's
-// rfft / irfft of even length n = 2M on rows in FFTW's padded layout, one
-// kernel and one trip through memory (DeviceRealRows, for rows too long for
-// the fused register kernel of real_rows_fused_kernel.cuh).
+// rfft / irfft on rows in FFTW's padded layout, one kernel and one trip
+// through memory (DeviceRealRows, for rows too long for the fused register
+// kernel of real_rows_fused_kernel.cuh).
+// Even n = 2M (real_schedule_kernel):
 //   forward  the tile's M-point FFT of z[p] = x[2p] + i x[2p+1] leaves its
 //            values in shared memory (PassIo::to_shared); each thread then
 //            splits a pair (Z[k], Z[M-k]) into (X[k], X[M-k]) on its way to
@@ -13,12 +14,19 @@
 // The split and merge are those of the separate kernels (real_rows.cu,
 // after Numerical Recipes, 3rd ed., section 12.3.2, eq. 12.3.6-12.3.7);
 // `job.post_table` holds w_n^k = exp(-2 pi i k / n), k = 0..M/2 at least.
-// A pair's two values lie in one row, so a tile owns everything it reads
-// and writes, and the transform runs in place.
+// Odd n = N (real_pairs_kernel): two rows a and b per complex line of N,
+// as the separate pack and unpack kernels do (real_rows_kernels.hpp):
+//   forward  z = a + i b packed into shared memory, the FFT there
+//            (PassIo::within_shared), A[k] = (Z[k] + conj Z[N-k]) / 2 and
+//            B[k] = (Z[k] - conj Z[N-k]) / (2i) unpacked to the two rows;
+//   inverse  Z[k] = A[k] + i B[k] (A and B extended by Hermitian symmetry)
+//            packed, the inverse FFT, Re z and Im z to the two rows.
+// A tile owns the rows it reads and writes, so the transform runs in place
+// (job.in == job.out: DeviceLinePlan::execute_real_ends).
 //
-// Compiled at plan time only (NVRTC, ScheduleUse::real_split and
-// real_merge): the Stockham tile of the settled schedule of M, as
-// Bluestein's convolution runs it (convolution_shape), contiguous rows.
+// Compiled at plan time only (NVRTC, ScheduleUse::real_*): the Stockham tile
+// of the settled schedule, as Bluestein's convolution runs it
+// (convolution_shape), contiguous rows.
 #include "kernels/cuda/compiled_schedule_kernels.cuh"
 
 namespace oocfft::kernels::cuda::detail {
@@ -149,6 +157,140 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, M, false>::threads, Schedu
     schedule_stages<T, M, false, PassIo::to_shared, ScheduleStore::plain>(
         re, im, job, at, false, std::make_integer_sequence<int, G::stages>{});
     real_split_copy_out<T, M>(re, im, job, at.out, at.lanes_here);
+  }
+}
+
+// The two real rows of lane `lane` of a real-pairs tile (TilePost::
+// real_pairs_*): the first at the lane's start, the second lane.in / 2
+// complex values (one row pitch) past it; `second` is false where an odd
+// row count leaves it out.
+template <class T>
+struct RowPair {
+  T* a;
+  T* b;
+  bool second;
+};
+
+template <class T>
+__device__ __forceinline__ RowPair<T> row_pair(const TileJob<T>& job, const TileSite<T>& at, int lane) {
+  T* a = reinterpret_cast<T*>(at.out + lane * job.lane.out);
+  return {a, reinterpret_cast<T*>(at.out + lane * job.lane.out + job.lane.out / 2),
+          2 * (at.first_lane + lane) + 1 < job.real_rows};
+}
+
+// Forward, in: z = a + i b of each lane's two rows into shared memory
+// (every load of the thread issued first: copy_tile_in). Lanes past the
+// batch read as zero.
+template <class T, int N>
+__device__ __forceinline__ void real_pairs_copy_in_rows(T* re, T* im, const TileJob<T>& job, const TileSite<T>& at) {
+  using G = ScheduleGeometry<T, N, false>;
+  copy_tile_in<G, false, N, T>(
+      [&](int lane, int point) {
+        if (lane >= at.lanes_here) return Complex<T>{T(0), T(0)};
+        const RowPair<T> rows = row_pair(job, at, lane);
+        return Complex<T>{rows.a[point], rows.second ? rows.b[point] : T(0)};
+      },
+      [&](unsigned e, int, Complex<T> z) {
+        const int w = tile_word<G>(static_cast<int>(e));
+        re[w] = z.re;
+        im[w] = z.im;
+      });
+}
+
+// Inverse, in: Z[k] = A[k] + i B[k] and Z[N-k] = conj A[k] + i conj B[k]
+// (the Hermitian extension) from one load of A[k] and B[k], k = 0..N/2,
+// Im A[0] and Im B[0] ignored as numpy's irfft does; stored conjugated,
+// since the passes compute the inverse as conj(F(conj x)). Every load of
+// the thread is issued first, as real_merge_copy_in does. Lanes past the
+// batch hold zeros. A barrier before the passes read.
+template <class T, int N>
+__device__ __forceinline__ void real_pairs_copy_in_spectra(T* re, T* im, const TileJob<T>& job,
+                                                           const TileSite<T>& at) {
+  using G = ScheduleGeometry<T, N, false>;
+  constexpr int pairs = N / 2 + 1;
+  constexpr int total = G::lanes * pairs;
+  constexpr int U = (total + G::threads - 1) / G::threads;
+  for (int e = static_cast<int>(threadIdx.x) + at.lanes_here * N; e < G::points; e += G::threads) {
+    const int w = tile_word<G>(e);
+    re[w] = T(0);
+    im[w] = T(0);
+  }
+  Complex<T> a[U], b[U];
+  OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const int e = static_cast<int>(threadIdx.x) + u * G::threads;
+    // Unsigned: a division by a constant, without a signed fix-up.
+    const int lane = static_cast<int>(static_cast<unsigned>(e) / static_cast<unsigned>(pairs));
+    const int k = e - lane * pairs;
+    if (e < total && lane < at.lanes_here) {
+      const RowPair<T> rows = row_pair(job, at, lane);
+      a[u] = load(reinterpret_cast<const Complex<T>*>(rows.a) + k);
+      b[u] = rows.second ? load(reinterpret_cast<const Complex<T>*>(rows.b) + k) : Complex<T>{T(0), T(0)};
+    }
+  }
+  OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const int e = static_cast<int>(threadIdx.x) + u * G::threads;
+    const int lane = static_cast<int>(static_cast<unsigned>(e) / static_cast<unsigned>(pairs));
+    const int k = e - lane * pairs;
+    if (e >= total || lane >= at.lanes_here) continue;
+    if (k == 0) a[u].im = b[u].im = T(0);
+    const int base = schedule_position<G, false>(lane, 0);
+    const int p = tile_word<G>(base + k);
+    re[p] = a[u].re - b[u].im;  // A + i B, conjugated
+    im[p] = -(a[u].im + b[u].re);
+    if (k != 0) {
+      const int q = tile_word<G>(base + N - k);
+      re[q] = a[u].re + b[u].im;  // conj A + i conj B, conjugated
+      im[q] = -(b[u].re - a[u].im);
+    }
+  }
+  __syncthreads();
+}
+
+template <class T, int N, bool Inverse>
+__global__ void __launch_bounds__(ScheduleGeometry<T, N, false>::threads, ScheduleGeometry<T, N, false>::min_blocks)
+    real_pairs_kernel(const __grid_constant__ TileJob<T> job, bool) {
+  using G = ScheduleGeometry<T, N, false>;
+  static_assert(N % 2 == 1, "real pairs are odd lengths");
+  static_assert(G::threads > 0 && G::shared_bytes <= max_schedule_shared_bytes,
+                "the real ends run the Stockham tile of the settled schedule (convolution_shape)");
+  extern __shared__ unsigned char shared_raw[];
+  T* re = reinterpret_cast<T*>(shared_raw);
+  T* im = re + skewed_words(G::points, G::shift);
+  const std::int64_t lane_tiles = (job.lane.count + G::lanes - 1) >> G::log_lanes;
+  const std::int64_t tile = this_tile();
+  if (tile >= lane_tiles * job.group.count) return;  // the last grid row's spare blocks
+  const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
+  if constexpr (Inverse)
+    real_pairs_copy_in_spectra<T, N>(re, im, job, at);
+  else
+    real_pairs_copy_in_rows<T, N>(re, im, job, at);
+  schedule_stages<T, N, false, PassIo::within_shared, ScheduleStore::plain>(
+      re, im, job, at, Inverse, std::make_integer_sequence<int, G::stages>{});
+  const T s = job.scale;
+  if constexpr (Inverse) {
+    // Out: z = conj of the tile's values; Re z to row a, Im z to row b.
+    for_each_element<G, false, N>([&](unsigned e, int lane, int point) {
+      if (lane >= at.lanes_here) return;
+      const int w = tile_word<G>(static_cast<int>(e));
+      const RowPair<T> rows = row_pair(job, at, lane);
+      rows.a[point] = s * re[w];
+      if (rows.second) rows.b[point] = -s * im[w];
+    });
+  } else {
+    // Out: pair k = 0..N/2 of a lane, A[k] to row a, B[k] to row b.
+    for_each_pair<G, N>(at.lanes_here, [&](int lane, int k) {
+      const int base = schedule_position<G, false>(lane, 0);
+      const int p = tile_word<G>(base + k), q = tile_word<G>(base + (k == 0 ? 0 : N - k));
+      const Complex<T> z = {re[p], im[p]}, c = {re[q], -im[q]};  // Z[k], conj Z[N-k]
+      const RowPair<T> rows = row_pair(job, at, lane);
+      store(reinterpret_cast<Complex<T>*>(rows.a) + k, Complex<T>{s * T(0.5) * (z.re + c.re), s * T(0.5) * (z.im + c.im)});
+      // (Z - conj Z') / (2i) = (Im(Z - c), -Re(Z - c)) / 2
+      if (rows.second)
+        store(reinterpret_cast<Complex<T>*>(rows.b) + k,
+              Complex<T>{s * T(0.5) * (z.im - c.im), -s * T(0.5) * (z.re - c.re)});
+    });
   }
 }
 

@@ -10,6 +10,8 @@ const char* to_string(ScheduleUse use) noexcept {
     case ScheduleUse::bluestein: return "Bluestein convolution";
     case ScheduleUse::real_split: return "real forward (split folded in)";
     case ScheduleUse::real_merge: return "real inverse (merge folded in)";
+    case ScheduleUse::real_pairs_forward: return "real forward (row pairs packed and unpacked in)";
+    case ScheduleUse::real_pairs_inverse: return "real inverse (row pairs packed and unpacked in)";
   }
   return "?";
 }
@@ -43,6 +45,10 @@ std::string kernel_name_expression(const ScheduleKey& key) {
       return ns + "detail::real_schedule_kernel<" + type + ", " + std::to_string(key.length) + ", false>";
     case ScheduleUse::real_merge:
       return ns + "detail::real_schedule_kernel<" + type + ", " + std::to_string(key.length) + ", true>";
+    case ScheduleUse::real_pairs_forward:
+      return ns + "detail::real_pairs_kernel<" + type + ", " + std::to_string(key.length) + ", false>";
+    case ScheduleUse::real_pairs_inverse:
+      return ns + "detail::real_pairs_kernel<" + type + ", " + std::to_string(key.length) + ", true>";
   }
   return {};
 }

@@ -14,8 +14,18 @@ namespace oocfft::kernels::cuda {
 // stored with the lanes contiguous); Bluestein's whole convolution of that
 // length M (chirp, forward, kernel spectrum, inverse, chirp) in one kernel;
 // or the forward (split) or inverse (merge) real transform of rows of twice
-// that length, its ends folded into the tile (real_schedule_kernels.cuh).
-enum class ScheduleUse { transform, four_step_twiddled, four_step_transposed, bluestein, real_split, real_merge };
+// that length, or of pairs of rows of that (odd) length, the real ends
+// folded into the tile (real_schedule_kernels.cuh).
+enum class ScheduleUse {
+  transform,
+  four_step_twiddled,
+  four_step_transposed,
+  bluestein,
+  real_split,
+  real_merge,
+  real_pairs_forward,
+  real_pairs_inverse
+};
 
 // Which dimension of a tile is contiguous in memory: the points (x lines,
 // batched 1D) or the lanes (y and z lines of a volume).

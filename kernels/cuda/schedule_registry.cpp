@@ -63,10 +63,11 @@ template <class T>
 const std::vector<ScheduleEntry<T>>& entries(ScheduleUse use) {
   // The real transform's ends (real_split, real_merge) are compiled at
   // plan time only: their lists stay empty.
-  static const std::vector<ScheduleEntry<T>> lists[6] = {
-      make_entries<T>(ScheduleUse::transform),  make_entries<T>(ScheduleUse::four_step_twiddled),
+  static const std::vector<ScheduleEntry<T>> lists[8] = {
+      make_entries<T>(ScheduleUse::transform),          make_entries<T>(ScheduleUse::four_step_twiddled),
       make_entries<T>(ScheduleUse::four_step_transposed), make_entries<T>(ScheduleUse::bluestein),
-      make_entries<T>(ScheduleUse::real_split), make_entries<T>(ScheduleUse::real_merge)};
+      make_entries<T>(ScheduleUse::real_split),         make_entries<T>(ScheduleUse::real_merge),
+      make_entries<T>(ScheduleUse::real_pairs_forward), make_entries<T>(ScheduleUse::real_pairs_inverse)};
   return lists[static_cast<int>(use)];
 }
 
@@ -87,13 +88,24 @@ bool passes_match(const TileJob<T>& job, const RadixSchedule& s) {
   return true;
 }
 
+// The real transform's use of a job's ends, or none.
+std::optional<ScheduleUse> real_use(TilePost post) {
+  switch (post) {
+    case TilePost::real_split: return ScheduleUse::real_split;
+    case TilePost::real_merge: return ScheduleUse::real_merge;
+    case TilePost::real_pairs_forward: return ScheduleUse::real_pairs_forward;
+    case TilePost::real_pairs_inverse: return ScheduleUse::real_pairs_inverse;
+    default: return std::nullopt;
+  }
+}
+
 // The use a job needs, or none when no compiled schedule could serve it.
 template <class T>
 std::optional<ScheduleUse> use_of(const TileJob<T>& job) {
   const bool same_layout = job.lanes_fast_in == job.lanes_fast_out;
-  if (job.post == TilePost::real_split || job.post == TilePost::real_merge) {
+  if (const std::optional<ScheduleUse> real = real_use(job.post)) {
     if (job.chirp != nullptr || job.lanes_fast_in || job.lanes_fast_out) return std::nullopt;  // contiguous rows only
-    return job.post == TilePost::real_split ? ScheduleUse::real_split : ScheduleUse::real_merge;
+    return real;
   }
   if (job.chirp != nullptr) {
     if (job.post == TilePost::none && same_layout) return ScheduleUse::bluestein;
@@ -133,8 +145,7 @@ std::optional<ScheduleKey> schedule_key_for(const TileJob<T>& job) {
   // Bluestein's convolution and the real transform's ends run the Stockham
   // tile of the settled schedule, a whole line the tile of its own
   // (schedule_choice.hpp).
-  const bool convolution =
-      *use == ScheduleUse::bluestein || *use == ScheduleUse::real_split || *use == ScheduleUse::real_merge;
+  const bool convolution = *use == ScheduleUse::bluestein || real_use(job.post).has_value();
   const ScheduleShape shape = planned        ? (convolution ? job.shapes->convolution_of(lanes_fast)
                                                             : job.shapes->of(lanes_fast))
                               : convolution ? convolution_shape<T>(job.n, lanes_fast)

@@ -106,6 +106,13 @@ enum class TilePost : int {
   // in before the inverse FFT; post_table holds w_n^k, n = 2 * length.
   real_split,
   real_merge,
+  // An odd-length real transform, two rows per complex line (lane p: rows
+  // 2p and 2p + 1, the second lane.in / 2 complex values past the first;
+  // real_rows of them): forward, z = a + i b packed on the way in and the
+  // two half spectra unpacked on the way out; inverse, the half spectra
+  // packed on the way in and the real and imaginary parts unpacked.
+  real_pairs_forward,
+  real_pairs_inverse,
 };
 
 template <class T>
@@ -153,6 +160,10 @@ struct TileJob {
   const Complex<T>* chirp = nullptr;
   const Complex<T>* spectrum = nullptr;
   bool conjugate = false;
+
+  // Real pairs only (TilePost::real_pairs_*): the real rows; an odd count
+  // leaves the last lane's second row out (read as zero, never written).
+  std::int64_t real_rows = 0;
 
   int lanes_per_tile() const { return 1 << log_lanes; }
 };
