@@ -1,7 +1,8 @@
 #pragma once
-// `mpirun -np N oocfft fft in.h5:/v out.h5:/V`: the fft command over the
-// ranks of MPI_COMM_WORLD (include/oocfft/distributed_hdf5.hpp). Built
-// only with the distributed file path (OOCFFT_HAVE_PARALLEL_HDF5).
+// `mpirun -np N oocfft fft in.h5:/v out.h5:/V`, and `oocfft rfft` /
+// `oocfft irfft`: the dataset commands over the ranks of MPI_COMM_WORLD
+// (include/oocfft/distributed_hdf5.hpp). Built only with the distributed
+// file path (OOCFFT_HAVE_PARALLEL_HDF5).
 #include <mpi.h>
 
 #include <atomic>
@@ -17,5 +18,7 @@ namespace oocfft::apps {
 // or SIGTERM that reaches any rank stops every rank with Error(cancelled).
 // Throws, on every rank alike, the library's Error.
 void run_distributed_fft(const CliOptions& cli, const std::atomic<bool>& interrupted, MPI_Comm comm, int rank);
+// The same for `rfft` and `irfft` (transform_real_dataset over the ranks).
+void run_distributed_real_fft(const CliOptions& cli, const std::atomic<bool>& interrupted, MPI_Comm comm, int rank);
 
 }  // namespace oocfft::apps

@@ -3,8 +3,8 @@
 // dataset, `oocfft rfft` / `irfft` a real one to its half spectrum and
 // back, `oocfft dct` / `dst` a real one by scipy's dctn / dstn; `oocfft
 // asm` propagates one by the angular spectrum method. Started by an MPI
-// launcher, in a build with the distributed file path, `oocfft fft` runs
-// over the ranks (main_under_mpi).
+// launcher, in a build with the distributed file path, `oocfft fft`,
+// `rfft` and `irfft` run over the ranks (main_under_mpi).
 //
 // Exit status: 0 success, 1 a failure at run time (bad file, out of memory,
 // a full disk, a file-size limit, a demo check that failed, a run cancelled
@@ -138,11 +138,12 @@ int run(const apps::CliOptions& cli) {
 }
 
 #if OOCFFT_HAVE_PARALLEL_HDF5
-// Started by an MPI launcher: MPI for the whole run, and `fft` over the
-// ranks. Every decision that could stop one rank alone is agreed first, so
-// that no rank waits for one that left: the command line (the first rank
-// that refuses it prints why, every rank exits with the worst status) and
-// the command itself (only `fft` runs over several ranks). Rank 0 prints
+// Started by an MPI launcher: MPI for the whole run, and `fft`, `rfft` or
+// `irfft` over the ranks. Every decision that could stop one rank alone is
+// agreed first, so that no rank waits for one that left: the command line
+// (the first rank that refuses it prints why, every rank exits with the
+// worst status) and the command itself (only those three run over several
+// ranks). Rank 0 prints
 // the job's progress, summary and errors; the library gives every rank
 // the same Error.
 int main_under_mpi(int argc, char** argv) {
@@ -171,10 +172,11 @@ int main_under_mpi(int argc, char** argv) {
   if (lowest != highest) {
     if (speak)
       std::fprintf(stderr,
-                   "oocfft: the ranks were started with different commands; every rank runs the same `oocfft fft`\n");
+                   "oocfft: the ranks were started with different commands; every rank runs the same command\n");
     return exit_usage;
   }
-  if (cli.command != apps::Command::fft) {
+  const bool over_ranks = cli.command == apps::Command::fft || cli.command == apps::Command::real_fft;
+  if (!over_ranks) {
     if (mpi.ranks() == 1) {
       try {
         return run(cli);
@@ -184,8 +186,8 @@ int main_under_mpi(int argc, char** argv) {
     }
     if (speak)
       std::fprintf(stderr,
-                   "oocfft: `oocfft %s` under an MPI launcher with %d ranks: only `oocfft fft` runs over MPI ranks; "
-                   "start the other commands without mpirun\n",
+                   "oocfft: `oocfft %s` under an MPI launcher with %d ranks: only `oocfft fft`, `rfft` and `irfft` "
+                   "run over MPI ranks; start the other commands without mpirun\n",
                    app.get_subcommands().front()->get_name().c_str(), mpi.ranks());
     return exit_usage;
   }
@@ -193,7 +195,10 @@ int main_under_mpi(int argc, char** argv) {
   try {
     const auto threads = thread_limit(cli);
     const apps::InterruptGuard guard(interrupted);
-    apps::run_distributed_fft(cli, interrupted, mpi.world(), mpi.rank());
+    if (cli.command == apps::Command::fft)
+      apps::run_distributed_fft(cli, interrupted, mpi.world(), mpi.rank());
+    else
+      apps::run_distributed_real_fft(cli, interrupted, mpi.world(), mpi.rank());
     return 0;
   } catch (...) {
     return failure_status(speak);

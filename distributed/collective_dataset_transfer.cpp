@@ -80,6 +80,8 @@ struct CollectiveDatasetTransfer::Impl {
   io::Hid separate_output_file;  // open only when the output is in another file
   io::Hid input_dataset;
   io::Hid output_dataset;
+  std::vector<std::size_t> output_dims;  // as stored
+  StoredElement output_element = StoredElement::complex_compound;
   std::unique_ptr<io::RunLock> run_lock;  // rank 0's
   bool output_file_created = false;
   std::string created_file;
@@ -103,10 +105,29 @@ struct CollectiveDatasetTransfer::Impl {
   void open_together(bool shared_file, bool output_file_exists, long owner_pid, const io::OutputRecord& record);
   io::StoredDataset output_view() const {
     const Precision p = input.type.precision;
-    return {output_dataset.get(),
-            io::StoredType{StoredElement::complex_compound, p, p == Precision::single ? "complex64" : "complex128",
-                           "r", "i"},
-            input.complex_rank, output_where()};
+    const bool single = p == Precision::single;
+    const io::StoredType type = output_element == StoredElement::real
+                                    ? io::StoredType{StoredElement::real, p, single ? "float32" : "float64", "", ""}
+                                    : io::StoredType{StoredElement::complex_compound, p,
+                                                     single ? "complex64" : "complex128", "r", "i"};
+    return {output_dataset.get(), type, output_dims.size(), output_where()};
+  }
+  io::StoredDataset input_view() const {
+    return {input_dataset.get(), input.type, input.complex_rank, input_where()};
+  }
+  // Each rank its box, in pieces (for_each_piece), through `move(view,
+  // piece, bytes)`: every rank makes the same collective calls.
+  template <class Bytes, class Move>
+  void transfer_boxes(const std::vector<Box3>& boxes, std::size_t value_bytes, Bytes* values, Move move) const {
+    const std::lock_guard lock(io::hdf5_library_mutex());
+    const io::ErrorStackSilencer silence;
+    const io::Hid transfer = collective_transfer();
+    // HDF5 wants a buffer even where a rank selects nothing.
+    std::complex<double> nothing;
+    for_each_piece(boxes, rank, value_bytes, [&](const Box3& piece, std::size_t offset) {
+      Bytes* at = piece.empty() ? reinterpret_cast<Bytes*>(&nothing) : values + offset;
+      move(as_io_box(piece), at, transfer.get());
+    });
   }
   void abandon() noexcept;
 };
@@ -191,10 +212,13 @@ void CollectiveDatasetTransfer::Impl::open_together(bool shared_file, bool outpu
     }
   }
   partial_name = io::temporary_sibling_dataset(output_path.dataset, io::partial_prefix);
-  const std::vector<std::size_t> dims(input.info.dims.begin(),
-                                      input.info.dims.begin() + static_cast<std::ptrdiff_t>(input.complex_rank));
-  output_dataset = io::create_partial_output(output_file(), partial_name, dims, StoredElement::complex_compound,
-                                             input.type.precision, out_where);
+  output_dims = record.dims.empty()
+                    ? std::vector<std::size_t>(input.info.dims.begin(),
+                                               input.info.dims.begin() + static_cast<std::ptrdiff_t>(input.complex_rank))
+                    : record.dims;
+  output_element = record.dims.empty() ? StoredElement::complex_compound : record.element;
+  output_dataset =
+      io::create_partial_output(output_file(), partial_name, output_dims, output_element, input.type.precision, out_where);
   partial_linked = true;
   io::record_output(output_dataset.get(), record, output_path, input_path, input.info.dtype, owner_pid);
   // The file's own structures are on disk as they stay until commit(), as
@@ -275,15 +299,9 @@ std::size_t CollectiveDatasetTransfer::element_bytes() const { return io::comple
 void CollectiveDatasetTransfer::read(const std::vector<Box3>& boxes, std::byte* values) const {
   const Impl& m = *impl_;
   agree_on(m.comm, [&] {
-    const std::lock_guard lock(io::hdf5_library_mutex());
-    const io::ErrorStackSilencer silence;
-    const io::Hid transfer = collective_transfer();
-    const io::StoredDataset view{m.input_dataset.get(), m.input.type, m.input.complex_rank, m.input_where()};
-    // HDF5 wants a buffer even where a rank selects nothing.
-    std::complex<double> nothing;
-    for_each_piece(boxes, m.rank, element_bytes(), [&](const Box3& piece, std::size_t offset) {
-      std::byte* at = piece.empty() ? reinterpret_cast<std::byte*>(&nothing) : values + offset;
-      io::read_box(view, as_io_box(piece), at, transfer.get());
+    const io::StoredDataset view = m.input_view();
+    m.transfer_boxes(boxes, element_bytes(), values, [&](const oocfft::Box& box, std::byte* at, hid_t transfer) {
+      io::read_box(view, box, at, transfer);
     });
   });
 }
@@ -291,15 +309,33 @@ void CollectiveDatasetTransfer::read(const std::vector<Box3>& boxes, std::byte* 
 void CollectiveDatasetTransfer::write(const std::vector<Box3>& boxes, const std::byte* values) {
   const Impl& m = *impl_;
   agree_on(m.comm, [&] {
-    const std::lock_guard lock(io::hdf5_library_mutex());
-    const io::ErrorStackSilencer silence;
     if (m.committed) throw Error(ErrorKind::invalid_argument, m.output_where() + ": already committed");
-    const io::Hid transfer = collective_transfer();
+    if (m.output_element == StoredElement::real)
+      throw Error(ErrorKind::invalid_argument, m.output_where() + ": a real output takes real values");
     const io::StoredDataset view = m.output_view();
-    const std::complex<double> nothing;
-    for_each_piece(boxes, m.rank, element_bytes(), [&](const Box3& piece, std::size_t offset) {
-      const std::byte* at = piece.empty() ? reinterpret_cast<const std::byte*>(&nothing) : values + offset;
-      io::write_box(view, as_io_box(piece), at, transfer.get());
+    m.transfer_boxes(boxes, element_bytes(), values, [&](const oocfft::Box& box, const std::byte* at, hid_t transfer) {
+      io::write_box(view, box, at, transfer);
+    });
+  });
+}
+
+void CollectiveDatasetTransfer::read_real(const std::vector<Box3>& boxes, std::byte* values) const {
+  const Impl& m = *impl_;
+  agree_on(m.comm, [&] {
+    const io::StoredDataset view = m.input_view();
+    m.transfer_boxes(boxes, element_bytes() / 2, values, [&](const oocfft::Box& box, std::byte* at, hid_t transfer) {
+      io::read_real_box(view, box, at, transfer);
+    });
+  });
+}
+
+void CollectiveDatasetTransfer::write_real(const std::vector<Box3>& boxes, const std::byte* values) {
+  const Impl& m = *impl_;
+  agree_on(m.comm, [&] {
+    if (m.committed) throw Error(ErrorKind::invalid_argument, m.output_where() + ": already committed");
+    const io::StoredDataset view = m.output_view();
+    m.transfer_boxes(boxes, element_bytes() / 2, values, [&](const oocfft::Box& box, const std::byte* at, hid_t transfer) {
+      io::write_real_box(view, box, at, transfer);
     });
   });
 }

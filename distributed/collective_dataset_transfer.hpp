@@ -19,8 +19,9 @@
 //
 // In place (the output is the input), commit() moves the input aside,
 // links the result under its name and only then deletes the input, as
-// DatasetTransfer does. Not built here: real or scratch datasets (the
-// distributed path runs complex transforms only).
+// DatasetTransfer does. The output is what `record` says: the input's
+// complex dims (an FFT), or its own dims and element (a real transform's
+// half spectrum, or its real volume). Not built here: scratch datasets.
 #include <mpi.h>
 
 #include <cstddef>
@@ -35,7 +36,7 @@ namespace oocfft::distributed {
 class CollectiveDatasetTransfer {
  public:
   // Throws, on every rank alike, the errors of DatasetTransfer's
-  // constructor for a complex output: output == input without `in_place`,
+  // constructor: output == input without `in_place`,
   // `in_place` with another output, an existing output, a file or
   // dataset missing. Nothing is written when it throws.
   CollectiveDatasetTransfer(MPI_Comm comm, const DatasetPath& input, const DatasetPath& output, bool in_place,
@@ -54,6 +55,11 @@ class CollectiveDatasetTransfer {
   // (slabs of about 64 MiB on the rank with the most).
   void read(const std::vector<Box3>& boxes, std::byte* values) const;
   void write(const std::vector<Box3>& boxes, const std::byte* values);
+  // The same for real values in the input's precision, not widened to
+  // complex: a real input's box (Error(invalid_argument) for another
+  // input), and a real output's.
+  void read_real(const std::vector<Box3>& boxes, std::byte* values) const;
+  void write_real(const std::vector<Box3>& boxes, const std::byte* values);
 
   // The values on disk (HDF5's flush: MPI_File_sync on every rank), the
   // result linked under its name, the files closed, a new file fsynced and

@@ -100,22 +100,22 @@ void check_real(const StoredDataset& dataset, const std::string& what) {
 }
 }  // namespace
 
-void read_real_box(const StoredDataset& dataset, const oocfft::Box& box, std::byte* values) {
+void read_real_box(const StoredDataset& dataset, const oocfft::Box& box, std::byte* values, hid_t transfer) {
   const std::string what = "reading " + box_text(box) + " of " + dataset.name;
   check_real(dataset, what);
   Hid file_space = file_selection(dataset, box, what);
   Hid memory = memory_space(dataset, box, what);
   Hid type = memory_type(dataset.type);
-  check(H5Dread(dataset.id, type.get(), memory.get(), file_space.get(), H5P_DEFAULT, values), what);
+  check(H5Dread(dataset.id, type.get(), memory.get(), file_space.get(), transfer, values), what);
 }
 
-void write_real_box(const StoredDataset& dataset, const oocfft::Box& box, const std::byte* values) {
+void write_real_box(const StoredDataset& dataset, const oocfft::Box& box, const std::byte* values, hid_t transfer) {
   const std::string what = "writing " + box_text(box) + " of " + dataset.name;
   check_real(dataset, what);
   Hid file_space = file_selection(dataset, box, what);
   Hid memory = memory_space(dataset, box, what);
   Hid type = memory_type(dataset.type);
-  check(H5Dwrite(dataset.id, type.get(), memory.get(), file_space.get(), H5P_DEFAULT, values), what);
+  check(H5Dwrite(dataset.id, type.get(), memory.get(), file_space.get(), transfer, values), what);
 }
 
 namespace {

@@ -35,9 +35,11 @@ void write_box(const StoredDataset& dataset, const oocfft::Box& box, const std::
 // The real values of a real (float32/float64) dataset as they are stored,
 // `box.elements()` of them, not widened to complex: the real side of a real
 // transform (io/real_dataset_volume.hpp). Error(invalid_argument) for a
-// dataset that is not real.
-void read_real_box(const StoredDataset& dataset, const oocfft::Box& box, std::byte* values);
-void write_real_box(const StoredDataset& dataset, const oocfft::Box& box, const std::byte* values);
+// dataset that is not real. `transfer` as read_box's.
+void read_real_box(const StoredDataset& dataset, const oocfft::Box& box, std::byte* values,
+                   hid_t transfer = H5P_DEFAULT);
+void write_real_box(const StoredDataset& dataset, const oocfft::Box& box, const std::byte* values,
+                    hid_t transfer = H5P_DEFAULT);
 // The same with the box's rows `row_pitch` bytes apart in memory (a whole
 // number of values, at least a row), the bytes between them untouched:
 // HDF5 reads into, and writes from, a strided selection of memory, so

@@ -1,4 +1,5 @@
-// `mpirun -np N oocfft fft in.h5:/v out.h5:/V` as a user runs it, built
+// `mpirun -np N oocfft fft in.h5:/v out.h5:/V` (and `oocfft rfft`,
+// `oocfft irfft`) as a user runs it, built
 // with the distributed file path only: the command under mpiexec with 1
 // to 4 ranks (--oversubscribe: CI has two cores), against the
 // single-process command on the same file (into new datasets and in
@@ -126,24 +127,58 @@ void write_input(const fs::path& file, std::size_t nz, std::size_t ny, std::size
   H5Fclose(f);
 }
 
-// A complex64 dataset read whole (empty when it cannot be read).
-std::vector<std::complex<float>> read_complex(const fs::path& file, const std::string& name) {
-  std::vector<std::complex<float>> values;
+// A float32 dataset /r of seeded values in [-0.5, 0.5).
+void write_real_input(const fs::path& file, std::size_t nz, std::size_t ny, std::size_t nx) {
+  const hid_t f = H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  const hsize_t dims[3] = {nz, ny, nx};
+  const hid_t s = H5Screate_simple(3, dims, nullptr);
+  const hid_t d = H5Dcreate2(f, "/r", H5T_IEEE_F32LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(d, 0);
+  std::vector<float> values(nz * ny * nx);
+  std::uint64_t state = 77;
+  for (float& v : values) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    v = float(state >> 40) / float(1u << 24) - 0.5f;
+  }
+  ASSERT_GE(H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+  H5Dclose(d);
+  H5Sclose(s);
+  H5Fclose(f);
+}
+
+// A dataset read whole as values of the memory type `memory` (empty when
+// it cannot be read).
+template <class V>
+std::vector<V> read_whole(const fs::path& file, const std::string& name, hid_t memory) {
+  std::vector<V> values;
   const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (f < 0) return values;
   const hid_t d = H5Dopen2(f, name.c_str(), H5P_DEFAULT);
   if (d >= 0) {
     const hid_t s = H5Dget_space(d);
     values.resize(static_cast<std::size_t>(H5Sget_simple_extent_npoints(s)));
-    const hid_t t = H5Tcreate(H5T_COMPOUND, 8);
-    H5Tinsert(t, "r", 0, H5T_NATIVE_FLOAT);
-    H5Tinsert(t, "i", 4, H5T_NATIVE_FLOAT);
-    if (H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) values.clear();
-    H5Tclose(t);
+    if (H5Dread(d, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) values.clear();
     H5Sclose(s);
     H5Dclose(d);
   }
   H5Fclose(f);
+  return values;
+}
+
+// A float32 dataset read whole, as complex values with zero imaginary parts.
+std::vector<std::complex<float>> read_real(const fs::path& file, const std::string& name) {
+  const std::vector<float> reals = read_whole<float>(file, name, H5T_NATIVE_FLOAT);
+  return {reals.begin(), reals.end()};
+}
+
+// A complex64 dataset read whole.
+std::vector<std::complex<float>> read_complex(const fs::path& file, const std::string& name) {
+  const hid_t t = H5Tcreate(H5T_COMPOUND, 8);
+  H5Tinsert(t, "r", 0, H5T_NATIVE_FLOAT);
+  H5Tinsert(t, "i", 4, H5T_NATIVE_FLOAT);
+  std::vector<std::complex<float>> values = read_whole<std::complex<float>>(file, name, t);
+  H5Tclose(t);
   return values;
 }
 
@@ -286,6 +321,42 @@ TEST(CliMpi, OneRankFailingEndsTheJobWithItsErrorAndWritesNothing) {
   }
 }
 
+// `oocfft rfft` and `oocfft irfft` under 2 and 3 ranks: the half spectrum
+// equals the single-process command's, and irfft of it (its real length
+// from the recorded shape) gives the input back. Odd last axis, uneven
+// slabs.
+TEST(CliMpi, RfftAndIrfftEqualTheSingleProcessCommands) {
+  const fs::path dir = scratch();
+  write_real_input(dir / "in.h5", 5, 6, 7);
+  const std::string before = file_bytes(dir / "in.h5");
+  const std::vector<std::string> common = {"--backend", "host", "--threads", "1"};
+  auto args = [&](const std::string& command, const std::string& input, const std::string& output) {
+    std::vector<std::string> a = {command, input, output};
+    a.insert(a.end(), common.begin(), common.end());
+    return a;
+  };
+  const std::string input = (dir / "in.h5").string() + ":/r";
+  ASSERT_EQ(run_alone(args("rfft", input, (dir / "alone.h5").string() + ":/R")).exit_code, 0);
+  const auto alone = read_complex(dir / "alone.h5", "/R");
+  ASSERT_EQ(alone.size(), 5u * 6 * 4);
+  const double tolerance = 4.0 * std::numeric_limits<float>::epsilon() * std::sqrt(std::log2(5.0 * 6 * 7));
+  for (const int ranks : {2, 3}) {
+    const std::string spectrum = "spectrum" + std::to_string(ranks) + ".h5", back = "back" + std::to_string(ranks) + ".h5";
+    Outcome o = run_mpiexec({{ranks, args("rfft", input, (dir / spectrum).string() + ":/R")}}, dir);
+    ASSERT_EQ(o.exit_code, 0) << ranks << " ranks\n" << o.err;
+    EXPECT_NE(o.out.find("(rfftn, 5 x 6 x 7 -> 5 x 6 x 4, " + std::to_string(ranks) + " ranks)"), std::string::npos)
+        << o.out;
+    EXPECT_EQ(count_of(o.err, "7/7 steps"), 1u) << o.err;
+    EXPECT_LE(relative_l2(read_complex(dir / spectrum, "/R"), alone), tolerance) << ranks << " ranks";
+    o = run_mpiexec({{ranks, args("irfft", (dir / spectrum).string() + ":/R", (dir / back).string() + ":/r")}}, dir);
+    ASSERT_EQ(o.exit_code, 0) << ranks << " ranks\n" << o.err;
+    EXPECT_LE(relative_l2(read_real(dir / back, "/r"), read_real(dir / "in.h5", "/r")), 2 * tolerance)
+        << ranks << " ranks: irfftn(rfftn(x)) is not x";
+  }
+  EXPECT_TRUE(file_bytes(dir / "in.h5") == before) << "the input file changed";
+  expect_only(dir, {"in.h5", "alone.h5", "spectrum2.h5", "back2.h5", "spectrum3.h5", "back3.h5"});
+}
+
 TEST(CliMpi, RefusalsEndEveryRank) {
   const fs::path dir = scratch();
   write_input(dir / "in.h5", 2, 3, 4);
@@ -298,7 +369,7 @@ TEST(CliMpi, RefusalsEndEveryRank) {
   // Other commands run in one process.
   o = run_mpiexec({{2, {"info", (dir / "in.h5").string() + ":/v"}}}, dir);
   EXPECT_EQ(o.exit_code, 2) << o.err;
-  EXPECT_NE(o.err.find("only `oocfft fft` runs over MPI ranks"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("only `oocfft fft`, `rfft` and `irfft` run over MPI ranks"), std::string::npos) << o.err;
   // A command line one rank refuses stops every rank.
   o = run_mpiexec({{1, {"fft", (dir / "in.h5").string() + ":/v", (dir / "o.h5").string() + ":/V"}},
                    {1,

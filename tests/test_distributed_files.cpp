@@ -31,7 +31,9 @@
 #include "io/hdf5_library.hpp"
 #include "io/stored_type.hpp"
 #include "oocfft/distributed_hdf5.hpp"
+#include "io/dataset_attributes.hpp"
 #include "oocfft/plan.hpp"
+#include "oocfft/real.hpp"
 #include "tests/mpi_test_support.hpp"
 #include "tests/reference.hpp"
 
@@ -114,10 +116,11 @@ void write_dataset(const fs::path& file, const std::string& name, Shape shape, c
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-// Rank 0 reads a complex dataset whole (empty elsewhere).
-template <class T>
-std::vector<std::complex<T>> read_complex(const fs::path& file, const std::string& name) {
-  std::vector<std::complex<T>> values;
+// Rank 0 reads a dataset whole (empty elsewhere): V complex<T> (a complex
+// dataset, or real data widened), or T (real data as stored).
+template <class V>
+std::vector<V> read_whole(const fs::path& file, const std::string& name) {
+  std::vector<V> values;
   if (world_rank() != 0) return values;
   const DatasetPath path{file.string(), name};
   io::Hid f = io::open_file_read_only(path.file, path.to_string());
@@ -125,8 +128,17 @@ std::vector<std::complex<T>> read_complex(const fs::path& file, const std::strin
   const io::OpenedDataset opened = io::describe_dataset(d.get(), path);
   values.resize(opened.info.shape.elements());
   const io::StoredDataset view{d.get(), opened.type, opened.complex_rank, path.to_string()};
-  io::read_box(view, oocfft::Box{0, 0, 0, opened.info.shape}, reinterpret_cast<std::byte*>(values.data()));
+  const oocfft::Box whole{0, 0, 0, opened.info.shape};
+  if constexpr (std::is_floating_point_v<V>)
+    io::read_real_box(view, whole, reinterpret_cast<std::byte*>(values.data()));
+  else
+    io::read_box(view, whole, reinterpret_cast<std::byte*>(values.data()));
   return values;
+}
+
+template <class T>
+std::vector<std::complex<T>> read_complex(const fs::path& file, const std::string& name) {
+  return read_whole<std::complex<T>>(file, name);
 }
 
 // Whether `name` is a link in the HDF5 file (rank 0's answer on every rank).
@@ -517,6 +529,136 @@ TEST(DistributedFiles, InPlaceReplacesTheInputWithTheResult) {
   EXPECT_FALSE(has_link(in.file, "/.oocfft-partial-v"));
   EXPECT_FALSE(has_link(in.file, "/.oocfft-replaced-v"));
   EXPECT_TRUE(folder_holds_only(dir, {"in.h5"}));
+}
+
+// numpy's rfftn and irfftn of datasets over the ranks (transform_real_dataset
+// over MPI): the half spectrum equals the single-process RealPlan's of the
+// whole volume, with its record (transform, oocfft_real_shape); the inverse
+// of that output, its real length taken from the attribute, equals the
+// single-process inverse, real data of the input's precision. Odd and even
+// last axes, shapes whose slabs are uneven over 1 to 4 ranks and leave
+// ranks without planes, both precisions, two norms.
+template <class T>
+void check_real_case(const fs::path& dir, Shape shape, Norm norm, std::uint64_t seed) {
+  const Precision p = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
+  const std::string what = shape.to_string() + " norm " + to_string(norm) + ", " + std::to_string(world_size()) +
+                           " ranks, " + (p == Precision::single ? "float32" : "float64");
+  const auto signal = test::random_signal(shape.elements(), seed);
+  std::vector<T> x(shape.elements());
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<T>(signal[i].real());
+  const std::string name = "/x" + std::to_string(seed);
+  write_dataset(dir / "real.h5", name, shape, x);
+  const std::uint64_t input_before = file_hash(dir / "real.h5");
+  const Shape half = half_spectrum_shape(shape);
+  const Options options = host_options(norm);
+  const DatasetPath spectrum{(dir / "spectrum.h5").string(), "/X" + std::to_string(seed)};
+  const DatasetTransformReport forward =
+      transform_real_dataset(MPI_COMM_WORLD, {(dir / "real.h5").string(), name}, spectrum, Direction::forward, options);
+  EXPECT_EQ(forward.output_shape, half) << what;
+  const DatasetPath back{(dir / "back.h5").string(), "/x" + std::to_string(seed)};
+  const DatasetTransformReport inverse =
+      transform_real_dataset(MPI_COMM_WORLD, spectrum, back, Direction::inverse, options);
+  EXPECT_EQ(inverse.output_shape, shape) << what;
+
+  on_rank0_only([&] {
+    const RealPlan plan(shape, p, options);
+    std::vector<std::complex<T>> want(half.elements());
+    plan.forward(x.data(), want.data());
+    const auto got = read_complex<T>(spectrum.file, spectrum.dataset);
+    ASSERT_EQ(got.size(), half.elements()) << what;
+    EXPECT_LE(relative_l2(got, want), test::tolerance<T>(4.0, shape.elements())) << what;
+    EXPECT_EQ(string_attribute(spectrum.file, spectrum.dataset, "transform"), "rfftn") << what;
+    EXPECT_EQ(string_attribute(spectrum.file, spectrum.dataset, "norm"), to_string(norm)) << what;
+    const auto recorded = io::read_sizes_attribute(spectrum, "oocfft_real_shape");
+    ASSERT_TRUE(recorded.has_value()) << what;
+    EXPECT_EQ(*recorded, (std::vector<std::size_t>{shape.nz, shape.ny, shape.nx})) << what;
+
+    std::vector<T> again(shape.elements());
+    std::vector<std::complex<T>> spectrum_copy = got;
+    plan.inverse(spectrum_copy.data(), again.data());
+    const auto real_back = read_whole<T>(back.file, back.dataset);
+    ASSERT_EQ(real_back.size(), shape.elements()) << what;
+    std::vector<std::complex<T>> got_c(real_back.begin(), real_back.end()), want_c(again.begin(), again.end());
+    EXPECT_LE(relative_l2(got_c, want_c), test::tolerance<T>(4.0, shape.elements())) << what;
+    EXPECT_EQ(string_attribute(back.file, back.dataset, "transform"), "irfftn") << what;
+    EXPECT_EQ(file_hash(dir / "real.h5"), input_before) << what << ": the input file changed";
+  });
+}
+
+TEST(DistributedRealFiles, RfftnAndIrfftnEqualTheSingleProcessTransforms) {
+  const fs::path dir = shared_folder();
+  std::uint64_t seed = 900;
+  for (const Shape shape : {Shape{5, 6, 7}, Shape{3, 4, 8}, Shape{1, 5, 9}, Shape{6, 1, 3}, Shape{7, 2, 1}}) {
+    check_real_case<float>(dir, shape, Norm::backward, ++seed);
+    check_real_case<double>(dir, shape, Norm::ortho, ++seed);
+  }
+}
+
+// The single-process refusals, on every rank alike, before anything is
+// written: complex data handed to rfftn, real data to irfftn, a real length
+// whose half spectrum is not the stored last axis, and shift.
+TEST(DistributedRealFilesErrors, BadJobsAreRefusedOnEveryRankAndLeaveNothing) {
+  const fs::path dir = shared_folder();
+  write_dataset(dir / "in.h5", "/c", Shape{2, 3, 4}, std::vector<std::complex<float>>(24, {1.0f, 2.0f}));
+  write_dataset(dir / "in.h5", "/r", Shape{2, 3, 4}, std::vector<float>(24, 1.5f));
+  const std::uint64_t before = file_hash(dir / "in.h5");
+  const DatasetPath out{(dir / "out.h5").string(), "/Y"};
+  const DatasetPath complex_in{(dir / "in.h5").string(), "/c"}, real_in{(dir / "in.h5").string(), "/r"};
+  Caught c = catch_error(
+      [&] { transform_real_dataset(MPI_COMM_WORLD, complex_in, out, Direction::forward, host_options(Norm::backward)); });
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument, "holds complex values");
+  c = catch_error(
+      [&] { transform_real_dataset(MPI_COMM_WORLD, real_in, out, Direction::inverse, host_options(Norm::backward)); });
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument, "holds real values");
+  c = catch_error([&] {
+    transform_real_dataset(MPI_COMM_WORLD, complex_in, out, Direction::inverse, host_options(Norm::backward), {}, 9);
+  });
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument, "a real last axis of 9");
+  c = catch_error([&] {
+    transform_real_dataset(MPI_COMM_WORLD, complex_in, out, Direction::inverse, host_options(Norm::backward));
+  });
+  expect_same_error_everywhere(c, ErrorKind::invalid_argument, "no attribute oocfft_real_shape");
+  Options shifted = host_options(Norm::backward);
+  shifted.shift = true;
+  c = catch_error([&] { transform_real_dataset(MPI_COMM_WORLD, real_in, out, Direction::forward, shifted); });
+  expect_same_error_everywhere(c, ErrorKind::unsupported, "shift");
+  EXPECT_EQ(on_rank0(file_hash(dir / "in.h5") == before), true) << "the input file changed";
+  EXPECT_TRUE(folder_holds_only(dir, {"in.h5"}));
+}
+
+// The last rank cancels at its k-th poll, for every k until a run gets
+// through: every cancel point of the real job fails every rank alike and
+// leaves nothing.
+TEST(DistributedRealFilesErrors, OneRankCancellingAtAnyStepLeavesNothing) {
+  const fs::path dir = shared_folder();
+  const Shape shape{4, 5, 6};
+  write_dataset(dir / "in.h5", "/r", shape, std::vector<double>(shape.elements(), 0.25));
+  const std::uint64_t before = file_hash(dir / "in.h5");
+  const int failing = world_size() - 1;
+  int cancelled_runs = 0;
+  bool finished = false;
+  for (int k = 0; k < 64 && !finished; ++k) {
+    Options options = host_options(Norm::backward);
+    std::atomic<int> polls{0};
+    if (world_rank() == failing) options.cancel = [&polls, k] { return polls++ >= k; };
+    const Caught c = catch_error([&] {
+      transform_real_dataset(MPI_COMM_WORLD, {(dir / "in.h5").string(), "/r"}, {(dir / "out.h5").string(), "/Y"},
+                             Direction::forward, options);
+    });
+    int thrown = c.thrown ? 1 : 0, all_thrown = 0;
+    MPI_Allreduce(&thrown, &all_thrown, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (all_thrown == 0) {
+      finished = true;  // past the last poll: the run got through
+      break;
+    }
+    ++cancelled_runs;
+    expect_same_error_everywhere(c, ErrorKind::cancelled, "cancelled");
+    EXPECT_TRUE(on_rank0(file_hash(dir / "in.h5") == before)) << "cancel at poll " << k << ": the input changed";
+    EXPECT_TRUE(folder_holds_only(dir, {"in.h5"})) << "cancel at poll " << k;
+  }
+  EXPECT_TRUE(finished);
+  // Before the open, the read, the planes, the z lines, the write, the commit.
+  EXPECT_GE(cancelled_runs, 6);
 }
 
 }  // namespace

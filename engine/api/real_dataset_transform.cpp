@@ -4,7 +4,7 @@
 // under a temporary name, linked only when complete).
 //
 // Everything that can be refused is refused before the transfer opens the
-// output (check_job): the kind of data for the direction, the real length
+// output (check_real_job): the kind of data for the direction, the real length
 // of the last axis, in place, shift.
 //
 // Two paths, chosen by the host memory budget (choose_path):
@@ -25,6 +25,7 @@
 #include <optional>
 
 #include "engine/api/host_threads.hpp"
+#include "engine/api/real_dataset_job.hpp"
 #include "engine/pipeline/stream_pipeline.hpp"
 #include "engine/pipeline/streaming_engine.hpp"
 #include "engine/planning/host_memory.hpp"
@@ -45,119 +46,13 @@ namespace oocfft {
 
 namespace {
 
+using engine::check_real_job;
 using engine::Clock;
+using engine::dims_text;
+using engine::real_output_record;
+using engine::real_transform_name;
+using engine::RealJob;
 using engine::seconds_since;
-
-// The attribute in which a half spectrum records its real volume's dims.
-constexpr const char* real_shape_attribute = "oocfft_real_shape";
-
-const char* transform_name(Direction direction) { return direction == Direction::forward ? "rfftn" : "irfftn"; }
-
-std::string dims_text(const std::vector<std::size_t>& dims) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
-  return out + (dims.size() == 1 ? ",)" : ")");
-}
-
-// A dataset's volume padded to 3 axes.
-Shape padded(const std::vector<std::size_t>& dims) {
-  std::size_t p[3] = {1, 1, 1};
-  for (std::size_t a = 0; a < dims.size(); ++a) p[3 - dims.size() + a] = dims[a];
-  return {p[0], p[1], p[2]};
-}
-
-// One real transform of one dataset, checked before anything is written.
-struct RealJob {
-  DatasetInfo input;
-  Direction direction = Direction::forward;
-  std::vector<std::size_t> real_dims;      // as stored (1..3 axes)
-  std::vector<std::size_t> spectrum_dims;  // the same axes, the last nx/2+1
-  Shape real_shape;
-  Shape spectrum_shape;
-  std::size_t value_bytes = 4;  // one real value
-
-  bool forward() const { return direction == Direction::forward; }
-  std::size_t real_bytes() const { return real_shape.bytes(value_bytes); }
-  std::size_t spectrum_bytes() const { return spectrum_shape.bytes(2 * value_bytes); }
-};
-
-// The real length of the inverse's last axis: `real_nx`, else the input's
-// attribute; nx/2+1 must be the stored last axis either way.
-std::size_t inverse_real_length(const DatasetInfo& info, const std::vector<std::size_t>& dims, std::size_t real_nx) {
-  const std::string where = info.path.to_string();
-  const std::size_t stored = dims.back();
-  // The two real lengths whose half spectrum has `stored` values (only 1 for 1).
-  const std::string fitting = stored == 1 ? "nx = 1"
-                                          : "nx = " + std::to_string(2 * stored - 2) + " or " +
-                                                std::to_string(2 * stored - 1);
-  std::size_t nx = real_nx;
-  if (nx == 0) {
-    const std::optional<std::vector<std::size_t>> recorded = io::read_sizes_attribute(info.path, real_shape_attribute);
-    if (!recorded)
-      throw Error(ErrorKind::invalid_argument, where + ": no attribute " + real_shape_attribute +
-                                                   " says the real length of the last axis; give it (" + fitting +
-                                                   " fit its " + std::to_string(stored) + " values)");
-    const std::vector<std::size_t>& r = *recorded;
-    if (r.size() != dims.size() || !std::equal(dims.begin(), dims.end() - 1, r.begin()) || r.back() / 2 + 1 != stored)
-      throw Error(ErrorKind::invalid_argument, where + ": attribute " + real_shape_attribute + " = " + dims_text(r) +
-                                                   " does not fit the half spectrum " + dims_text(dims) +
-                                                   " (expected the same leading axes and nx/2+1 = " +
-                                                   std::to_string(stored) + ")");
-    nx = r.back();
-  }
-  if (nx / 2 + 1 != stored)
-    throw Error(ErrorKind::invalid_argument,
-                where + ": a real last axis of " + std::to_string(nx) + " has a half spectrum of " +
-                    std::to_string(nx / 2 + 1) + " values, but the stored last axis has " + std::to_string(stored) +
-                    " (" + fitting + " fit)");
-  return nx;
-}
-
-RealJob check_job(const DatasetPath& input, Direction direction, const Options& options,
-                  const DatasetTransformOptions& file_options, std::size_t real_nx) {
-  engine::check_options(options);
-  engine::check_direction(direction);
-  const std::string where = input.to_string();
-  if (options.shift)
-    throw Error(ErrorKind::unsupported, std::string(transform_name(direction)) + " of " + where +
-                                            ": shift (fftshift) is not offered for real transforms");
-  if (file_options.in_place)
-    throw Error(ErrorKind::invalid_argument, std::string(transform_name(direction)) + " of " + where +
-                                                 ": a real transform changes the dtype and shape; it cannot "
-                                                 "replace its input (in place)");
-  RealJob job;
-  job.direction = direction;
-  job.input = inspect_dataset(input);
-  const DatasetInfo& info = job.input;
-  job.value_bytes = info.precision == Precision::single ? 4 : 8;
-  std::vector<std::size_t> dims = info.dims;
-  if (info.element == StoredElement::complex_pairs) dims.pop_back();
-  if (job.forward()) {
-    if (info.element != StoredElement::real)
-      throw Error(ErrorKind::invalid_argument,
-                  where + ": holds complex values (" + info.dtype +
-                      "); a real forward transform (rfftn) takes float32 or float64 data (fft transforms complex "
-                      "data)");
-    if (real_nx != 0 && real_nx != dims.back())
-      throw Error(ErrorKind::invalid_argument, where + ": a real length of " + std::to_string(real_nx) +
-                                                   " was given, but the last axis has " +
-                                                   std::to_string(dims.back()) + " values");
-    job.real_dims = dims;
-    job.spectrum_dims = dims;
-    job.spectrum_dims.back() = dims.back() / 2 + 1;
-  } else {
-    if (info.element == StoredElement::real)
-      throw Error(ErrorKind::invalid_argument,
-                  where + ": holds real values (" + info.dtype +
-                      "); a real inverse transform (irfftn) takes a half spectrum, complex (what rfftn writes)");
-    job.spectrum_dims = dims;
-    job.real_dims = dims;
-    job.real_dims.back() = inverse_real_length(info, dims, real_nx);
-  }
-  job.real_shape = padded(job.real_dims);
-  job.spectrum_shape = half_spectrum_shape(job.real_shape);
-  return job;
-}
 
 // The plan's options for one path, and why the path was chosen.
 struct RealPath {
@@ -316,25 +211,14 @@ void transform_streamed(io::DatasetTransfer& transfer, const RealJob& job, const
   report.transform_seconds = seconds_since(t);
 }
 
-io::OutputRecord output_record(const RealJob& job, Norm norm) {
-  io::OutputRecord record;
-  record.dims = job.forward() ? job.spectrum_dims : job.real_dims;
-  record.element = job.forward() ? StoredElement::complex_compound : StoredElement::real;
-  record.attributes = {{"direction", to_string(job.direction)},
-                       {"norm", to_string(norm)},
-                       {"transform", transform_name(job.direction)}};
-  if (job.forward()) record.size_attributes = {{real_shape_attribute, job.real_dims}};
-  return record;
-}
-
 DatasetTransformReport transform(const DatasetPath& input, const DatasetPath& output, Direction direction,
                                  const Options& options, const DatasetTransformOptions& file_options,
                                  std::size_t real_nx) {
   const Clock::time_point start = Clock::now();
-  const RealJob job = check_job(input, direction, options, file_options, real_nx);
+  const RealJob job = check_real_job(input, direction, options, file_options, real_nx);
   // Creates the output under a temporary name; without commit() its
   // destructor removes it (and a scratch dataset) again.
-  io::DatasetTransfer transfer(input, output, false, output_record(job, options.norm));
+  io::DatasetTransfer transfer(input, output, false, real_output_record(job, options.norm));
   if (transfer.input().dims != job.input.dims || transfer.input().element != job.input.element)
     throw Error(ErrorKind::io, input.to_string() + " changed while it was being opened");
   const RealPath path = choose_path(job, options, file_options);
@@ -363,7 +247,7 @@ DatasetTransformReport transform_real_dataset(const DatasetPath& input, const Da
                                               const DatasetTransformOptions& file_options, std::size_t real_nx) {
   // Every allocation failure reaches the caller as Error(out_of_memory);
   // the transfer's destructor has removed the partial output by then.
-  return engine::out_of_memory_as_error(std::string(transform_name(direction)) + " of " + input.to_string(), [&] {
+  return engine::out_of_memory_as_error(std::string(real_transform_name(direction)) + " of " + input.to_string(), [&] {
     return io::nothing_committed_on_cancel(
         input, output, [&] { return transform(input, output, direction, options, file_options, real_nx); });
   });
@@ -371,11 +255,11 @@ DatasetTransformReport transform_real_dataset(const DatasetPath& input, const Da
 
 std::string describe_real_dataset_transform(const DatasetPath& input, Direction direction, const Options& options,
                                             const DatasetTransformOptions& file_options, std::size_t real_nx) {
-  const RealJob job = check_job(input, direction, options, file_options, real_nx);
+  const RealJob job = check_real_job(input, direction, options, file_options, real_nx);
   const RealPath path = choose_path(job, options, file_options);
   const Precision p = job.input.precision;
   const bool single = p == Precision::single;
-  std::string s = std::string("oocfft real dataset transform (") + transform_name(direction) + "): " +
+  std::string s = std::string("oocfft real dataset transform (") + real_transform_name(direction) + "): " +
                   input.to_string() + ", stored " + job.input.dtype + " " + dims_text(job.input.dims) + "\n";
   const std::string real = "real " + dims_text(job.real_dims) + (single ? " float32" : " float64");
   const std::string half = "half spectrum " + dims_text(job.spectrum_dims) + (single ? " complex64" : " complex128");

@@ -1,6 +1,7 @@
 #pragma once
-// oocfft::transform_dataset over the ranks of an MPI communicator, with
-// parallel HDF5: what `mpirun -np N oocfft fft in.h5:/v out.h5:/V` runs.
+// oocfft::transform_dataset and transform_real_dataset over the ranks of an
+// MPI communicator, with parallel HDF5: what `mpirun -np N oocfft fft
+// in.h5:/v out.h5:/V` (and `oocfft rfft`, `oocfft irfft`) runs.
 // Every rank opens the files with HDF5's MPI-IO driver and reads its
 // z-slab of the input dataset (collective transfers, each rank its
 // hyperslab); the ranks transform the volume together (DistributedPlan,
@@ -58,5 +59,25 @@ namespace oocfft {
 DatasetTransformReport transform_dataset(MPI_Comm comm, const DatasetPath& input, const DatasetPath& output,
                                          Direction direction, const Options& options,
                                          const DatasetTransformOptions& file_options = {});
+
+// numpy's rfftn (forward) or irfftn (inverse) of a dataset over the ranks
+// of `comm`: what `mpirun -np N oocfft rfft` and `oocfft irfft` run. The
+// conventions, checks and output record of the single-process
+// transform_real_dataset (oocfft/hdf5.hpp): a forward takes float32 or
+// float64 data and writes the half spectrum (h5py complex, the last axis
+// nx/2+1) with the attribute oocfft_real_shape; an inverse takes a half
+// spectrum and the real length of the last axis (`real_nx`, 0: that
+// attribute) and writes real data of the input's precision; no shift, not
+// in place. Everything else as transform_dataset above: collective, the
+// same job on every rank (checked), the file safety, errors on every rank
+// alike, progress on rank 0 (seven steps), each rank's share in memory
+// (at most 4 x its real and half-spectrum slabs; refused with
+// Error(out_of_memory) above its budget). A forward reads the real volume
+// in z-slabs and writes the half spectrum in y-slabs; an inverse the
+// reverse (DistributedRealPlan's real values cross the network once).
+DatasetTransformReport transform_real_dataset(MPI_Comm comm, const DatasetPath& input, const DatasetPath& output,
+                                              Direction direction, const Options& options,
+                                              const DatasetTransformOptions& file_options = {},
+                                              std::size_t real_nx = 0);
 
 }  // namespace oocfft
