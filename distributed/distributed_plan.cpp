@@ -45,7 +45,7 @@
 #include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
 #include "distributed/network_rate.hpp"
-#include "distributed/node_window.hpp"
+#include "distributed/node_segments.hpp"
 #include "distributed/plan_arguments.hpp"
 #include "distributed/rank_device.hpp"
 #include "distributed/run_controls.hpp"
@@ -92,36 +92,14 @@ class DistributedPlan::Impl {
       z_lines_.emplace(shape, boxes.second, rank, ranks, precision, local, device.uses_cuda);
     });
     z_lines_->place_buffers(comm_.get());
-    open_node_window();
+    node_segments_.open(comm_.get(), comm_.size(),
+                        std::max(to_z_slabs_->round_bound_bytes(), z_lines_->round_bound_bytes()));
     network_ = distributed::measure_network_rate(comm_.get());
   }
 
-  // The node's shared segments (node_window.hpp), one round of the
-  // largest exchange each; the same size on every rank (the bounds come
-  // from every rank's boxes). Where MPI cannot allocate them, every
-  // exchange goes through MPI alone, and describe() says why.
-  void open_node_window() {
-    const std::size_t bytes = std::max(to_z_slabs_->round_bound_bytes(), z_lines_->round_bound_bytes());
-    if (comm_.size() < 2 || bytes == 0) {
-      node_note_ = comm_.size() < 2 ? "none: one rank"
-                                    : "no segments: no exchange between ranks needs them (see the steps)";
-      return;
-    }
-    try {
-      agree_on(comm_.get(), [&] { node_window_.emplace(comm_.get(), bytes); });
-      node_note_ = "points for the " + std::to_string(node_window_->node_size() - 1) +
-                   " other rank(s) of this node through shared segments of " + format_bytes(double(bytes)) +
-                   " a rank (MPI_Win_allocate_shared, copies on the rank's threads), where the steps do not copy "
-                   "straight between shared arrays" +
-                   (node_window_->holds_every_rank() ? "" : "; for the others MPI_Alltoallv");
-    } catch (const Error& e) {
-      node_window_.reset();
-      node_note_ = std::string("every exchange through MPI_Alltoallv: no shared segments (") + e.what() + ")";
-    }
-  }
-
-  // The node's segments for the exchanges, or null (open_node_window).
-  const distributed::NodeWindow* node_window() const { return node_window_ ? &*node_window_ : nullptr; }
+  // The node's segments for the exchanges, or null (NodeSegments: one
+  // round of the largest exchange each, the same size on every rank).
+  const distributed::NodeWindow* node_window() const { return node_segments_.window(); }
 
   // Bytes this rank sends to ranks of other nodes in one transform.
   std::size_t bytes_to_other_nodes() const {
@@ -187,7 +165,7 @@ class DistributedPlan::Impl {
                     std::to_string(comm_.rank()) + " of " + std::to_string(comm_.size()) + "\n";
     s += "  in box " + distributed::to_string(in_box_) + ", out box " + distributed::to_string(out_box_) + "\n";
     s += "  device of steps 2 and 4: " + device_note_ + "\n";
-    s += "  exchanges: " + node_note_ + "\n";
+    s += "  exchanges: " + node_segments_.note() + "\n";
     s += "  network: " + network_.describe_floor(bytes_to_other_nodes()) + "\n";
     if (centring_) {
       // Where each multiply goes and what it costs: a sweep reads and
@@ -220,7 +198,6 @@ class DistributedPlan::Impl {
   Precision precision_;
   Options options_;
   std::string device_note_;  // which device this rank's local transforms use, and why
-  std::string node_note_;    // how the exchanges move points between ranks of a node
   distributed::NetworkRate network_;  // the nodes, and the rate between them measured at plan time
   Box3 z_slab_;
   std::optional<BoxExchange> to_z_slabs_;
@@ -230,7 +207,7 @@ class DistributedPlan::Impl {
   // Three steps reported: the planes, the z lines, the last exchange.
   static constexpr unsigned steps = 3;
   distributed::RunControls controls_;
-  std::optional<distributed::NodeWindow> node_window_;  // declared last: freed first, while comm_ lives
+  distributed::NodeSegments node_segments_;  // declared last: freed first, while comm_ lives
 };
 
 DistributedPlan::DistributedPlan(MPI_Comm comm, Shape shape, Box3 in_box, Box3 out_box, Precision precision,

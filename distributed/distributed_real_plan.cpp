@@ -6,7 +6,9 @@
 // step after the planes is the complex plan's over the half spectrum
 // (nz, ny, nx/2+1).
 // Forward:
-//   1. real boxes -> real z-slabs (BoxExchange of real values);
+//   1. real boxes -> real z-slabs (BoxExchange of real values; between
+//      ranks of a node through its shared segments, NodeSegments, as the
+//      complex plan's exchanges);
 //   2. each z-slab's planes, real to half spectrum (engine::
 //      RealPlaneTransform: the engine's plane program with RealPlan's x
 //      stage, normalised over ny * nx);
@@ -24,6 +26,7 @@
 // agree_on() (failure_agreement.hpp).
 #include "oocfft/distributed_real.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,6 +39,7 @@
 #include "distributed/in_precision.hpp"
 #include "distributed/mpi_communicator.hpp"
 #include "distributed/network_rate.hpp"
+#include "distributed/node_segments.hpp"
 #include "distributed/plan_arguments.hpp"
 #include "distributed/rank_device.hpp"
 #include "distributed/run_controls.hpp"
@@ -93,8 +97,14 @@ class DistributedRealPlan::Impl {
       z_lines_.emplace(spectrum_, boxes.second, rank, ranks, precision, local, device.uses_cuda);
     });
     z_lines_->place_buffers(comm_.get());
+    node_segments_.open(comm_.get(), ranks,
+                        std::max({real_to_z_slabs_->round_bound_bytes(), z_slabs_to_real_->round_bound_bytes(),
+                                  z_lines_->round_bound_bytes()}));
     network_ = distributed::measure_network_rate(comm_.get());
   }
+
+  // The node's segments for the exchanges, or null.
+  const distributed::NodeWindow* node_window() const { return node_segments_.window(); }
 
   // Refuses, on every rank alike, arrays that do not fit the plan: the
   // wrong precision, a null array for a box that holds points, a real and
@@ -133,14 +143,14 @@ class DistributedRealPlan::Impl {
       if (!planes_into_output) z_slab.emplace(z_slab_.count());
     });
     std::complex<T>* planes = planes_into_output ? spectrum : z_slab->data();
-    real_to_z_slabs_->run(comm, distributed::mpi_datatype<T>(), real, real_slab->data());
+    real_to_z_slabs_->run(comm, distributed::mpi_datatype<T>(), real, real_slab->data(), node_window());
     agree_on(comm, [&] {
       if (const auto* p = planes_.get<T>()) p->forward(real_slab->data(), planes, plane_scale(Direction::forward));
     });
     real_slab.reset();
     controls_.step_done(0);
     const double z_scale = engine::norm_scale(options_.norm, Direction::forward, shape_.nz);
-    z_lines_->to_boxes(comm, planes, spectrum, false, z_scale, controls_, 1);
+    z_lines_->to_boxes(comm, planes, spectrum, false, z_scale, controls_, 1, node_window());
     controls_.step_done(2);
   }
 
@@ -154,7 +164,7 @@ class DistributedRealPlan::Impl {
       z_slab.emplace(z_slab_.count());  // the caller's spectrum is never written
     });
     const double z_scale = engine::norm_scale(options_.norm, Direction::inverse, shape_.nz);
-    z_lines_->from_boxes(comm, spectrum, z_slab->data(), true, z_scale, controls_, 0);
+    z_lines_->from_boxes(comm, spectrum, z_slab->data(), true, z_scale, controls_, 0, node_window());
     agree_on(comm, [&] {
       real_slab.emplace(real_z_slab_.count());
       if (const auto* p = planes_.get<T>())
@@ -162,7 +172,8 @@ class DistributedRealPlan::Impl {
     });
     z_slab.reset();
     controls_.step_done(1);
-    z_slabs_to_real_->run(comm, distributed::mpi_datatype<T>(), static_cast<const T*>(real_slab->data()), real);
+    z_slabs_to_real_->run(comm, distributed::mpi_datatype<T>(), static_cast<const T*>(real_slab->data()), real,
+                          node_window());
     controls_.step_done(2);
   }
 
@@ -184,8 +195,9 @@ class DistributedRealPlan::Impl {
         real_to_z_slabs_->sent_to(network_.on_other_node) * real_to_z_slabs_->element_bytes() +
         z_lines_->bytes_to(network_.on_other_node);
     s += "  network: " + network_.describe_floor(to_other_nodes) + "\n";
+    s += "  exchanges: " + node_segments_.note() + "\n";
     s += "  forward:\n";
-    s += "  1. real boxes -> real z-slabs (MPI_Alltoallv of real values): " + real_to_z_slabs_->summary() + "\n";
+    s += "  1. real boxes -> real z-slabs (real values): " + real_to_z_slabs_->summary() + "\n";
     s += "  2. rfft2 of real z-slab " + distributed::to_string(real_z_slab_) +
          " into its half spectrum by the single-node engine (its plane program with the real x stage)" +
          (planes.empty() ? std::string(" (empty)\n") : ":\n" + planes);
@@ -210,6 +222,7 @@ class DistributedRealPlan::Impl {
   // Three steps reported (distributed_real.hpp).
   static constexpr unsigned steps = 3;
   distributed::RunControls controls_;
+  distributed::NodeSegments node_segments_;  // declared last: freed first, while comm_ lives
 };
 
 DistributedRealPlan::DistributedRealPlan(MPI_Comm comm, Shape real_shape, Box3 real_box, Box3 spectrum_box,

@@ -256,6 +256,12 @@ TEST(DistributedRealReport, DescribesTheStepsAndTheExchanges) {
   EXPECT_NE(d.find("rank " + std::to_string(rank) + " of " + std::to_string(ranks)), std::string::npos) << d;
   // What crosses a network: nothing, all ranks of a test share one machine.
   EXPECT_NE(d.find("network: one node"), std::string::npos) << d;
+  // Between ranks of the node, the real values and the half spectrum move
+  // through its shared segments (one rank: nothing moves).
+  const std::string route = ranks == 1 ? "exchanges: none: one rank"
+                                       : "exchanges: points for the " + std::to_string(ranks - 1) +
+                                             " other rank(s) of this node through shared segments";
+  EXPECT_NE(d.find(route), std::string::npos) << d;
   // Spectrum z-slabs: the pencil rounds, no transpose.
   const DistributedRealPlan rounds(MPI_COMM_WORLD, shape, z_slab(shape, rank, ranks), z_slab(h, rank, ranks),
                                    Precision::double_precision, host_options(Norm::backward));
