@@ -115,8 +115,9 @@ struct CollectiveDatasetTransfer::Impl {
   io::StoredDataset input_view() const {
     return {input_dataset.get(), input.type, input.complex_rank, input_where()};
   }
-  // Each rank its box, in pieces (for_each_piece), through `move(view,
-  // piece, bytes)`: every rank makes the same collective calls.
+  // Each rank its box, in pieces (for_each_piece) of `value_bytes` values,
+  // through `move(piece, its bytes in values, the collective transfer
+  // list)`: every rank makes the same collective calls, under the HDF5 lock.
   template <class Bytes, class Move>
   void transfer_boxes(const std::vector<Box3>& boxes, std::size_t value_bytes, Bytes* values, Move move) const {
     const std::lock_guard lock(io::hdf5_library_mutex());
