@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/format_bytes.hpp"
+#include "distributed/collective_dataset_transfer.hpp"
 #include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
 #include "engine/planning/host_memory.hpp"
@@ -81,6 +82,17 @@ void DatasetJob::check_share(std::size_t needed, std::size_t budget, const Datas
                     std::to_string(ranks) + " ranks) takes up to " + format_bytes(static_cast<double>(needed)) +
                     " of host memory, more than its budget of " + format_bytes(static_cast<double>(budget)) +
                     " (a rank holds its share in memory: run more ranks or give a larger budget)");
+}
+
+void DatasetJob::commit(CollectiveDatasetTransfer& transfer, DatasetTransformReport& report,
+                        std::size_t bytes_moved) {
+  poll_cancel("committing");
+  transfer.commit();
+  progress.step();
+  report.seconds = seconds_since(start);
+  report.run.backend = options.backend;
+  report.run.seconds = report.transform_seconds;
+  report.run.bytes_moved = bytes_moved;
 }
 
 }  // namespace oocfft::distributed

@@ -14,6 +14,8 @@
 
 namespace oocfft::distributed {
 
+class CollectiveDatasetTransfer;
+
 using JobClock = std::chrono::steady_clock;
 
 double seconds_since(JobClock::time_point start);
@@ -61,6 +63,10 @@ struct DatasetJob {
   // Error(out_of_memory) naming the rank, what it holds and the budget.
   std::size_t host_budget() const;
   void check_share(std::size_t needed, std::size_t budget, const DatasetInfo& input) const;
+  // The last step: the cancel polled, the output committed, the step
+  // reported; then the report's total time and its `run` (the backend, the
+  // transform's time, `bytes_moved` read and written by all ranks).
+  void commit(CollectiveDatasetTransfer& transfer, DatasetTransformReport& report, std::size_t bytes_moved);
 };
 
 }  // namespace oocfft::distributed

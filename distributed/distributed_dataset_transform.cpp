@@ -80,14 +80,7 @@ DatasetTransformReport read_transform_write(DatasetJob& job, distributed::Collec
   report.write_seconds = seconds_since(phase);
   job.progress.step(info.complex_bytes());
 
-  job.poll_cancel("committing");
-  transfer.commit();
-  job.progress.step();
-
-  report.seconds = seconds_since(job.start);
-  report.run.backend = job.options.backend;
-  report.run.seconds = report.transform_seconds;
-  report.run.bytes_moved = 2 * info.complex_bytes();
+  job.commit(transfer, report, 2 * info.complex_bytes());
   return report;
 }
 

@@ -12,6 +12,7 @@
 // and last local steps run without an exchange of their own
 // (DistributedRealPlan: planes on z-slabs, z lines on y-slabs).
 #include <complex>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -99,32 +100,50 @@ DatasetTransformReport read_transform_write(DatasetJob& job, const RealJob& real
   report.write_seconds = seconds_since(phase);
   job.progress.step(forward ? spectrum_bytes : real_bytes);
 
-  job.poll_cancel("committing");
-  transfer.commit();
-  job.progress.step();
-
-  report.seconds = seconds_since(job.start);
-  report.run.backend = job.options.backend;
-  report.run.seconds = report.transform_seconds;
-  report.run.bytes_moved = real_bytes + spectrum_bytes;
+  job.commit(transfer, report, real_bytes + spectrum_bytes);
   return report;
+}
+
+// The job as one process would check it, on every rank: each rank checks
+// its own request (no file opened), and rank 0 alone opens the input to
+// check the data, as the transfer's own checks are rank 0's (one process
+// reading the file's metadata, not every rank); the others build the job
+// from the real dims and precision rank 0 found. A refusal on any rank is
+// every rank's, before anything is written.
+RealJob agreed_real_job(const DatasetJob& job, const DatasetPath& input, std::size_t real_nx) {
+  RealJob real;
+  agree_on(job.comm, [&] {
+    engine::check_real_request(input, job.direction, job.options, job.file_options);
+    if (job.rank == 0) real = engine::check_real_job(input, job.direction, job.options, job.file_options, real_nx);
+  });
+  // Rank 0's findings: [precision single, axes, real dims...].
+  std::vector<std::uint64_t> found;
+  if (job.rank == 0) {
+    found = {real.input.precision == Precision::single ? 1u : 0u, real.real_dims.size()};
+    found.insert(found.end(), real.real_dims.begin(), real.real_dims.end());
+  }
+  int count = static_cast<int>(found.size());
+  distributed::check_mpi(MPI_Bcast(&count, 1, MPI_INT, 0, job.comm), "MPI_Bcast");
+  found.resize(static_cast<std::size_t>(count));
+  distributed::check_mpi(MPI_Bcast(found.data(), count, MPI_UINT64_T, 0, job.comm), "MPI_Bcast");
+  if (job.rank != 0)
+    real = engine::real_job_of(job.direction, std::vector<std::size_t>(found.begin() + 2, found.end()),
+                               found[0] == 1 ? Precision::single : Precision::double_precision);
+  return real;
 }
 
 DatasetTransformReport run(MPI_Comm comm, const DatasetPath& input, const DatasetPath& output, Direction direction,
                            const Options& options, const DatasetTransformOptions& file_options, std::size_t real_nx) {
   DatasetJob job(comm, direction, options, file_options, output);
-  // Every rank checks the job as one process would (the input opened
-  // read-only): a refusal on any rank is every rank's, before anything is
-  // written.
-  RealJob real;
-  agree_on(comm, [&] { real = engine::check_real_job(input, direction, options, file_options, real_nx); });
+  RealJob real = agreed_real_job(job, input, real_nx);
   job.poll_cancel("opening the files");
   distributed::CollectiveDatasetTransfer transfer(comm, input, output, false,
                                                   engine::real_output_record(real, options.norm));
   agree_on(comm, [&] {
-    if (transfer.input().dims != real.input.dims || transfer.input().element != real.input.element)
+    if (job.rank == 0 && (transfer.input().dims != real.input.dims || transfer.input().element != real.input.element))
       throw Error(ErrorKind::io, input.to_string() + " changed while it was being opened");
   });
+  real.input = transfer.input();
   return real.input.precision == Precision::single ? read_transform_write<float>(job, real, transfer)
                                                    : read_transform_write<double>(job, real, transfer);
 }

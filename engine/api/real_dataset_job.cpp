@@ -61,8 +61,20 @@ std::size_t inverse_real_length(const DatasetInfo& info, const std::vector<std::
 
 }  // namespace
 
-RealJob check_real_job(const DatasetPath& input, Direction direction, const Options& options,
-                       const DatasetTransformOptions& file_options, std::size_t real_nx) {
+RealJob real_job_of(Direction direction, const std::vector<std::size_t>& real_dims, Precision precision) {
+  RealJob job;
+  job.direction = direction;
+  job.value_bytes = precision == Precision::single ? 4 : 8;
+  job.real_dims = real_dims;
+  job.spectrum_dims = real_dims;
+  job.spectrum_dims.back() = real_dims.back() / 2 + 1;
+  job.real_shape = padded(job.real_dims);
+  job.spectrum_shape = half_spectrum_shape(job.real_shape);
+  return job;
+}
+
+void check_real_request(const DatasetPath& input, Direction direction, const Options& options,
+                        const DatasetTransformOptions& file_options) {
   check_options(options);
   check_direction(direction);
   const std::string where = input.to_string();
@@ -73,14 +85,17 @@ RealJob check_real_job(const DatasetPath& input, Direction direction, const Opti
     throw Error(ErrorKind::invalid_argument, std::string(real_transform_name(direction)) + " of " + where +
                                                  ": a real transform changes the dtype and shape; it cannot "
                                                  "replace its input (in place)");
-  RealJob job;
-  job.direction = direction;
-  job.input = inspect_dataset(input);
-  const DatasetInfo& info = job.input;
-  job.value_bytes = info.precision == Precision::single ? 4 : 8;
+}
+
+RealJob check_real_job(const DatasetPath& input, Direction direction, const Options& options,
+                       const DatasetTransformOptions& file_options, std::size_t real_nx) {
+  check_real_request(input, direction, options, file_options);
+  const std::string where = input.to_string();
+  const DatasetInfo info = inspect_dataset(input);
   std::vector<std::size_t> dims = info.dims;
   if (info.element == StoredElement::complex_pairs) dims.pop_back();
-  if (job.forward()) {
+  std::vector<std::size_t> real_dims = dims;
+  if (direction == Direction::forward) {
     if (info.element != StoredElement::real)
       throw Error(ErrorKind::invalid_argument,
                   where + ": holds complex values (" + info.dtype +
@@ -90,20 +105,15 @@ RealJob check_real_job(const DatasetPath& input, Direction direction, const Opti
       throw Error(ErrorKind::invalid_argument, where + ": a real length of " + std::to_string(real_nx) +
                                                    " was given, but the last axis has " +
                                                    std::to_string(dims.back()) + " values");
-    job.real_dims = dims;
-    job.spectrum_dims = dims;
-    job.spectrum_dims.back() = dims.back() / 2 + 1;
   } else {
     if (info.element == StoredElement::real)
       throw Error(ErrorKind::invalid_argument,
                   where + ": holds real values (" + info.dtype +
                       "); a real inverse transform (irfftn) takes a half spectrum, complex (what rfftn writes)");
-    job.spectrum_dims = dims;
-    job.real_dims = dims;
-    job.real_dims.back() = inverse_real_length(info, dims, real_nx);
+    real_dims.back() = inverse_real_length(info, dims, real_nx);
   }
-  job.real_shape = padded(job.real_dims);
-  job.spectrum_shape = half_spectrum_shape(job.real_shape);
+  RealJob job = real_job_of(direction, real_dims, info.precision);
+  job.input = info;
   return job;
 }
 

@@ -37,14 +37,25 @@ struct RealJob {
   std::size_t spectrum_bytes() const { return spectrum_shape.bytes(2 * value_bytes); }
 };
 
-// Opens `input` read-only (HDF5's own driver) and checks the job: the
-// options and direction, no shift, not in place; a forward's input real
-// (float32/float64), an inverse's complex; the real length of the last
+// The checks of the request alone (no file opened): the options and
+// direction, no shift, not in place. Error(invalid_argument) or
+// Error(unsupported) naming the dataset.
+void check_real_request(const DatasetPath& input, Direction direction, const Options& options,
+                        const DatasetTransformOptions& file_options);
+
+// Checks the request, opens `input` read-only (HDF5's own driver) and
+// checks the job: a forward's input real (float32/float64), an inverse's
+// complex; the real length of the last
 // axis: `real_nx` (0: the inverse's input attribute real_shape_attribute),
 // whose half spectrum must be the stored last axis. Error(invalid_argument)
 // or Error(unsupported) naming the dataset.
 RealJob check_real_job(const DatasetPath& input, Direction direction, const Options& options,
                        const DatasetTransformOptions& file_options, std::size_t real_nx);
+
+// The job of `direction` on a real volume of `real_dims` (as stored, 1..3
+// axes) in `precision`, its half spectrum's dims and both padded shapes
+// derived; `input` left empty (check_real_job fills it).
+RealJob real_job_of(Direction direction, const std::vector<std::size_t>& real_dims, Precision precision);
 
 // The output's record: its dims and element (the half spectrum, complex;
 // or the real volume, real), direction, norm, transform, and a forward's

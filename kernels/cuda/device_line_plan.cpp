@@ -608,7 +608,8 @@ template <class T>
 bool DeviceLinePlan<T>::execute_real_ends(Complex<T>* data, const LineBatch& lines, TilePost ends,
                                           const Complex<T>* roots, std::int64_t real_rows, T scale,
                                           cudaStream_t stream) const {
-  if (lines.lines() == 0) return false;
+  // Only plan-time schedules fold the real ends: without them, no job to build on every call.
+  if (lines.lines() == 0 || !state_->plan_time) return false;
   const std::optional<TileJob<T>> job = real_ends_job(data, lines, ends, roots, real_rows, scale);
   return job && launch_compiled_schedule(*job, inverse_end(ends), stream);
 }
