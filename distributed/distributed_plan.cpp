@@ -27,6 +27,14 @@
 // copy step 1 (step 5) makes of it carries the phases; elsewhere they are
 // a host sweep of their own (into_z_slabs, ZLineSteps).
 //
+// Resident on the node's GPUs: where every rank is on one node with a CUDA
+// device of its own that holds its z-slab and y-slab, steps 2-4 run on the
+// devices, the transpose as copies between them (node_device_steps.hpp),
+// and step 5 is the exchange from the z-slabs to the out boxes; steps 1
+// and 5 move nothing where a rank's boxes are its z-slab and nothing is
+// centred: its slab goes up from the caller's input and comes down into
+// its output.
+//
 // Every step a rank may fail alone runs under agree_on()
 // (failure_agreement.hpp) before the next exchange, so a failure becomes
 // the same Error on every rank and no rank waits in an exchange alone.
@@ -45,6 +53,9 @@
 #include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
 #include "distributed/network_rate.hpp"
+#if OOCFFT_HAVE_CUDA
+#include "distributed/node_device_steps.hpp"
+#endif
 #include "distributed/node_segments.hpp"
 #include "distributed/plan_arguments.hpp"
 #include "distributed/rank_device.hpp"
@@ -82,18 +93,28 @@ class DistributedPlan::Impl {
     // would be over the part's shape. The plan applies the global one.
     local.shift = false;
 
+#if OOCFFT_HAVE_CUDA
+    node_device_ = distributed::NodeDeviceSteps::make(comm_.get(), shape, precision, local, node_device_why_not_);
+#else
+    node_device_why_not_ = "the library is built without CUDA";
+#endif
     agree_on(comm_.get(), [&] {
       if (options.shift) centring_.emplace(shape);
       const std::vector<Box3> z_slabs = distributed::slab_boxes(shape, 0, ranks);
       z_slab_ = z_slabs[static_cast<std::size_t>(rank)];
       const std::size_t element = precision == Precision::single ? 8 : 16;
       to_z_slabs_.emplace(boxes.first, z_slabs, rank, element);
+      if (on_node_devices()) {
+        z_slabs_to_out_.emplace(z_slabs, boxes.second, rank, element);
+        return;
+      }
       if (!z_slab_.empty()) planes_.emplace(z_slab_.extent(), precision, Axes::planes, local);
       z_lines_.emplace(shape, boxes.second, rank, ranks, precision, local, device.uses_cuda);
     });
-    z_lines_->place_buffers(comm_.get());
+    if (z_lines_) z_lines_->place_buffers(comm_.get());
     node_segments_.open(comm_.get(), comm_.size(),
-                        std::max(to_z_slabs_->round_bound_bytes(), z_lines_->round_bound_bytes()));
+                        std::max(to_z_slabs_->round_bound_bytes(), z_lines_ ? z_lines_->round_bound_bytes()
+                                                                             : z_slabs_to_out_->round_bound_bytes()));
     network_ = distributed::measure_network_rate(comm_.get());
   }
 
@@ -101,10 +122,20 @@ class DistributedPlan::Impl {
   // round of the largest exchange each, the same size on every rank).
   const distributed::NodeWindow* node_window() const { return node_segments_.window(); }
 
+  // Steps 2-4 on the node's devices (node_device_steps.hpp): the same on every rank.
+  bool on_node_devices() const {
+#if OOCFFT_HAVE_CUDA
+    return node_device_ != nullptr;
+#else
+    return false;
+#endif
+  }
+
   // Bytes this rank sends to ranks of other nodes in one transform.
   std::size_t bytes_to_other_nodes() const {
-    return to_z_slabs_->sent_to(network_.on_other_node) * to_z_slabs_->element_bytes() +
-           z_lines_->bytes_to(network_.on_other_node);
+    const std::size_t steps = z_lines_ ? z_lines_->bytes_to(network_.on_other_node)
+                                       : z_slabs_to_out_->sent_to(network_.on_other_node) * z_slabs_to_out_->element_bytes();
+    return to_z_slabs_->sent_to(network_.on_other_node) * to_z_slabs_->element_bytes() + steps;
   }
 
   template <class T>
@@ -113,20 +144,10 @@ class DistributedPlan::Impl {
     // In place, with this rank's box its z-slab: its planes are transformed
     // in the caller's array, and no z-slab copy is made.
     const bool planes_in_place = static_cast<const void*>(in) == out && in_box_ == z_slab_;
+    if (on_node_devices()) return execute_on_node_devices(in, out, direction, planes_in_place);
     std::optional<distributed::UninitialisedBuffer<std::complex<T>>> z_slab;
     agree_on(comm, [&] {
-      const Precision called = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
-      if (called != precision_)
-        throw Error(ErrorKind::invalid_argument, std::string("a ") + to_string(precision_) +
-                                                     " distributed plan called with " + to_string(called) +
-                                                     " arrays");
-      const std::string rank = "rank " + std::to_string(comm_.rank());
-      if (in == nullptr && !in_box_.empty())
-        throw Error(ErrorKind::invalid_argument, rank + ": null input array for its in box " +
-                                                     distributed::to_string(in_box_));
-      if (out == nullptr && !out_box_.empty())
-        throw Error(ErrorKind::invalid_argument, rank + ": null output array for its out box " +
-                                                     distributed::to_string(out_box_));
+      check_arrays<T>(in, out);
       if (!planes_in_place) z_slab.emplace(z_slab_.count());
     });
     const MPI_Datatype type = distributed::mpi_datatype<std::complex<T>>();
@@ -140,6 +161,62 @@ class DistributedPlan::Impl {
     z_lines_->to_boxes(comm, planes, out, direction == Direction::inverse, scale, controls_, 1, node_window(),
                        centring_ ? &*centring_ : nullptr);
     controls_.step_done(2);
+  }
+
+  // Throws on this rank when the call's arrays cannot be its boxes'.
+  template <class T>
+  void check_arrays(const std::complex<T>* in, const std::complex<T>* out) const {
+    const Precision called = std::is_same_v<T, float> ? Precision::single : Precision::double_precision;
+    if (called != precision_)
+      throw Error(ErrorKind::invalid_argument, std::string("a ") + to_string(precision_) +
+                                                   " distributed plan called with " + to_string(called) +
+                                                   " arrays");
+    const std::string rank = "rank " + std::to_string(comm_.rank());
+    if (in == nullptr && !in_box_.empty())
+      throw Error(ErrorKind::invalid_argument, rank + ": null input array for its in box " +
+                                                   distributed::to_string(in_box_));
+    if (out == nullptr && !out_box_.empty())
+      throw Error(ErrorKind::invalid_argument, rank + ": null output array for its out box " +
+                                                   distributed::to_string(out_box_));
+  }
+
+  // Steps 2-4 on the node's devices. A rank's slab goes up straight from
+  // `in` when its in box is its z-slab and nothing is centred, and comes
+  // down straight into `out` when its out box is; otherwise through its
+  // host z-slab (the caller's array when the planes are in place, else a
+  // buffer of this call), where steps 1 and 5 exchange and the centring
+  // phases are swept. Steps 1 and 5 are collective: every rank runs them,
+  // those with nothing to move copying nothing (same array, same box).
+  template <class T>
+  void execute_on_node_devices(const std::complex<T>* in, std::complex<T>* out, Direction direction,
+                               bool planes_in_place) const {
+#if OOCFFT_HAVE_CUDA
+    const MPI_Comm comm = comm_.get();
+    const bool straight_in = !centring_ && in_box_ == z_slab_;
+    const bool straight_out = !centring_ && out_box_ == z_slab_;
+    std::optional<distributed::UninitialisedBuffer<std::complex<T>>> buffer;
+    agree_on(comm, [&] {
+      check_arrays<T>(in, out);
+      if (!planes_in_place && !(straight_in && straight_out)) buffer.emplace(z_slab_.count());
+    });
+    std::complex<T>* host_slab = planes_in_place ? out : buffer ? buffer->data() : nullptr;
+    const MPI_Datatype type = distributed::mpi_datatype<std::complex<T>>();
+    const std::complex<T>* up = in;
+    if (straight_in)  // its own box to itself: nothing is written
+      to_z_slabs_->run(comm, type, in, const_cast<std::complex<T>*>(in), node_window());
+    else {
+      into_z_slabs(comm, type, in, host_slab, direction);
+      up = host_slab;
+    }
+    std::complex<T>* down = straight_out ? out : host_slab;
+    const double scale = engine::norm_scale(options_.norm, direction, shape_.elements());
+    node_device_->run(comm, up, down, direction == Direction::inverse, scale, controls_, 0);
+    if (centring_) centring_->after_transform(down, z_slab_, direction);
+    z_slabs_to_out_->run(comm, type, static_cast<const std::complex<T>*>(down), out, node_window());
+    controls_.step_done(2);
+#else
+    (void)in, (void)out, (void)direction, (void)planes_in_place;
+#endif
   }
 
   // Step 1 and, centred, the input's phases. Where this rank's in box is
@@ -187,6 +264,11 @@ class DistributedPlan::Impl {
            where(last, out_box_ == last, "5", rounds) + "\n";
     }
     s += "  1. in boxes -> z-slabs: " + to_z_slabs_->summary() + "\n";
+#if OOCFFT_HAVE_CUDA
+    if (node_device_)
+      return s + node_device_->describe(2) + "  4. z-slabs -> out boxes: " + z_slabs_to_out_->summary() + "\n";
+#endif
+    s += "  steps 2-4 on the hosts, not resident on the node's devices: " + node_device_why_not_ + "\n";
     s += "  2. xy of z-slab " + distributed::to_string(z_slab_) + " by the single-node engine (Plan over Axes::planes)" +
          (planes_ ? ":\n" + planes_->describe() : std::string(" (empty)\n"));
     return s + z_lines_->describe(3, "out");
@@ -202,7 +284,12 @@ class DistributedPlan::Impl {
   Box3 z_slab_;
   std::optional<BoxExchange> to_z_slabs_;
   std::optional<Plan> planes_;
-  std::optional<distributed::ZLineSteps> z_lines_;  // steps 3-5
+  std::optional<distributed::ZLineSteps> z_lines_;  // steps 3-5 on the hosts
+#if OOCFFT_HAVE_CUDA
+  std::unique_ptr<distributed::NodeDeviceSteps> node_device_;  // steps 2-4 on the node's devices, or null
+#endif
+  std::string node_device_why_not_;  // why steps 2-4 are not on the node's devices
+  std::optional<BoxExchange> z_slabs_to_out_;  // step 5 after the node's devices
   std::optional<distributed::CentringPhases> centring_;  // Options::shift's phases over the global shape
   // Three steps reported: the planes, the z lines, the last exchange.
   static constexpr unsigned steps = 3;

@@ -125,6 +125,50 @@ TEST(Distributed, TheDefaultBackendMatchesTheWholeVolumeTransform) {
     }
 }
 
+// Steps 2-4 resident on the node's GPUs (distributed/node_device_steps.hpp):
+// where CUDA is usable and the ranks share one node, the default backend
+// runs them there, and describe() says so. Every layout, extents that
+// split unevenly over the ranks, centred, both precisions and directions,
+// in place on z-slabs; then a device budget below a rank's buffers, which
+// keeps the steps on the hosts and says why.
+TEST(DistributedNodeDevices, RunOnTheNodesGpusWhereTheyFit) {
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device: these steps run on GPUs";
+  const int rank = world_rank(), ranks = world_size();
+  if (ranks < 2) GTEST_SKIP() << "one rank: the single-node engine's plans serve it, not these steps";
+  Options options = host_options(Norm::ortho);
+  options.backend = Backend::automatic;
+  const Shape shape{13, 10, 7};
+  const Box3 slab = z_slab(shape, rank, ranks);
+  const DistributedPlan plan(MPI_COMM_WORLD, shape, slab, slab, Precision::single, options);
+  EXPECT_NE(plan.describe().find("resident on CUDA device"), std::string::npos) << plan.describe();
+
+  std::uint64_t seed = 3100;
+  for (const Layout& layout : layouts)
+    for (const Direction d : {Direction::forward, Direction::inverse}) {
+      check_case<float>(shape, layout, d, Norm::ortho, seed++, 0, Centred::no, Backend::automatic);
+      check_case<double>({9, 14, 11}, layout, d, Norm::forward, seed++, 0, Centred::yes, Backend::automatic);
+    }
+
+  const std::vector<LongComplex> x = test::random_signal(shape.elements(), seed++);
+  const std::vector<std::complex<float>> input = cut(test::to_precision<float>(x), shape, slab);
+  for (const Direction d : {Direction::forward, Direction::inverse}) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<std::complex<float>> apart(input.size(), {nan, nan}), in_place = input;
+    const auto run = [&](const std::complex<float>* in, std::complex<float>* out) {
+      d == Direction::forward ? plan.forward(in, out) : plan.inverse(in, out);
+    };
+    run(input.data(), apart.data());
+    run(in_place.data(), in_place.data());
+    EXPECT_EQ(global_relative_l2(in_place, apart), 0.0) << "in place, " << to_string(d);
+  }
+
+  options.device_memory_budget = 4096;
+  const DistributedPlan small(MPI_COMM_WORLD, shape, slab, slab, Precision::single, options);
+  EXPECT_NE(small.describe().find("exceed the device budget"), std::string::npos) << small.describe();
+  check_case<float>(shape, layouts[0], Direction::forward, Norm::backward, seed++, 4096, Centred::no,
+                    Backend::automatic);
+}
+
 TEST(Distributed, MatchesTheWholeVolumeTransformSingle) {
   std::uint64_t seed = 1;
   for (const Layout& layout : layouts)

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/current_device.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/stream.hpp"
 #include "oocfft/error.hpp"
@@ -25,27 +26,8 @@ namespace kc = kernels::cuda;
 constexpr std::size_t probe_bytes = std::size_t{64} << 20;
 constexpr int probe_runs = 3;
 
-// Makes `device` current for its lifetime and then restores the caller's
-// current device: the probe runs on whichever thread asked for a floor, and
-// that thread's later runtime calls must still go where they went before.
-class CurrentDevice {
- public:
-  explicit CurrentDevice(int device) {
-    kc::check_cuda(cudaGetDevice(&previous_), "cudaGetDevice");
-    kc::check_cuda(cudaSetDevice(device), "cudaSetDevice");
-  }
-  ~CurrentDevice() {
-    if (cudaSetDevice(previous_) != cudaSuccess) (void)cudaGetLastError();  // a destructor cannot throw
-  }
-  CurrentDevice(const CurrentDevice&) = delete;
-  CurrentDevice& operator=(const CurrentDevice&) = delete;
-
- private:
-  int previous_ = 0;
-};
-
 LinkBandwidth measure(int device) {
-  const CurrentDevice current(device);
+  const kc::CurrentDevice current(device);
   const kc::PinnedHostBuffer up(probe_bytes, "link probe"), down(probe_bytes, "link probe");
   const kc::DeviceBuffer to(probe_bytes, "link probe"), from(probe_bytes, "link probe");
   const kc::Stream h2d_stream, d2h_stream;
