@@ -30,6 +30,17 @@
 // Devices list is used as given (each rank may pass its own), and the host
 // backend is unchanged. describe() says which device the rank uses.
 //
+// On one node, resident on its GPUs: where every rank of the plan is on
+// one node with one CUDA device of its own (or shared), the devices reach
+// each other as peers, and each holds its rank's z-slab and y-slab (within
+// an explicit device_memory_budget), the planes, the global transpose
+// and the z lines run on the devices, the transpose as copies between them
+// (CUDA IPC; no CUDA-aware MPI): a rank's share crosses its link once up
+// and once down. Each rank then holds two slabs' worth of device memory for
+// the plan's life. describe() says whether the plan runs so, or why not;
+// the real plan, and plans over several nodes, use the host exchanges
+// below.
+//
 // Exchanges and memory: ranks of one node exchange through its shared
 // memory (MPI_Win_allocate_shared, which OpenMPI maps in /dev/shm; where
 // that has too little room the plan uses MPI alone), ranks of other nodes
