@@ -241,7 +241,7 @@ class DistributedPlan::Impl {
     std::string s = "distributed 3D FFT " + shape_.to_string() + " " + to_string(precision_) + ", rank " +
                     std::to_string(comm_.rank()) + " of " + std::to_string(comm_.size()) + "\n";
     s += "  in box " + distributed::to_string(in_box_) + ", out box " + distributed::to_string(out_box_) + "\n";
-    s += "  device of steps 2 and 4: " + device_note_ + "\n";
+    s += std::string("  device of steps 2 and ") + (on_node_devices() ? "3" : "4") + ": " + device_note_ + "\n";
     s += "  exchanges: " + node_segments_.note() + "\n";
     s += "  network: " + network_.describe_floor(bytes_to_other_nodes()) + "\n";
     if (centring_) {
