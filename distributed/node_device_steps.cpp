@@ -99,7 +99,7 @@ std::optional<int> single_device(const Options& local, std::string& why_not) {
 class NodeDeviceSteps::Impl {
  public:
   Impl(Shape shape, Precision precision, int rank, int ranks, int device, const Options& local)
-      : shape_(shape), precision_(precision), rank_(rank), ranks_(ranks), device_(device),
+      : shape_(shape), rank_(rank), ranks_(ranks), device_(device),
         element_(precision == Precision::single ? 8 : 16),
         z_slabs_(slab_boxes(shape, 0, ranks)),
         y_slabs_(slab_boxes(shape, 1, ranks)) {
@@ -108,9 +108,8 @@ class NodeDeviceSteps::Impl {
     planes_per_chunk_ = std::clamp<std::size_t>(chunk_bytes / plane, 1, z_slab().extent().nz);
     rows_per_chunk_ = std::max<std::size_t>(chunk_bytes / y_row, 1);
     const kc::CurrentDevice current(device_);
-    const Shape planes{(planes_per_chunk_), shape.ny, shape.nx};
-    const Shape rows{shape.nz, (std::min<std::size_t>(rows_per_chunk_, y_slab().extent().ny)),
-                     shape.nx};
+    const Shape planes{planes_per_chunk_, shape.ny, shape.nx};
+    const Shape rows{shape.nz, std::min<std::size_t>(rows_per_chunk_, y_slab().extent().ny), shape.nx};
     if (precision == Precision::single)
       build(single_, planes, rows, local);
     else
@@ -169,23 +168,15 @@ class NodeDeviceSteps::Impl {
     const Kernels<T>& kernels = kernels_of<T>();
     agree_on(comm, [&] {
       controls.poll_cancel("the planes");
-      const kc::CurrentDevice current(device_);
-      upload_planes(kernels, reinterpret_cast<const std::byte*>(in), inverse);
-      synchronise();
+      on_device([&] { upload_planes(kernels, reinterpret_cast<const std::byte*>(in), inverse); });
     });
     controls.step_done(first_step);
     agree_on(comm, [&] {
       controls.poll_cancel("the z lines");
-      const kc::CurrentDevice current(device_);
-      z_lines(kernels, inverse, static_cast<T>(scale));
-      synchronise();
+      on_device([&] { z_lines(kernels, inverse, static_cast<T>(scale)); });
     });
     controls.step_done(first_step + 1);
-    agree_on(comm, [&] {
-      const kc::CurrentDevice current(device_);
-      download_planes(reinterpret_cast<std::byte*>(out));
-      synchronise();
-    });
+    agree_on(comm, [&] { on_device([&] { download_planes(reinterpret_cast<std::byte*>(out)); }); });
   }
 
   std::string describe(unsigned first) const {
@@ -241,6 +232,22 @@ class NodeDeviceSteps::Impl {
   void* workspace(std::size_t k) const { return workspaces_[k % stream_count].get(); }
   void synchronise() const {
     for (const kc::Stream& s : streams_) s.synchronize();
+  }
+  // Runs one step's work on the rank's device and waits for its streams.
+  // A step that fails part way still waits for what it queued before the
+  // error leaves: no copy may touch the caller's arrays, or a peer's
+  // buffer, once the ranks have agreed on the failure.
+  template <class Step>
+  void on_device(const Step& step) const {
+    const kc::CurrentDevice current(device_);
+    try {
+      step();
+    } catch (...) {
+      for (const kc::Stream& s : streams_)
+        if (cudaStreamSynchronize(s.get()) != cudaSuccess) (void)cudaGetLastError();
+      throw;
+    }
+    synchronise();
   }
 
   // Step 1: chunk k of the planes goes up on stream k and is transformed
@@ -321,7 +328,6 @@ class NodeDeviceSteps::Impl {
 
  private:
   Shape shape_;
-  Precision precision_;
   int rank_, ranks_, device_;
   std::size_t element_;
   std::vector<Box3> z_slabs_, y_slabs_;
@@ -364,6 +370,14 @@ std::unique_ptr<NodeDeviceSteps> NodeDeviceSteps::make(MPI_Comm comm, Shape shap
       reason = "a rank would hold no planes or no y rows";
     } else {
       device = single_device(local, reason);
+      // The transposes are pitched copies whose source or target pitch is
+      // a whole plane (cudaMemcpy2DAsync).
+      int max_pitch = 0;
+      const std::size_t plane = shape.ny * shape.nx * (precision == Precision::single ? 8 : 16);
+      if (device && cudaDeviceGetAttribute(&max_pitch, cudaDevAttrMaxPitch, *device) == cudaSuccess &&
+          plane > std::size_t(max_pitch))
+        reason = "a plane (" + format_bytes(double(plane)) + ") exceeds the largest pitch of a device copy (" +
+                 format_bytes(double(max_pitch)) + ")";
     }
   });
   why_not = agreed_reason(comm, reason);
