@@ -66,6 +66,7 @@
 #include "apps/parallel_l2.hpp"
 #include "apps/seeded_volume.hpp"
 #include "bench/process_memory.hpp"
+#include "bench/run_phases.hpp"
 
 #if OOCFFT_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -94,6 +95,7 @@ struct Args {
   bool cufft = true;
   bool fftw = true;
   bool large_complex = false;
+  bool timeline = false;  // print the traced run's bricks
   oocfft::Backend backend = oocfft::Backend::automatic;
 };
 
@@ -115,7 +117,8 @@ void print_help() {
       "  --fftw-threads=N    FFTW's threads (default 16)\n"
       "  --backend=host|cuda|automatic   our backend (host: cuFFT peers skipped)\n"
       "  --no-cufft, --no-fftw           leave a peer out\n"
-      "  --large-complex     large: also the complex fftn of the same shape (the rfft/fft ratio)\n");
+      "  --large-complex     large: also the complex fftn of the same shape (the rfft/fft ratio)\n"
+      "  --timeline          print each brick of the traced rfftn run (stream, copy and kernel spans)\n");
 }
 
 Shape parse_shape(const std::string& s) {
@@ -154,6 +157,8 @@ Args parse(int argc, char** argv) {
       a.threads = static_cast<unsigned>(std::stoul(value("--threads=")));
     } else if (starts("--fftw-threads=")) {
       a.fftw_threads = std::max(1, std::stoi(value("--fftw-threads=")));
+    } else if (s == "--timeline") {
+      a.timeline = true;
     } else if (s == "--no-cufft") {
       a.cufft = false;
     } else if (s == "--no-fftw") {
@@ -546,6 +551,17 @@ RealFigures rfftn(const Args& a, const oocfft::RealPlan& plan, const float* x, c
   RealFigures f;
   f.forward = time_runs(a.reps, [&] { plan.forward(x, spectrum, &f.report); });
   f.marginal = real_marginal_error(spectrum, plan.shape(), plan.spectrum_shape().nx, m);
+  // One more run, untimed, with its timeline: where the time goes.
+  oocfft::RunReport traced;
+  traced.record_timeline = true;
+  plan.forward(x, spectrum, &traced);
+  std::printf("  rfftn phases (one more run, traced): %s\n", oocfft::bench::run_phases(traced).c_str());
+  if (a.timeline)
+    for (const oocfft::BrickTiming& b : traced.timeline)
+      std::printf("    pass %u brick %3zu stream %u: gather %.4f-%.4f up %.4f-%.4f kernels -%.4f down %.4f-%.4f "
+                  "scatter %.4f-%.4f\n",
+                  b.pass + 1, b.brick, b.stream, b.gather_start, b.gather_end, b.h2d_start, b.h2d_end,
+                  b.kernel_end, b.d2h_start, b.d2h_end, b.scatter_start, b.scatter_end);
   return f;
 }
 

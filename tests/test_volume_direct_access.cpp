@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -13,6 +14,7 @@
 
 #include "transpose/run_copy.hpp"
 #include "volume/host_volume.hpp"
+#include "volume/real_spectrum_store.hpp"
 
 namespace oocfft::volume {
 namespace {
@@ -144,6 +146,49 @@ TEST(VolumeDirectAccess, BricksPastARefusedChunkStage) {
   EXPECT_TRUE(direct->copies(late, Transfer::upload).empty()) << "locking stopped short: this brick must stage";
   (void)direct->finish();
   EXPECT_EQ(locker.locked_ranges(), 0u);
+}
+
+
+// The forward's real rows packed at their own width for a staged DMA that
+// spreads them to the padded pitch (VolumeStore::packed_row_bytes): whole
+// rows, part of a row (the last complex column of an odd row holds one
+// real), the same values read() lays at the padded pitch; no packing on
+// the later passes nor for an inverse.
+TEST(VolumeDirectAccess, RealRowsPackAtTheirOwnWidthForTheForwardsRealPass) {
+  const Shape real{2, 3, 7}, half{2, 3, 4};
+  std::vector<float> x(real.elements());
+  std::iota(x.begin(), x.end(), 1.0f);
+  std::vector<std::complex<float>> spectrum(half.elements());
+  HostVolume real_volume(reinterpret_cast<std::byte*>(x.data()), real, sizeof(float));
+  HostVolume spectrum_volume(reinterpret_cast<std::byte*>(spectrum.data()), half, sizeof(std::complex<float>));
+  RealSpectrumStore store(real_volume, spectrum_volume);
+  store.run_starting(2);
+
+  const Box rows{1, 1, 0, {1, 2, 4}};  // two whole rows of plane 1
+  ASSERT_EQ(store.packed_row_bytes(rows), 7 * sizeof(float));
+  std::vector<float> packed(14, -1.0f), padded(16, -1.0f);
+  store.read_packed(rows, reinterpret_cast<std::byte*>(packed.data()));
+  store.read(rows, BrickLayout::natural, reinterpret_cast<std::byte*>(padded.data()));
+  for (std::size_t r = 0; r < 2; ++r)
+    for (std::size_t i = 0; i < 7; ++i) {
+      const float want = x[(1 * 3 + 1 + r) * 7 + i];
+      EXPECT_EQ(packed[r * 7 + i], want) << "packed row " << r << ", point " << i;
+      EXPECT_EQ(padded[r * 8 + i], want) << "padded row " << r << ", point " << i;
+    }
+
+  const Box tail{0, 2, 3, {1, 1, 1}};  // the last complex column: real point 6 alone
+  ASSERT_EQ(store.packed_row_bytes(tail), sizeof(float));
+  float last = -1.0f;
+  store.read_packed(tail, reinterpret_cast<std::byte*>(&last));
+  EXPECT_EQ(last, x[2 * 7 + 6]);
+
+  store.pass_finished(0);
+  EXPECT_EQ(store.packed_row_bytes(rows), 0u) << "the second pass reads the half spectrum";
+  std::vector<float> back(real.elements());
+  HostVolume back_volume(reinterpret_cast<std::byte*>(back.data()), real, sizeof(float));
+  RealSpectrumStore inverse(spectrum_volume, back_volume, nullptr);
+  inverse.run_starting(2);
+  EXPECT_EQ(inverse.packed_row_bytes(rows), 0u) << "an inverse's first pass reads the half spectrum";
 }
 
 }  // namespace

@@ -142,6 +142,17 @@ void RealSpectrumStore::read(const Box& box, BrickLayout layout, std::byte* stag
   if (rows.extent.nx > 0) real_.read_rows(rows, staging, box.extent.nx * complex_bytes_);
 }
 
+std::size_t RealSpectrumStore::packed_row_bytes(const Box& box) const {
+  if (!(real_pass() && !inverse_)) return 0;
+  return real_columns(box).extent.nx * real_.element_bytes();
+}
+
+void RealSpectrumStore::read_packed(const Box& box, std::byte* staging) const {
+  if (packed_row_bytes(box) == 0)
+    throw Error(ErrorKind::invalid_argument, "internal: read_packed() outside the real rows of a forward");
+  real_.read(real_columns(box), BrickLayout::natural, staging);
+}
+
 void RealSpectrumStore::write(const Box& box, BrickLayout layout, const std::byte* staging) {
   if (!(real_pass() && inverse_)) {
     spectrum_to_write().write(box, layout, staging);

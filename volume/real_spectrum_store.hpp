@@ -44,6 +44,10 @@ class RealSpectrumStore final : public VolumeStore {
   std::size_t element_bytes() const override { return complex_bytes_; }
   void read(const Box& box, BrickLayout layout, std::byte* staging) const override;
   void write(const Box& box, BrickLayout layout, const std::byte* staging) override;
+  // The forward's real rows, packed at their own width (a gather of the
+  // real array's runs), not at the padded pitch.
+  std::size_t packed_row_bytes(const Box& box) const override;
+  void read_packed(const Box& box, std::byte* staging) const override;
   void run_starting(unsigned passes) override;
   void pass_finished(unsigned pass) override { pass_ = pass + 1; }
   std::unique_ptr<DirectAccess> open_direct_access(HostRegistration policy, const PageLocker& locker) override;

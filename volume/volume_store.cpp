@@ -4,6 +4,8 @@
 #include <cstring>
 #include <vector>
 
+#include "oocfft/error.hpp"
+
 namespace oocfft::volume {
 
 namespace {
@@ -40,6 +42,11 @@ void VolumeStore::write_rows(const Box& box, const std::byte* staging, std::size
       write({box.z0 + z, box.y0 + y, box.x0, {1, n, box.extent.nx}}, BrickLayout::natural, scratch.data());
       row += n;
     }
+}
+
+void VolumeStore::read_packed(const Box& box, std::byte* staging) const {
+  (void)box, (void)staging;
+  throw Error(ErrorKind::invalid_argument, "internal: read_packed() of a store whose rows do not pack");
 }
 
 }  // namespace oocfft::volume

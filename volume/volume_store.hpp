@@ -74,6 +74,18 @@ class VolumeStore {
   // store over memory copies the rows where they go.
   virtual void read_rows(const Box& box, std::byte* staging, std::size_t row_pitch) const;
   virtual void write_rows(const Box& box, const std::byte* staging, std::size_t row_pitch);
+  // Rows packed in the staging: where read_packed() of natural-layout
+  // `box` lays its rows tightly, each packed_row_bytes(box) bytes, fewer
+  // than a row of the device brick (the real rows of a real transform's
+  // forward, whose device rows are FFTW's padded ones), the host gathers
+  // one run instead of row by row and the copy to the device spreads the
+  // rows to the brick's pitch itself (a 2D DMA, as fast as a 1D one). 0
+  // (the default): read() lays the device brick's rows.
+  virtual std::size_t packed_row_bytes(const Box& box) const {
+    (void)box;
+    return 0;
+  }
+  virtual void read_packed(const Box& box, std::byte* staging) const;
   // The part of natural-layout `box` that read() fills with anything but
   // zeros, and the part whose write() is kept (a padded field: the field's
   // rows and columns). A device reads and writes only these parts, filling

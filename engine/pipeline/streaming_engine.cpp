@@ -399,7 +399,11 @@ std::string StreamingEngine::describe() const {
        format_bytes(double(plan.device_budget)) + " (bricks " + format_bytes(double(plan.brick_bytes)) +
        " + workspace " + format_bytes(double(workspace)) + " per stream, tables " +
        format_bytes(double(fitted.kernels_of(0).table_bytes())) +
-       (plan.resident_bytes > 0 ? ", resident " + format_bytes(double(plan.resident_bytes)) : std::string()) + ")\n";
+       (plan.resident_bytes > 0
+            ? ", resident " + format_bytes(double(plan.resident_bytes)) +
+                  (backend_->kind() == Backend::cuda ? ", kept from one execution to the next" : "")
+            : std::string()) +
+       ")\n";
   s += floor_summary(plan);
   // Every device builds the same kernels for the plan: the first's say which.
   return s + note + fitted.kernels_of(0).describe();

@@ -252,7 +252,9 @@ class CudaBackend final : public ExecutionBackend {
         regions[d] = {placement.ordinal, nullptr, placement.resident_z0, placement.resident_z1};
         if (placement.resident_planes() > 0) {
           try {
-            resident[d] = kc::DeviceBuffer(placement.resident_planes() * plane, "the planes kept between the passes");
+            resident[d] = take_kept(placement.ordinal, placement.resident_planes() * plane);
+            if (resident[d].get() == nullptr)
+              resident[d] = kc::DeviceBuffer(placement.resident_planes() * plane, "the planes kept between the passes");
           } catch (const Error& error) {
             if (error.kind() != ErrorKind::out_of_memory) throw;
             throw DeviceBuffersUnavailable{error.what()};
@@ -306,6 +308,7 @@ class CudaBackend final : public ExecutionBackend {
 
     const PipelineTotals totals = run_pipeline(plan, store, lanes, PipelineHooks::of(*run.options, report));
     owned.clear();  // every stream of every device drained before host memory is unlocked
+    for (std::size_t d = 0; d < devices; ++d) keep(plan.devices[d].ordinal, std::move(resident[d]));
     const double register_seconds = direct != nullptr ? direct->finish() : 0.0;
     if (report != nullptr) {
       report->devices = static_cast<unsigned>(devices);
@@ -345,7 +348,35 @@ class CudaBackend final : public ExecutionBackend {
     return built;
   }
 
+  // The resident planes' buffer of `device` kept from the last execution,
+  // when it holds `bytes`; else none (and a smaller one is freed first).
+  kc::DeviceBuffer take_kept(int device, std::size_t bytes) const {
+    const std::lock_guard<std::mutex> lock(kept_mutex_);
+    kc::DeviceBuffer taken;
+    for (auto k = kept_.begin(); k != kept_.end(); ++k)
+      if (k->first == device) {
+        if (k->second.bytes() >= bytes) taken = std::move(k->second);
+        kept_.erase(k);
+        break;
+      }
+    return taken;
+  }
+  void keep(int device, kc::DeviceBuffer buffer) const {
+    if (buffer.get() == nullptr) return;
+    const std::lock_guard<std::mutex> lock(kept_mutex_);
+    kept_.emplace_back(device, std::move(buffer));
+  }
+
   std::vector<int> devices_;  // CUDA ordinals, in lane order
+  // The planes each device keeps between the passes, kept from one
+  // execution to the next for the plan's life, as its tables are: a
+  // buffer freed and allocated again is written at about half the link's
+  // rate over its first gigabyte or so (the driver maps its pages again),
+  // which cost a resident plan a twentieth of its run (bench/RESULTS.md,
+  // "Real data and the DCT/DST"). A failed execution frees them; a later
+  // one takes them only where they are large enough.
+  mutable std::mutex kept_mutex_;
+  mutable std::vector<std::pair<int, kc::DeviceBuffer>> kept_;  // CUDA ordinal, buffer
   PeerExchange exchange_;
   BrickKernelFactory factory_;
   CudaPageLocker locker_;  // registers portable memory: every device of the plan may DMA from it

@@ -219,17 +219,35 @@ std::size_t CudaBrickLane<T>::upload(const Box& box, BrickLayout layout, std::by
   if (c_.direct != nullptr && layout == BrickLayout::natural) copies = c_.direct->copies(box, volume::Transfer::upload);
   if (!copies.empty()) {
     direct = true;
-    mark_h2d_start();
-    copy_box_direct(copies, dev + offset, true, s);
+    c_.turns->direct_upload.queue(s, [&] {
+      mark_h2d_start();
+      copy_box_direct(copies, dev + offset, true, s);
+    });
     return box.elements() * e_;
   }
   StagingRing& ring = staging_ring();
   const std::vector<Box> pieces = staged_pieces(box, layout, ring);
   const std::lock_guard<std::mutex> turn(c_.turns->upload);
   t.gather_start = seconds_since(c_.start);
+  // Rows the store packs (VolumeStore::packed_row_bytes) are spread to
+  // the brick's pitch by the DMA.
+  const auto packed = [&](std::size_t k) {
+    return layout == BrickLayout::natural && brick == nullptr ? c_.store->packed_row_bytes(pieces[k]) : 0;
+  };
   ring.upload(
-      pieces.size(), [&](std::size_t k, std::byte* slot) { c_.store->read(pieces[k], layout, slot); },
-      [&](std::size_t k, std::byte* slot) { copy_staged_piece(box, pieces[k], dev + offset, slot, brick, true); },
+      pieces.size(),
+      [&](std::size_t k, std::byte* slot) {
+        if (packed(k) != 0)
+          c_.store->read_packed(pieces[k], slot);
+        else
+          c_.store->read(pieces[k], layout, slot);
+      },
+      [&](std::size_t k, std::byte* slot) {
+        if (const std::size_t row = packed(k); row != 0)
+          copy_packed_piece(box, pieces[k], dev + offset, slot, row);
+        else
+          copy_staged_piece(box, pieces[k], dev + offset, slot, brick, true);
+      },
       [&] { mark_h2d_start(); });  // after the first gather, so the H2D span is the copies alone
   t.gather_end = seconds_since(c_.start);
   return box.elements() * e_;
@@ -243,7 +261,7 @@ std::size_t CudaBrickLane<T>::download(const Box& box, BrickLayout layout, std::
   if (c_.direct != nullptr && layout == BrickLayout::natural) copies = c_.direct->copies(box, volume::Transfer::download);
   if (!copies.empty()) {
     direct = true;
-    copy_box_direct(copies, dev, false, s);
+    c_.turns->direct_download.queue(s, [&] { copy_box_direct(copies, dev, false, s); });
     d2h_end_.record(s);
     d2h_end_.synchronize();
     return box.elements() * e_;
@@ -295,6 +313,16 @@ void CudaBrickLane<T>::copy_staged_piece(const Box& box, const Box& piece, std::
   kc::check_cuda(to_device ? cudaMemcpyAsync(at, slot, bytes, cudaMemcpyHostToDevice, stream_.get())
                            : cudaMemcpyAsync(slot, at, bytes, cudaMemcpyDeviceToHost, stream_.get()),
                  "cudaMemcpyAsync (a staged piece)");
+}
+
+template <class T>
+void CudaBrickLane<T>::copy_packed_piece(const Box& box, const Box& piece, std::byte* dev, const std::byte* slot,
+                                         std::size_t row_bytes) const {
+  // A piece is whole planes, whole rows of one plane or part of one row
+  // (device_contiguous_pieces): its rows follow each other in the brick.
+  kc::check_cuda(cudaMemcpy2DAsync(dev + offset_in(box, piece) * e_, box.extent.nx * e_, slot, row_bytes, row_bytes,
+                                   piece.extent.nz * piece.extent.ny, cudaMemcpyHostToDevice, stream_.get()),
+                 "cudaMemcpy2DAsync (a staged piece of packed rows)");
 }
 
 template <class T>

@@ -99,13 +99,41 @@ class StagingOnDemand {
   std::vector<volume::HostBuffer>* buffers_ = nullptr;
 };
 
+// Direct DMA (page-locked memory) in one direction, one brick after
+// another across the lanes of a device: each lane's copies wait on the
+// device for the copies the previous lane queued (an event chain), so the
+// copy engine finishes one brick at a time and that brick's kernels run
+// while the next one moves. Copies of several streams at once share the
+// link and all end together, and the link then idles while every lane's
+// kernels run (bench/RESULTS.md, "Real data and the DCT/DST": the
+// resident rfftn from a HostArray).
+class DmaChain {
+ public:
+  // Queues `copies` (which enqueue on `stream`) after the last copies any
+  // lane queued through this chain.
+  template <class Copies>
+  void queue(cudaStream_t stream, const Copies& copies) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (used_) last_.wait_on(stream);
+    copies();
+    last_.record(stream);
+    used_ = true;
+  }
+
+ private:
+  std::mutex mutex_;
+  kc::Event last_{false};  // on the current device when the chain is made
+  bool used_ = false;
+};
+
 // Staged bricks take turns per direction: one lane gathers and uploads while
 // another downloads and scatters. Lanes whose staged pieces shared the link
 // all uploaded at once and then all downloaded at once, so the link never
 // carried both directions (bench/RESULTS.md, "16 GiB through a 4 GiB device
-// budget (two passes)"); direct DMA gets the same turns from the copy engine.
+// budget (two passes)"); direct DMA takes its turns on the device (DmaChain).
 struct DirectionTurns {
   std::mutex upload, download;
+  DmaChain direct_upload, direct_download;
 };
 
 // The planes one device keeps between the passes: z planes [z0, z1) of
@@ -210,6 +238,10 @@ class CudaBrickLane final : public BrickLane {
   // Piece `piece` of a part of brick `brick` (natural layout, packed at
   // `dev`) between its place in the brick, rows strided, and the packed
   // staging `slot`.
+  // A staged piece whose rows the store packed at `row_bytes` to its place
+  // in the device brick of `box`, the rows spread to the brick's pitch.
+  void copy_packed_piece(const Box& box, const Box& piece, std::byte* dev, const std::byte* slot,
+                         std::size_t row_bytes) const;
   void copy_part_piece(const Box& brick, const Box& piece, std::byte* dev, std::byte* slot, bool to_device) const;
 
   // The first `planes` z planes of y-slab `box` between the resident
