@@ -226,13 +226,27 @@ std::size_t CudaBrickLane<T>::upload(const Box& box, BrickLayout layout, std::by
     return box.elements() * e_;
   }
   StagingRing& ring = staging_ring();
-  const std::vector<Box> pieces = staged_pieces(box, layout, ring);
+  // Rows the store packs (VolumeStore::packed_row_bytes) are spread to
+  // the brick's pitch by the DMA, and a slot holds as many of them as fit
+  // packed (a whole plane of real rows where the padded plane is a little
+  // over a slot: pieces of half a plane cost a piece's overheads twice).
+  const bool packs = layout == BrickLayout::natural && brick == nullptr;
+  const std::size_t packed_row = packs ? c_.store->packed_row_bytes(box) : 0;
+  const bool cut_packed = packed_row != 0 && packed_row <= ring.slot_bytes();
+  const std::vector<Box> pieces = cut_packed
+                                      ? device_contiguous_pieces(box, ring.slot_bytes() / packed_row * box.extent.nx)
+                                      : staged_pieces(box, layout, ring);
   const std::lock_guard<std::mutex> turn(c_.turns->upload);
   t.gather_start = seconds_since(c_.start);
-  // Rows the store packs (VolumeStore::packed_row_bytes) are spread to
-  // the brick's pitch by the DMA.
+  // Pieces cut for packed rows are whole rows, each of which packs (its
+  // padded form may not fit the slot); pieces cut for the brick's rows fit
+  // either way (part of a row may hold only padding).
   const auto packed = [&](std::size_t k) {
-    return layout == BrickLayout::natural && brick == nullptr ? c_.store->packed_row_bytes(pieces[k]) : 0;
+    if (!packs) return std::size_t{0};
+    const std::size_t row = c_.store->packed_row_bytes(pieces[k]);
+    if (cut_packed && row == 0)
+      throw Error(ErrorKind::invalid_argument, "internal: a piece of packed rows that does not pack");
+    return row;
   };
   ring.upload(
       pieces.size(),
