@@ -149,12 +149,14 @@ TEST(VolumeDirectAccess, BricksPastARefusedChunkStage) {
 }
 
 
-// The forward's real rows packed at their own width for a staged DMA that
-// spreads them to the padded pitch (VolumeStore::packed_row_bytes): whole
-// rows, part of a row (the last complex column of an odd row holds one
-// real), the same values read() lays at the padded pitch; no packing on
-// the later passes nor for an inverse.
-TEST(VolumeDirectAccess, RealRowsPackAtTheirOwnWidthForTheForwardsRealPass) {
+// Real rows packed at their own width for a staged DMA that spreads or
+// gathers them at the padded pitch (VolumeStore::packed_row_bytes): a
+// forward's upload in its first pass, an inverse's download in its last;
+// whole rows and part of a row (the last complex column of an odd row
+// holds one real), the same values read() lays at the padded pitch, and
+// write_packed() puts them where write() does; nothing packs in the other
+// passes or directions.
+TEST(VolumeDirectAccess, RealRowsPackAtTheirOwnWidthOnTheRealSide) {
   const Shape real{2, 3, 7}, half{2, 3, 4};
   std::vector<float> x(real.elements());
   std::iota(x.begin(), x.end(), 1.0f);
@@ -165,7 +167,8 @@ TEST(VolumeDirectAccess, RealRowsPackAtTheirOwnWidthForTheForwardsRealPass) {
   store.run_starting(2);
 
   const Box rows{1, 1, 0, {1, 2, 4}};  // two whole rows of plane 1
-  ASSERT_EQ(store.packed_row_bytes(rows), 7 * sizeof(float));
+  ASSERT_EQ(store.packed_row_bytes(rows, Transfer::upload), 7 * sizeof(float));
+  EXPECT_EQ(store.packed_row_bytes(rows, Transfer::download), 0u) << "a forward writes the half spectrum";
   std::vector<float> packed(14, -1.0f), padded(16, -1.0f);
   store.read_packed(rows, reinterpret_cast<std::byte*>(packed.data()));
   store.read(rows, BrickLayout::natural, reinterpret_cast<std::byte*>(padded.data()));
@@ -177,18 +180,28 @@ TEST(VolumeDirectAccess, RealRowsPackAtTheirOwnWidthForTheForwardsRealPass) {
     }
 
   const Box tail{0, 2, 3, {1, 1, 1}};  // the last complex column: real point 6 alone
-  ASSERT_EQ(store.packed_row_bytes(tail), sizeof(float));
+  ASSERT_EQ(store.packed_row_bytes(tail, Transfer::upload), sizeof(float));
   float last = -1.0f;
   store.read_packed(tail, reinterpret_cast<std::byte*>(&last));
   EXPECT_EQ(last, x[2 * 7 + 6]);
 
   store.pass_finished(0);
-  EXPECT_EQ(store.packed_row_bytes(rows), 0u) << "the second pass reads the half spectrum";
-  std::vector<float> back(real.elements());
+  EXPECT_EQ(store.packed_row_bytes(rows, Transfer::upload), 0u) << "the second pass reads the half spectrum";
+
+  // An inverse of two passes: its last pass writes the real rows.
+  std::vector<float> back(real.elements(), -1.0f);
   HostVolume back_volume(reinterpret_cast<std::byte*>(back.data()), real, sizeof(float));
   RealSpectrumStore inverse(spectrum_volume, back_volume, nullptr);
   inverse.run_starting(2);
-  EXPECT_EQ(inverse.packed_row_bytes(rows), 0u) << "an inverse's first pass reads the half spectrum";
+  EXPECT_EQ(inverse.packed_row_bytes(rows, Transfer::download), 0u) << "an inverse's first pass writes the spectrum";
+  inverse.pass_finished(0);
+  ASSERT_EQ(inverse.packed_row_bytes(rows, Transfer::download), 7 * sizeof(float));
+  EXPECT_EQ(inverse.packed_row_bytes(rows, Transfer::upload), 0u) << "its last pass reads the spectrum";
+  inverse.write_packed(rows, reinterpret_cast<const std::byte*>(packed.data()));
+  for (std::size_t i = 0; i < back.size(); ++i) {
+    const bool written = i >= (1 * 3 + 1) * 7 && i < (1 * 3 + 3) * 7;
+    EXPECT_EQ(back[i], written ? x[i] : -1.0f) << "point " << i;
+  }
 }
 
 }  // namespace

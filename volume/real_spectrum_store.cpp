@@ -25,8 +25,7 @@ class RealSpectrumStore::Direct final : public DirectAccess {
       : store_(store), real_(std::move(real)), input_(std::move(input)), spectrum_(std::move(spectrum)) {}
 
   std::vector<DmaCopy> copies(const Box& box, Transfer transfer) override {
-    const bool real_side = store_.real_pass() && (transfer == Transfer::upload) != store_.inverse_;
-    if (real_side) return real_rows(box, transfer);
+    if (store_.real_side(transfer)) return real_rows(box, transfer);
     DirectAccess* side = transfer == Transfer::upload && store_.inverse_ && store_.pass_ == 0 ? input_.get()
                                                                                              : spectrum_.get();
     return side == nullptr ? std::vector<DmaCopy>{} : side->copies(box, transfer);
@@ -142,15 +141,20 @@ void RealSpectrumStore::read(const Box& box, BrickLayout layout, std::byte* stag
   if (rows.extent.nx > 0) real_.read_rows(rows, staging, box.extent.nx * complex_bytes_);
 }
 
-std::size_t RealSpectrumStore::packed_row_bytes(const Box& box) const {
-  if (!(real_pass() && !inverse_)) return 0;
-  return real_columns(box).extent.nx * real_.element_bytes();
+std::size_t RealSpectrumStore::packed_row_bytes(const Box& box, Transfer transfer) const {
+  return real_side(transfer) ? real_columns(box).extent.nx * real_.element_bytes() : 0;
 }
 
 void RealSpectrumStore::read_packed(const Box& box, std::byte* staging) const {
-  if (packed_row_bytes(box) == 0)
+  if (packed_row_bytes(box, Transfer::upload) == 0)
     throw Error(ErrorKind::invalid_argument, "internal: read_packed() outside the real rows of a forward");
   real_.read(real_columns(box), BrickLayout::natural, staging);
+}
+
+void RealSpectrumStore::write_packed(const Box& box, const std::byte* staging) {
+  if (packed_row_bytes(box, Transfer::download) == 0)
+    throw Error(ErrorKind::invalid_argument, "internal: write_packed() outside the real rows of an inverse");
+  real_.write(real_columns(box), BrickLayout::natural, staging);
 }
 
 void RealSpectrumStore::write(const Box& box, BrickLayout layout, const std::byte* staging) {

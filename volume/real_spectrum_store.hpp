@@ -44,10 +44,12 @@ class RealSpectrumStore final : public VolumeStore {
   std::size_t element_bytes() const override { return complex_bytes_; }
   void read(const Box& box, BrickLayout layout, std::byte* staging) const override;
   void write(const Box& box, BrickLayout layout, const std::byte* staging) override;
-  // The forward's real rows, packed at their own width (a gather of the
-  // real array's runs), not at the padded pitch.
-  std::size_t packed_row_bytes(const Box& box) const override;
+  // The real rows (a forward's first pass reads them, an inverse's last
+  // writes them), packed at their own width (one run of the real array),
+  // not at the padded pitch.
+  std::size_t packed_row_bytes(const Box& box, Transfer transfer) const override;
   void read_packed(const Box& box, std::byte* staging) const override;
+  void write_packed(const Box& box, const std::byte* staging) override;
   void run_starting(unsigned passes) override;
   void pass_finished(unsigned pass) override { pass_ = pass + 1; }
   std::unique_ptr<DirectAccess> open_direct_access(HostRegistration policy, const PageLocker& locker) override;
@@ -61,6 +63,9 @@ class RealSpectrumStore final : public VolumeStore {
  private:
   class Direct;
   bool real_pass() const { return pass_ == real_pass_; }
+  // Whether a copy in `transfer`'s direction moves real rows: a forward's
+  // upload or an inverse's download, in the real pass.
+  bool real_side(Transfer transfer) const { return real_pass() && (transfer == Transfer::upload) != inverse_; }
   // The half spectrum the current pass reads, or writes (allocating an
   // inverse's intermediate on the first write).
   const VolumeStore& spectrum_to_read() const;

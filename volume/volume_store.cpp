@@ -49,4 +49,9 @@ void VolumeStore::read_packed(const Box& box, std::byte* staging) const {
   throw Error(ErrorKind::invalid_argument, "internal: read_packed() of a store whose rows do not pack");
 }
 
+void VolumeStore::write_packed(const Box& box, const std::byte* staging) {
+  (void)box, (void)staging;
+  throw Error(ErrorKind::invalid_argument, "internal: write_packed() of a store whose rows do not pack");
+}
+
 }  // namespace oocfft::volume

@@ -74,18 +74,21 @@ class VolumeStore {
   // store over memory copies the rows where they go.
   virtual void read_rows(const Box& box, std::byte* staging, std::size_t row_pitch) const;
   virtual void write_rows(const Box& box, const std::byte* staging, std::size_t row_pitch);
-  // Rows packed in the staging: where read_packed() of natural-layout
-  // `box` lays its rows tightly, each packed_row_bytes(box) bytes, fewer
-  // than a row of the device brick (the real rows of a real transform's
-  // forward, whose device rows are FFTW's padded ones), the host gathers
-  // one run instead of row by row and the copy to the device spreads the
-  // rows to the brick's pitch itself (a 2D DMA, as fast as a 1D one). 0
-  // (the default): read() lays the device brick's rows.
-  virtual std::size_t packed_row_bytes(const Box& box) const {
-    (void)box;
+  // Rows packed in the staging: where read_packed() (write_packed()) of
+  // natural-layout `box` lays (takes) its rows tightly, each
+  // packed_row_bytes(box, transfer) bytes, fewer than a row of the device
+  // brick (the real rows of a real transform, whose device rows are FFTW's
+  // padded ones: a forward's upload, an inverse's last download), the host
+  // copies one run instead of row by row and the copy between the staging
+  // and the device spreads or gathers the rows at the brick's pitch itself
+  // (a 2D DMA, as fast as a 1D one). 0 (the default): read() and write()
+  // take the device brick's rows.
+  virtual std::size_t packed_row_bytes(const Box& box, Transfer transfer) const {
+    (void)box, (void)transfer;
     return 0;
   }
   virtual void read_packed(const Box& box, std::byte* staging) const;
+  virtual void write_packed(const Box& box, const std::byte* staging);
   // The part of natural-layout `box` that read() fills with anything but
   // zeros, and the part whose write() is kept (a padded field: the field's
   // rows and columns). A device reads and writes only these parts, filling

@@ -226,41 +226,22 @@ std::size_t CudaBrickLane<T>::upload(const Box& box, BrickLayout layout, std::by
     return box.elements() * e_;
   }
   StagingRing& ring = staging_ring();
-  // Rows the store packs (VolumeStore::packed_row_bytes) are spread to
-  // the brick's pitch by the DMA, and a slot holds as many of them as fit
-  // packed (a whole plane of real rows where the padded plane is a little
-  // over a slot: pieces of half a plane cost a piece's overheads twice).
-  const bool packs = layout == BrickLayout::natural && brick == nullptr;
-  const std::size_t packed_row = packs ? c_.store->packed_row_bytes(box) : 0;
-  const bool cut_packed = packed_row != 0 && packed_row <= ring.slot_bytes();
-  const std::vector<Box> pieces = cut_packed
-                                      ? device_contiguous_pieces(box, ring.slot_bytes() / packed_row * box.extent.nx)
-                                      : staged_pieces(box, layout, ring);
+  const StagedPieces pieces = staged(box, layout, ring, brick, volume::Transfer::upload);
   const std::lock_guard<std::mutex> turn(c_.turns->upload);
   t.gather_start = seconds_since(c_.start);
-  // Pieces cut for packed rows are whole rows, each of which packs (its
-  // padded form may not fit the slot); pieces cut for the brick's rows fit
-  // either way (part of a row may hold only padding).
-  const auto packed = [&](std::size_t k) {
-    if (!packs) return std::size_t{0};
-    const std::size_t row = c_.store->packed_row_bytes(pieces[k]);
-    if (cut_packed && row == 0)
-      throw Error(ErrorKind::invalid_argument, "internal: a piece of packed rows that does not pack");
-    return row;
-  };
   ring.upload(
-      pieces.size(),
+      pieces.boxes.size(),
       [&](std::size_t k, std::byte* slot) {
-        if (packed(k) != 0)
-          c_.store->read_packed(pieces[k], slot);
+        if (pieces.packed_rows[k] != 0)
+          c_.store->read_packed(pieces.boxes[k], slot);
         else
-          c_.store->read(pieces[k], layout, slot);
+          c_.store->read(pieces.boxes[k], layout, slot);
       },
       [&](std::size_t k, std::byte* slot) {
-        if (const std::size_t row = packed(k); row != 0)
-          copy_packed_piece(box, pieces[k], dev + offset, slot, row);
+        if (const std::size_t row = pieces.packed_rows[k]; row != 0)
+          copy_packed_piece(box, pieces.boxes[k], dev + offset, slot, row, true);
         else
-          copy_staged_piece(box, pieces[k], dev + offset, slot, brick, true);
+          copy_staged_piece(box, pieces.boxes[k], dev + offset, slot, brick, true);
       },
       [&] { mark_h2d_start(); });  // after the first gather, so the H2D span is the copies alone
   t.gather_end = seconds_since(c_.start);
@@ -281,13 +262,23 @@ std::size_t CudaBrickLane<T>::download(const Box& box, BrickLayout layout, std::
     return box.elements() * e_;
   }
   StagingRing& ring = staging_ring();
-  const std::vector<Box> pieces = staged_pieces(box, layout, ring);
+  const StagedPieces pieces = staged(box, layout, ring, brick, volume::Transfer::download);
   const std::lock_guard<std::mutex> turn(c_.turns->download);
   t.scatter_start = seconds_since(c_.start);
   ring.download(
-      pieces.size(),
-      [&](std::size_t k, std::byte* slot) { copy_staged_piece(box, pieces[k], dev, slot, brick, false); },
-      [&](std::size_t k, const std::byte* slot) { c_.store->write(pieces[k], layout, slot); },
+      pieces.boxes.size(),
+      [&](std::size_t k, std::byte* slot) {
+        if (const std::size_t row = pieces.packed_rows[k]; row != 0)
+          copy_packed_piece(box, pieces.boxes[k], dev, slot, row, false);
+        else
+          copy_staged_piece(box, pieces.boxes[k], dev, slot, brick, false);
+      },
+      [&](std::size_t k, const std::byte* slot) {
+        if (pieces.packed_rows[k] != 0)
+          c_.store->write_packed(pieces.boxes[k], slot);
+        else
+          c_.store->write(pieces.boxes[k], layout, slot);
+      },
       [&] { d2h_end_.record(s); });
   t.scatter_end = seconds_since(c_.start);
   return box.elements() * e_;
@@ -330,12 +321,41 @@ void CudaBrickLane<T>::copy_staged_piece(const Box& box, const Box& piece, std::
 }
 
 template <class T>
-void CudaBrickLane<T>::copy_packed_piece(const Box& box, const Box& piece, std::byte* dev, const std::byte* slot,
-                                         std::size_t row_bytes) const {
+typename CudaBrickLane<T>::StagedPieces CudaBrickLane<T>::staged(const Box& box, BrickLayout layout,
+                                                                 const StagingRing& ring, const Box* brick,
+                                                                 volume::Transfer transfer) const {
+  // Where the store packs the brick's rows, a slot takes as many of them as
+  // fit packed (a whole plane of real rows where the padded plane is a
+  // little over a slot: pieces of half a plane cost a piece's overheads
+  // twice), and each such piece is whole rows, which all pack (their
+  // padded form may not fit the slot). Pieces cut for the brick's rows fit
+  // either way (part of a row may hold only padding: it does not pack).
+  const bool packs = layout == BrickLayout::natural && brick == nullptr;
+  const std::size_t row = packs ? c_.store->packed_row_bytes(box, transfer) : 0;
+  const bool cut_packed = row != 0 && row <= ring.slot_bytes();
+  StagedPieces pieces;
+  pieces.boxes = cut_packed ? device_contiguous_pieces(box, ring.slot_bytes() / row * box.extent.nx)
+                            : staged_pieces(box, layout, ring);
+  for (const Box& piece : pieces.boxes) {
+    const std::size_t packed = packs ? c_.store->packed_row_bytes(piece, transfer) : 0;
+    if (cut_packed && packed == 0)
+      throw Error(ErrorKind::invalid_argument, "internal: a piece of packed rows that does not pack");
+    pieces.packed_rows.push_back(packed);
+  }
+  return pieces;
+}
+
+template <class T>
+void CudaBrickLane<T>::copy_packed_piece(const Box& box, const Box& piece, std::byte* dev, std::byte* slot,
+                                         std::size_t row_bytes, bool to_device) const {
   // A piece is whole planes, whole rows of one plane or part of one row
   // (device_contiguous_pieces): its rows follow each other in the brick.
-  kc::check_cuda(cudaMemcpy2DAsync(dev + offset_in(box, piece) * e_, box.extent.nx * e_, slot, row_bytes, row_bytes,
-                                   piece.extent.nz * piece.extent.ny, cudaMemcpyHostToDevice, stream_.get()),
+  std::byte* at = dev + offset_in(box, piece) * e_;
+  const std::size_t pitch = box.extent.nx * e_, rows = piece.extent.nz * piece.extent.ny;
+  kc::check_cuda(to_device ? cudaMemcpy2DAsync(at, pitch, slot, row_bytes, row_bytes, rows, cudaMemcpyHostToDevice,
+                                               stream_.get())
+                           : cudaMemcpy2DAsync(slot, row_bytes, at, pitch, row_bytes, rows, cudaMemcpyDeviceToHost,
+                                               stream_.get()),
                  "cudaMemcpy2DAsync (a staged piece of packed rows)");
 }
 

@@ -238,10 +238,19 @@ class CudaBrickLane final : public BrickLane {
   // Piece `piece` of a part of brick `brick` (natural layout, packed at
   // `dev`) between its place in the brick, rows strided, and the packed
   // staging `slot`.
-  // A staged piece whose rows the store packed at `row_bytes` to its place
-  // in the device brick of `box`, the rows spread to the brick's pitch.
-  void copy_packed_piece(const Box& box, const Box& piece, std::byte* dev, const std::byte* slot,
-                         std::size_t row_bytes) const;
+  // The pieces a brick is staged in, and the bytes of a row where the store
+  // packs the piece's rows (VolumeStore::packed_row_bytes; 0: the brick's
+  // own rows).
+  struct StagedPieces {
+    std::vector<Box> boxes;
+    std::vector<std::size_t> packed_rows;
+  };
+  StagedPieces staged(const Box& box, BrickLayout layout, const StagingRing& ring, const Box* brick,
+                      volume::Transfer transfer) const;
+  // A staged piece whose rows the store packs at `row_bytes` to or from its
+  // place in the device brick of `box`, the rows at the brick's pitch there.
+  void copy_packed_piece(const Box& box, const Box& piece, std::byte* dev, std::byte* slot, std::size_t row_bytes,
+                         bool to_device) const;
   void copy_part_piece(const Box& brick, const Box& piece, std::byte* dev, std::byte* slot, bool to_device) const;
 
   // The first `planes` z planes of y-slab `box` between the resident
