@@ -369,11 +369,11 @@ class CudaBackend final : public ExecutionBackend {
 
   std::vector<int> devices_;  // CUDA ordinals, in lane order
   // The planes each device keeps between the passes, kept from one
-  // execution to the next for the plan's life, as its tables are: a
-  // buffer freed and allocated again is written at about half the link's
-  // rate over its first gigabyte or so (the driver maps its pages again),
-  // which cost a resident plan a twentieth of its run (bench/RESULTS.md,
-  // "Real data and the DCT/DST"). A failed execution frees them; a later
+  // execution to the next for the plan's life, as its tables are: the
+  // first gigabyte or so written into a buffer freed and allocated again
+  // went at about half the link's rate, which cost a resident plan a
+  // twentieth of its run (measured: bench/RESULTS.md, "Real data and the
+  // DCT/DST"). A failed execution frees them; a later
   // one takes them only where they are large enough.
   mutable std::mutex kept_mutex_;
   mutable std::vector<std::pair<int, kc::DeviceBuffer>> kept_;  // CUDA ordinal, buffer

@@ -235,9 +235,6 @@ class CudaBrickLane final : public BrickLane {
   void copy_staged_piece(const Box& box, const Box& piece, std::byte* dev, std::byte* slot, const Box* brick,
                          bool to_device) const;
 
-  // Piece `piece` of a part of brick `brick` (natural layout, packed at
-  // `dev`) between its place in the brick, rows strided, and the packed
-  // staging `slot`.
   // The pieces a brick is staged in, and the bytes of a row where the store
   // packs the piece's rows (VolumeStore::packed_row_bytes; 0: the brick's
   // own rows).
@@ -251,6 +248,9 @@ class CudaBrickLane final : public BrickLane {
   // place in the device brick of `box`, the rows at the brick's pitch there.
   void copy_packed_piece(const Box& box, const Box& piece, std::byte* dev, std::byte* slot, std::size_t row_bytes,
                          bool to_device) const;
+  // Piece `piece` of a part of brick `brick` (natural layout, packed at
+  // `dev`) between its place in the brick, rows strided, and the packed
+  // staging `slot`.
   void copy_part_piece(const Box& brick, const Box& piece, std::byte* dev, std::byte* slot, bool to_device) const;
 
   // The first `planes` z planes of y-slab `box` between the resident
