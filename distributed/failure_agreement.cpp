@@ -37,9 +37,7 @@ void throw_if_any_failed(MPI_Comm comm, const std::optional<Error>& local) {
   std::string message;
   if (rank == first) {
     // what() carries "oocfft: <kind>: ", which the Error made of it adds again.
-    message = local->what();
-    const std::string prefix = std::string("oocfft: ") + to_string(local->kind()) + ": ";
-    if (message.starts_with(prefix)) message.erase(0, prefix.size());
+    message = local->message();
     header[0] = static_cast<int>(local->kind());
     header[1] = static_cast<int>(message.size());
   }

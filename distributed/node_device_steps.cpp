@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <limits>
 #include <optional>
 #include <type_traits>
 #include <vector>
@@ -13,10 +12,12 @@
 #include "distributed/box_partition.hpp"
 #include "distributed/failure_agreement.hpp"
 #include "distributed/mpi_communicator.hpp"
+#include "distributed/rank_device.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/current_device.hpp"
 #include "kernels/cuda/device_brick_plan.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/free_device_memory.hpp"
 #include "kernels/cuda/stream.hpp"
 #include "kernels/cuda/unique_handle.hpp"
 
@@ -32,9 +33,6 @@ constexpr std::size_t stream_count = 4;
 // enough that the first upload's kernels start early and the streams take
 // turns, large enough that each copy and launch is long beside its start.
 constexpr std::size_t chunk_bytes = std::size_t{256} << 20;
-// Device memory left beside the buffers for the CUDA context's own needs,
-// as the engine leaves (cuda_backend.cpp).
-std::size_t device_margin(std::size_t total) { return std::max<std::size_t>(std::size_t{512} << 20, total / 20); }
 
 // A peer's buffer mapped into this process (cudaIpcOpenMemHandle), closed
 // when it goes.
@@ -43,30 +41,16 @@ using IpcMapping = kc::UniqueHandle<void*, cudaIpcCloseMemHandle>;
 // Collective: `mine`, this rank's reason not to run the steps (empty:
 // none), becomes every rank's verdict: empty when no rank has a reason,
 // else the lowest such rank's, named, so that every rank takes the same
-// path and says the same.
-std::string agreed_reason(MPI_Comm comm, const std::string& mine) {
-  int failed = mine.empty() ? 0 : 1, any = 0;
-  check_mpi(MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
-  if (any == 0) return {};
-  int rank = 0, lowest = 0;
-  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  int candidate = failed ? rank : std::numeric_limits<int>::max();
-  check_mpi(MPI_Allreduce(&candidate, &lowest, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
-  std::array<char, 256> text{};
-  if (rank == lowest) mine.copy(text.data(), text.size() - 1);
-  check_mpi(MPI_Bcast(text.data(), static_cast<int>(text.size()), MPI_CHAR, lowest, comm), "MPI_Bcast");
-  return "rank " + std::to_string(lowest) + ": " + text.data();
-}
-
-// How many ranks of `comm` share this rank's node.
-int node_size(MPI_Comm comm) {
-  MPI_Comm node = MPI_COMM_NULL;
-  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
-  int size = 0;
-  const int status = MPI_Comm_size(node, &size);
-  MPI_Comm_free(&node);
-  check_mpi(status, "MPI_Comm_size");
-  return size;
+// path and says the same (failure_agreement.hpp carries it).
+std::string agreed_reason(MPI_Comm comm, int rank, const std::string& mine) {
+  try {
+    throw_if_any_failed(comm, mine.empty() ? std::nullopt
+                                           : std::optional<Error>(Error(ErrorKind::unsupported,
+                                                                        "rank " + std::to_string(rank) + ": " + mine)));
+  } catch (const Error& agreed) {
+    return agreed.message();
+  }
+  return {};
 }
 
 // This rank's one CUDA device under `local`, or the reason it has none.
@@ -355,7 +339,7 @@ std::unique_ptr<NodeDeviceSteps> NodeDeviceSteps::make(MPI_Comm comm, Shape shap
     try {
       if (reason.empty()) check();
     } catch (const Error& e) {
-      reason = e.what();
+      reason = e.message();
     }
   };
   // The conditions every rank checks on itself first: one node, one device.
@@ -380,7 +364,7 @@ std::unique_ptr<NodeDeviceSteps> NodeDeviceSteps::make(MPI_Comm comm, Shape shap
                  format_bytes(double(max_pitch)) + ")";
     }
   });
-  why_not = agreed_reason(comm, reason);
+  why_not = agreed_reason(comm, rank, reason);
   if (!why_not.empty()) return nullptr;
 
   // Every pair of devices must reach each other: matched by PCI bus id.
@@ -407,7 +391,7 @@ std::unique_ptr<NodeDeviceSteps> NodeDeviceSteps::make(MPI_Comm comm, Shape shap
                " (rank " + std::to_string(r) + "'s) as a peer";
     }
   }
-  why_not = agreed_reason(comm, reason);
+  why_not = agreed_reason(comm, rank, reason);
   if (!why_not.empty()) return nullptr;
 
   std::unique_ptr<Impl> impl;
@@ -420,15 +404,14 @@ std::unique_ptr<NodeDeviceSteps> NodeDeviceSteps::make(MPI_Comm comm, Shape shap
       return;
     }
     const kc::CurrentDevice current(*device);
-    std::size_t free_bytes = 0, total_bytes = 0;
-    kc::check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    if (impl->device_bytes() + device_margin(total_bytes) > free_bytes)
+    const std::size_t budget = kc::free_device_memory_budget();
+    if (impl->device_bytes() > budget)
       reason = "its buffers (" + format_bytes(double(impl->device_bytes())) + ") do not fit the " +
-               format_bytes(double(free_bytes)) + " free on its device beside a margin";
+               format_bytes(double(budget)) + " its device has free beside a margin";
     else
       impl->allocate();
   });
-  why_not = agreed_reason(comm, reason);
+  why_not = agreed_reason(comm, rank, reason);
   if (!why_not.empty()) return nullptr;
   agree_on(comm, [&] { impl->map_peers(comm); });
   return std::unique_ptr<NodeDeviceSteps>(new NodeDeviceSteps(std::move(impl)));

@@ -33,6 +33,13 @@ int node_local_rank(MPI_Comm comm) {
   return rank;
 }
 
+int node_size(MPI_Comm comm) {
+  const NodeCommunicator node(comm);
+  int size = 0;
+  check_mpi(MPI_Comm_size(node.get(), &size), "MPI_Comm_size");
+  return size;
+}
+
 RankDevice rank_device(const Options& options, int local_rank, bool uses_cuda, int visible_devices) {
   const std::string of_node = "node-local rank " + std::to_string(local_rank);
   if (!uses_cuda) return {options, "the host backend (" + of_node + ")"};

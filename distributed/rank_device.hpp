@@ -16,8 +16,10 @@
 
 namespace oocfft::distributed {
 
-// This rank's rank among the ranks of `comm` on its node (collective).
+// This rank's rank among the ranks of `comm` on its node, and how many
+// ranks of `comm` share that node (collective).
 int node_local_rank(MPI_Comm comm);
+int node_size(MPI_Comm comm);
 
 // The options of a rank's local transforms, and the line describe() shows.
 struct RankDevice {

@@ -51,9 +51,7 @@ Shape volume_of(const std::vector<std::size_t>& dims) {
 }  // namespace
 
 Error cancelled_before_commit(const Error& cancel, const DatasetPath& input, const DatasetPath& output) {
-  std::string progress = cancel.what();
-  const std::string prefix = std::string("oocfft: ") + to_string(ErrorKind::cancelled) + ": ";
-  if (progress.rfind(prefix, 0) == 0) progress.erase(0, prefix.size());
+  std::string progress = cancel.message();
   progress = progress.substr(0, progress.find(';'));
   const std::string in = input.to_string();
   const bool same = output == input;

@@ -123,6 +123,18 @@ void expect_error(ErrorKind kind, const std::string& fragment, const std::functi
   }
 }
 
+// what() carries the kind; message() is the text as given, so that an
+// Error made again from another (a distributed job's ranks, a cancelled
+// commit) does not repeat the prefix.
+TEST(ApiErrors, MessageIsTheTextWithoutTheKind) {
+  const Error e(ErrorKind::io, "cannot open in.h5: no such file");
+  EXPECT_STREQ(e.what(), "oocfft: io: cannot open in.h5: no such file");
+  EXPECT_EQ(e.message(), "cannot open in.h5: no such file");
+  const Error again(e.kind(), e.message());
+  EXPECT_STREQ(again.what(), e.what());
+  EXPECT_EQ(Error(ErrorKind::cancelled, "").message(), "");
+}
+
 TEST(ApiErrors, BadInputsGiveTheDocumentedError) {
   std::vector<std::complex<float>> data(8, {1.0f, 2.0f});
   const auto before = data;

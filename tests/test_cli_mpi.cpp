@@ -103,48 +103,42 @@ std::size_t count_of(const std::string& text, const std::string& part) {
   return n;
 }
 
-// A complex64 dataset /v of seeded values in [-0.5, 0.5).
-void write_input(const fs::path& file, std::size_t nz, std::size_t ny, std::size_t nx) {
+// A dataset `name` of seeded float32 values in [-0.5, 0.5): `complex`, an
+// h5py complex64 (compound {r, i}); else float32.
+void write_seeded(const fs::path& file, const char* name, bool complex, std::size_t nz, std::size_t ny,
+                  std::size_t nx, std::uint64_t seed) {
   const hid_t f = H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
   ASSERT_GE(f, 0);
-  const hid_t t = H5Tcreate(H5T_COMPOUND, 8);
-  H5Tinsert(t, "r", 0, H5T_NATIVE_FLOAT);
-  H5Tinsert(t, "i", 4, H5T_NATIVE_FLOAT);
+  hid_t t = H5Tcopy(H5T_IEEE_F32LE);
+  if (complex) {
+    H5Tclose(t);
+    t = H5Tcreate(H5T_COMPOUND, 8);
+    H5Tinsert(t, "r", 0, H5T_NATIVE_FLOAT);
+    H5Tinsert(t, "i", 4, H5T_NATIVE_FLOAT);
+  }
   const hsize_t dims[3] = {nz, ny, nx};
   const hid_t s = H5Screate_simple(3, dims, nullptr);
-  const hid_t d = H5Dcreate2(f, "/v", t, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  const hid_t d = H5Dcreate2(f, name, t, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   ASSERT_GE(d, 0);
-  std::vector<float> values(2 * nz * ny * nx);
-  std::uint64_t state = 45;
+  std::vector<float> values((complex ? 2 : 1) * nz * ny * nx);
+  std::uint64_t state = seed;
   for (float& v : values) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     v = float(state >> 40) / float(1u << 24) - 0.5f;
   }
-  ASSERT_GE(H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+  ASSERT_GE(H5Dwrite(d, complex ? t : H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
   H5Dclose(d);
   H5Sclose(s);
   H5Tclose(t);
   H5Fclose(f);
 }
 
-// A float32 dataset /r of seeded values in [-0.5, 0.5).
+// A complex64 dataset /v, and a float32 dataset /r, of seeded values.
+void write_input(const fs::path& file, std::size_t nz, std::size_t ny, std::size_t nx) {
+  write_seeded(file, "/v", true, nz, ny, nx, 45);
+}
 void write_real_input(const fs::path& file, std::size_t nz, std::size_t ny, std::size_t nx) {
-  const hid_t f = H5Fcreate(file.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
-  ASSERT_GE(f, 0);
-  const hsize_t dims[3] = {nz, ny, nx};
-  const hid_t s = H5Screate_simple(3, dims, nullptr);
-  const hid_t d = H5Dcreate2(f, "/r", H5T_IEEE_F32LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  ASSERT_GE(d, 0);
-  std::vector<float> values(nz * ny * nx);
-  std::uint64_t state = 77;
-  for (float& v : values) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    v = float(state >> 40) / float(1u << 24) - 0.5f;
-  }
-  ASSERT_GE(H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
-  H5Dclose(d);
-  H5Sclose(s);
-  H5Fclose(f);
+  write_seeded(file, "/r", false, nz, ny, nx, 77);
 }
 
 // A dataset read whole as values of the memory type `memory` (empty when

@@ -14,6 +14,10 @@ class Error : public std::runtime_error {
  public:
   Error(ErrorKind kind, const std::string& message);
   ErrorKind kind() const noexcept { return kind_; }
+  // The message as given: what() without its "oocfft: <kind>: " prefix
+  // (for an Error made again from this one, as the ranks of a distributed
+  // job and a cancelled commit do).
+  std::string message() const;
 
  private:
   ErrorKind kind_;

@@ -20,6 +20,7 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_brick_plan.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/free_device_memory.hpp"
 #include "kernels/cuda/stream.hpp"
 #include "oocfft/error.hpp"
 
@@ -28,19 +29,6 @@ namespace oocfft::engine {
 namespace kc = kernels::cuda;
 
 namespace {
-
-// Free device memory minus a margin for the CUDA context's own allocations
-// and other users: max(512 MiB, 5% of the device).
-std::size_t free_device_memory_budget() {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  kc::check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-  const std::size_t margin = std::max<std::size_t>(std::size_t{512} << 20, total_bytes / 20);
-  if (free_bytes <= margin)
-    throw Error(ErrorKind::out_of_memory, "the device has " + format_bytes(double(free_bytes)) +
-                                              " free, less than the safety margin of " +
-                                              format_bytes(double(margin)));
-  return free_bytes - margin;
-}
 
 // cudaHostRegister behind the volume stores' PageLocker: portable, so any
 // context may DMA from the memory; errors are cleared from this thread's
@@ -188,7 +176,7 @@ class CudaBackend final : public ExecutionBackend {
   std::size_t default_device_budget(int device) const override {
     const CurrentDeviceRestored caller_device;
     kc::check_cuda(cudaSetDevice(device), "cudaSetDevice");
-    return free_device_memory_budget();
+    return kc::free_device_memory_budget();
   }
   const volume::PageLocker* page_locker() const override { return &locker_; }
   // The process's figures for the first device (link_probe.hpp), not the
