@@ -622,7 +622,7 @@ TileKernel DeviceLinePlan<T>::real_ends_kernel(const LineBatch& lines, TilePost 
 
 template <class T>
 std::vector<ScheduleKey> DeviceLinePlan<T>::real_ends_keys(const LineBatch& lines,
-                                                           std::initializer_list<TilePost> ends) const {
+                                                           const std::vector<TilePost>& ends) const {
   std::vector<ScheduleKey> keys;
   for (const TilePost end : ends) {
     const std::optional<TileJob<T>> job = real_ends_job(nullptr, lines, end, nullptr, 0, T(1));

@@ -123,7 +123,7 @@ class DeviceLinePlan {
   // separate kernels run).
   TileKernel real_ends_kernel(const LineBatch& lines, TilePost ends) const;
   // The plan-time schedules of `ends` (both directions of each) for `lines`.
-  std::vector<ScheduleKey> real_ends_keys(const LineBatch& lines, std::initializer_list<TilePost> ends) const;
+  std::vector<ScheduleKey> real_ends_keys(const LineBatch& lines, const std::vector<TilePost>& ends) const;
 
   struct State;
 

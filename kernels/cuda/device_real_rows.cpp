@@ -23,9 +23,25 @@ std::size_t aligned(std::size_t bytes) {
 // Rows this short run whole in one kernel (launch_real_rows_direct).
 bool direct(std::size_t n) { return n <= static_cast<std::size_t>(real_rows_direct_max); }
 
-// Rows the fused kernel runs whole (launch_real_rows_fused).
+// Where the fused kernel runs a direction whole. Measured on an H200
+// (bench/RESULTS.md, "Device kernels"): past n = 20 the forward ran faster
+// in the tile (the split folded in, or the row pairs read straight into its
+// first stage), as did the inverse of n divisible by 4 (an even
+// half-length); the fused kernel's 196-228 registers a thread leave it few
+// rows in flight. The inverse of odd n and of n = 2 mod 4 stays fused.
+constexpr std::size_t fused_whole_max = 20;
+
+// Rows the fused kernel runs whole in this direction (launch_real_rows_fused).
 template <class T>
-bool fused(std::size_t n) {
+bool fused(std::size_t n, bool inverse) {
+  if (direct(n) || !real_rows_fused_supported<T>(static_cast<std::int64_t>(n))) return false;
+  return n <= fused_whole_max || (inverse && n % 4 != 0);
+}
+
+// Rows the fused kernel runs in either direction: it takes any row
+// alignment, the tile only rows that start on a complex value.
+template <class T>
+bool fused_somewhere(std::size_t n) {
   return !direct(n) && real_rows_fused_supported<T>(static_cast<std::int64_t>(n));
 }
 
@@ -38,8 +54,14 @@ TilePost folded_ends(std::size_t n, bool inverse) {
 
 // Either: one kernel, a twiddle table of w_n^j for j < n, no inner plan.
 template <class T>
-bool one_kernel(std::size_t n) {
-  return direct(n) || fused<T>(n);
+bool one_kernel(std::size_t n, bool inverse) {
+  return direct(n) || fused<T>(n, inverse);
+}
+
+// One kernel both ways: no inner plan and no workspace.
+template <class T>
+bool one_kernel_both_ways(std::size_t n) {
+  return one_kernel<T>(n, false) && one_kernel<T>(n, true);
 }
 
 }  // namespace
@@ -49,11 +71,13 @@ DeviceRealRows<T>::DeviceRealRows(std::size_t n, const DeviceLimits& limits, Til
   if (n == 0) throw Error(ErrorKind::invalid_argument, "DeviceRealRows: length 0");
   const bool even = n % 2 == 0;
   const std::size_t inner = even ? n / 2 : n;
-  if (inner > 1 && !one_kernel<T>(n)) line_.emplace(inner, limits, kernels);
-  if (even || one_kernel<T>(n)) {
+  if (inner > 1 && !one_kernel_both_ways<T>(n)) line_.emplace(inner, limits, kernels);
+  const bool one_kernel_somewhere = direct(n) || fused_somewhere<T>(n);
+  if (even || one_kernel_somewhere) {
     // w_n^k, exact in long double, cast down: k = 0..n/2 for the split,
-    // k = 0..n-1 for the one-kernel paths.
-    const std::size_t count = one_kernel<T>(n) ? n : n / 2 + 1;
+    // k = 0..n-1 for the one-kernel paths (the split reads the same first
+    // entries).
+    const std::size_t count = one_kernel_somewhere ? n : n / 2 + 1;
     std::vector<Complex<T>> w(count);
     for (std::size_t k = 0; k < count; ++k) {
       const std::complex<long double> r = unit_root(k, n);
@@ -91,7 +115,7 @@ LineBatch DeviceRealRows<T>::folded_lines(std::size_t rows, std::size_t row_pitc
 template <class T>
 std::size_t DeviceRealRows<T>::workspace_bytes(std::size_t rows, std::size_t row_pitch) const {
   const LineBatch lines = complex_lines(rows, row_pitch);
-  if (one_kernel<T>(n_)) return 0;
+  if (one_kernel_both_ways<T>(n_)) return 0;
   const std::size_t inner = line_ ? line_->workspace_bytes(lines) : 0;
   if (n_ % 2 == 0) return inner;
   return aligned(lines.lines() * n_ * sizeof(Complex<T>)) + inner;
@@ -115,17 +139,23 @@ void DeviceRealRows<T>::execute(T* data, std::size_t rows, std::size_t row_pitch
                             twiddles_.as<const Complex<T>>(), inverse, scale, stream);
     return;
   }
-  if (fused<T>(n_)) {
+  // The tile kernels move whole complex values: rows that do not start on
+  // one take the fused kernel where it serves the length.
+  const bool complex_aligned = reinterpret_cast<std::uintptr_t>(data) % (2 * sizeof(T)) == 0;
+  if (fused<T>(n_, inverse) || (!complex_aligned && fused_somewhere<T>(n_))) {
     launch_real_rows_fused(data, count, static_cast<std::int64_t>(row_pitch), static_cast<std::int64_t>(n_),
                            twiddles_.as<const Complex<T>>(), inverse, scale, stream);
     return;
   }
+  // Past the fused kernel every path moves whole complex values.
+  if (!complex_aligned)
+    throw Error(ErrorKind::invalid_argument, "DeviceRealRows: rows of length " + std::to_string(n_) +
+                                                 " must start on a complex value (" +
+                                                 std::to_string(2 * sizeof(T)) + "-byte alignment)");
   // The split or merge (even n), or the packing of row pairs (odd n),
   // folded into the inner FFT's tile where a plan-time schedule serves this
-  // batch: one trip through memory instead of two or three. Its tile kernels
-  // move whole complex values, so the rows must start on one.
-  const bool complex_aligned = reinterpret_cast<std::uintptr_t>(data) % (2 * sizeof(T)) == 0;
-  if (line_ && complex_aligned &&
+  // batch: one trip through memory instead of two or three.
+  if (line_ &&
       line_->execute_real_ends(reinterpret_cast<Complex<T>*>(data), folded_lines(rows, row_pitch),
                                folded_ends(n_, inverse), twiddles_.bytes() != 0 ? twiddles_.as<const Complex<T>>() : nullptr,
                                count, scale, stream))
@@ -164,32 +194,37 @@ template <class T>
 std::string DeviceRealRows<T>::describe() const {
   std::string d = "real " + std::to_string(n_) + " -> " + std::to_string(spectrum_length());
   if (direct(n_)) return d + " (direct DFT in one kernel, rows staged in shared memory)";
-  if (fused<T>(n_))
-    return d + (n_ % 2 == 0 ? " (fused in one kernel: half-length FFT and split in registers, rows staged in shared memory)"
-                            : " (fused in one kernel: complex FFT in registers, rows staged in shared memory)");
+  const std::string fused_text =
+      n_ % 2 == 0 ? "fused in one kernel: half-length FFT and split in registers, rows staged in shared memory"
+                  : "fused in one kernel: complex FFT in registers, rows staged in shared memory";
+  if (one_kernel_both_ways<T>(n_)) return d + " (" + fused_text + ")";
   const std::string inner = line_ ? line_->describe() : std::string("identity");
+  std::string tiled;
   if (n_ % 2 == 0)
-    d += " (half-length complex " + std::to_string(n_ / 2) + ": " + inner +
-         "; split folded into its tile where a plan-time schedule serves the batch, else split in place)";
+    tiled = "half-length complex " + std::to_string(n_ / 2) + ": " + inner +
+            "; split folded into its tile where a plan-time schedule serves the batch, else split in place";
   else
-    d += " (two rows per complex line of " + std::to_string(n_) + ": " + inner +
-         "; packed and unpacked in its tile where a plan-time schedule serves the batch, else in separate kernels)";
-  return d;
+    tiled = "two rows per complex line of " + std::to_string(n_) + ": " + inner +
+            "; packed and unpacked in its tile where a plan-time schedule serves the batch, else in separate kernels";
+  if (fused<T>(n_, true)) return d + " (forward: " + tiled + "; inverse: " + fused_text + ")";
+  if (fused<T>(n_, false)) return d + " (forward: " + fused_text + "; inverse: " + tiled + ")";
+  return d + " (" + tiled + ")";
 }
 
 template <class T>
 std::vector<ScheduleKey> DeviceRealRows<T>::plan_time_keys(std::size_t rows, std::size_t row_pitch) const {
   if (!line_ || rows == 0) return {};
   std::vector<ScheduleKey> keys = line_->plan_time_keys(complex_lines(rows, row_pitch));
-  for (const ScheduleKey& key :
-       line_->real_ends_keys(folded_lines(rows, row_pitch), {folded_ends(n_, false), folded_ends(n_, true)}))
-    keys.push_back(key);
+  std::vector<TilePost> ends;
+  for (const bool inverse : {false, true})
+    if (!one_kernel<T>(n_, inverse)) ends.push_back(folded_ends(n_, inverse));
+  for (const ScheduleKey& key : line_->real_ends_keys(folded_lines(rows, row_pitch), ends)) keys.push_back(key);
   return keys;
 }
 
 template <class T>
 TileKernel DeviceRealRows<T>::ends_kernel(std::size_t rows, std::size_t row_pitch, bool inverse) const {
-  if (!line_ || rows == 0) return TileKernel::general;
+  if (!line_ || rows == 0 || one_kernel<T>(n_, inverse)) return TileKernel::general;
   return line_->real_ends_kernel(folded_lines(rows, row_pitch), folded_ends(n_, inverse));
 }
 

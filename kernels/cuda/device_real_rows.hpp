@@ -23,7 +23,10 @@
 //           float, 64 in double) one fused kernel: rows staged in shared
 //           memory, each row's half-length FFT and split (or, odd n, its
 //           complex FFT) in registers; one read and one write, no
-//           workspace.
+//           workspace. Past n = 20 only the inverse of odd n and of
+//           n = 2 mod 4 (device_real_rows.cpp, fused_whole_max): the
+//           other rows run the tile, but for rows that do not start on a
+//           complex value, which the fused kernel takes as they are.
 // The twiddles w_n^k come from roots_of_unity (long double on the host),
 // uploaded once; the complex FFT is a DeviceLinePlan.
 #include <cuda_runtime_api.h>

@@ -16,11 +16,15 @@
 // `job.post_table` holds w_n^k = exp(-2 pi i k / n), k = 0..M/2 at least.
 // Odd n = N (real_pairs_kernel): two rows a and b per complex line of N,
 // as the separate pack and unpack kernels do (real_rows_kernels.hpp):
-//   forward  z = a + i b packed into shared memory, the FFT there
-//            (PassIo::within_shared), A[k] = (Z[k] + conj Z[N-k]) / 2 and
-//            B[k] = (Z[k] - conj Z[N-k]) / (2i) unpacked to the two rows;
+//   forward  z = a + i b read straight into the first stage
+//            (PassIo::real_rows_in), the FFT, then A[k] = (Z[k] + conj
+//            Z[N-k]) / 2 and B[k] = (Z[k] - conj Z[N-k]) / (2i) unpacked
+//            from shared memory to the two rows;
 //   inverse  Z[k] = A[k] + i B[k] (A and B extended by Hermitian symmetry)
-//            packed, the inverse FFT, Re z and Im z to the two rows.
+//            packed into shared memory, the inverse FFT, whose last stage
+//            writes Re z and Im z to the two rows (PassIo::real_rows_out).
+// Geometries that stage a first or last pass through shared memory
+// (ScheduleGeometry::staged_*) pack and unpack there instead.
 // A tile owns the rows it reads and writes, so the transform runs in place
 // (job.in == job.out: DeviceLinePlan::execute_real_ends).
 //
@@ -39,10 +43,13 @@ template <class G, int M, class Visit>
 __device__ __forceinline__ void for_each_pair(int lanes_here, Visit&& visit) {
   constexpr int pairs = M / 2 + 1;
   constexpr int total = G::lanes * pairs;
-  for (int e = static_cast<int>(threadIdx.x); e < total; e += G::threads) {
+  constexpr int U = (total + G::threads - 1) / G::threads;
+  OOCFFT_UNROLL
+  for (int u = 0; u < U; ++u) {
+    const int e = static_cast<int>(threadIdx.x) + u * G::threads;
     // Unsigned: a division by a constant, without a signed fix-up.
     const int lane = static_cast<int>(static_cast<unsigned>(e) / static_cast<unsigned>(pairs));
-    if (lane >= lanes_here) return;  // e only grows
+    if (e >= total || lane >= lanes_here) break;  // e only grows
     visit(lane, e - lane * pairs);
   }
 }
@@ -160,24 +167,6 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, M, false>::threads, Schedu
   }
 }
 
-// The two real rows of lane `lane` of a real-pairs tile (TilePost::
-// real_pairs_*): the first at the lane's start, the second lane.in / 2
-// complex values (one row pitch) past it; `second` is false where an odd
-// row count leaves it out.
-template <class T>
-struct RowPair {
-  T* a;
-  T* b;
-  bool second;
-};
-
-template <class T>
-__device__ __forceinline__ RowPair<T> row_pair(const TileJob<T>& job, const TileSite<T>& at, int lane) {
-  T* a = reinterpret_cast<T*>(at.out + lane * job.lane.out);
-  return {a, reinterpret_cast<T*>(at.out + lane * job.lane.out + job.lane.out / 2),
-          2 * (at.first_lane + lane) + 1 < job.real_rows};
-}
-
 // Forward, in: z = a + i b of each lane's two rows into shared memory
 // (every load of the thread issued first: copy_tile_in). Lanes past the
 // batch read as zero.
@@ -187,14 +176,9 @@ __device__ __forceinline__ void real_pairs_copy_in_rows(T* re, T* im, const Tile
   copy_tile_in<G, false, N, T>(
       [&](int lane, int point) {
         if (lane >= at.lanes_here) return Complex<T>{T(0), T(0)};
-        const RowPair<T> rows = row_pair(job, at, lane);
-        return Complex<T>{rows.a[point], rows.second ? rows.b[point] : T(0)};
+        return packed_rows_input(input_rows(job, at, lane), point);
       },
-      [&](unsigned e, int, Complex<T> z) {
-        const int w = tile_word<G>(static_cast<int>(e));
-        re[w] = z.re;
-        im[w] = z.im;
-      });
+      [&](unsigned e, int, Complex<T> z) { put_tile_value<G>(re, im, e, z, false); });
 }
 
 // Inverse, in: Z[k] = A[k] + i B[k] and Z[N-k] = conj A[k] + i conj B[k]
@@ -223,7 +207,7 @@ __device__ __forceinline__ void real_pairs_copy_in_spectra(T* re, T* im, const T
     const int lane = static_cast<int>(static_cast<unsigned>(e) / static_cast<unsigned>(pairs));
     const int k = e - lane * pairs;
     if (e < total && lane < at.lanes_here) {
-      const RowPair<T> rows = row_pair(job, at, lane);
+      const RowPair<const T> rows = input_rows(job, at, lane);
       a[u] = load(reinterpret_cast<const Complex<T>*>(rows.a) + k);
       b[u] = rows.second ? load(reinterpret_cast<const Complex<T>*>(rows.b) + k) : Complex<T>{T(0), T(0)};
     }
@@ -262,29 +246,40 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, N, false>::threads, Schedu
   const std::int64_t tile = this_tile();
   if (tile >= lane_tiles * job.group.count) return;  // the last grid row's spare blocks
   const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
-  if constexpr (Inverse)
-    real_pairs_copy_in_spectra<T, N>(re, im, job, at);
-  else
-    real_pairs_copy_in_rows<T, N>(re, im, job, at);
-  schedule_stages<T, N, false, PassIo::within_shared, ScheduleStore::plain>(
-      re, im, job, at, Inverse, std::make_integer_sequence<int, G::stages>{});
   const T s = job.scale;
   if constexpr (Inverse) {
+    real_pairs_copy_in_spectra<T, N>(re, im, job, at);
+    if constexpr (!G::staged_store) {
+      // The last stage writes the rows (PassIo::real_rows_out).
+      schedule_stages<T, N, false, PassIo::real_rows_out, ScheduleStore::plain>(
+          re, im, job, at, true, std::make_integer_sequence<int, G::stages>{});
+      return;
+    }
+    schedule_stages<T, N, false, PassIo::within_shared, ScheduleStore::plain>(
+        re, im, job, at, true, std::make_integer_sequence<int, G::stages>{});
     // Out: z = conj of the tile's values; Re z to row a, Im z to row b.
     for_each_element<G, false, N>([&](unsigned e, int lane, int point) {
       if (lane >= at.lanes_here) return;
       const int w = tile_word<G>(static_cast<int>(e));
-      const RowPair<T> rows = row_pair(job, at, lane);
+      const RowPair<T> rows = output_rows(job, at, lane);
       rows.a[point] = s * re[w];
       if (rows.second) rows.b[point] = -s * im[w];
     });
   } else {
+    if constexpr (G::staged_load) {
+      real_pairs_copy_in_rows<T, N>(re, im, job, at);
+      schedule_stages<T, N, false, PassIo::within_shared, ScheduleStore::plain>(
+          re, im, job, at, false, std::make_integer_sequence<int, G::stages>{});
+    } else {
+      schedule_stages<T, N, false, PassIo::real_rows_in, ScheduleStore::plain>(
+          re, im, job, at, false, std::make_integer_sequence<int, G::stages>{});
+    }
     // Out: pair k = 0..N/2 of a lane, A[k] to row a, B[k] to row b.
     for_each_pair<G, N>(at.lanes_here, [&](int lane, int k) {
       const int base = schedule_position<G, false>(lane, 0);
       const int p = tile_word<G>(base + k), q = tile_word<G>(base + (k == 0 ? 0 : N - k));
       const Complex<T> z = {re[p], im[p]}, c = {re[q], -im[q]};  // Z[k], conj Z[N-k]
-      const RowPair<T> rows = row_pair(job, at, lane);
+      const RowPair<T> rows = output_rows(job, at, lane);
       store(reinterpret_cast<Complex<T>*>(rows.a) + k, Complex<T>{s * T(0.5) * (z.re + c.re), s * T(0.5) * (z.im + c.im)});
       // (Z - conj Z') / (2i) = (Im(Z - c), -Re(Z - c)) / 2
       if (rows.second)
