@@ -206,8 +206,8 @@ std::string DeviceRealRows<T>::describe() const {
   else
     tiled = "two rows per complex line of " + std::to_string(n_) + ": " + inner +
             "; packed and unpacked in its tile where a plan-time schedule serves the batch, else in separate kernels";
+  // The inverse is fused wherever the forward is (fused()).
   if (fused<T>(n_, true)) return d + " (forward: " + tiled + "; inverse: " + fused_text + ")";
-  if (fused<T>(n_, false)) return d + " (forward: " + fused_text + "; inverse: " + tiled + ")";
   return d + " (" + tiled + ")";
 }
 

@@ -66,6 +66,8 @@ class DeviceRealRows {
   // n reals, sign +, times scale (no implicit 1/n). Asynchronous on
   // `stream`; every launch checked. `workspace` holds
   // workspace_bytes(rows, row_pitch) device bytes (null if that is 0).
+  // `data` must start on a complex value (2 * sizeof(T) bytes) unless the
+  // direct or fused kernel serves n (Error(invalid_argument) otherwise).
   void execute(T* data, std::size_t rows, std::size_t row_pitch, void* workspace, bool inverse, T scale,
                cudaStream_t stream) const;
   std::string describe() const;
