@@ -217,8 +217,6 @@ __device__ __forceinline__ void put_tile_value(T* re, T* im, unsigned e, Complex
 //   natural order, for a step after the passes (the real split).
 // - from_shared: the first stage reads shared memory, where a step before
 //   the passes left the tile (the real merge).
-// - within_shared: both (a real transform's pairs of rows, packed on the
-//   way in and unpacked on the way out).
 // - real_rows_in: the first stage reads a lane's two real rows as one
 //   complex line (packed_rows_input); the last stage as to_shared.
 // - real_rows_out: the first stage as from_shared; the last stage writes
@@ -236,7 +234,6 @@ enum class PassIo {
   convolution_second,
   to_shared,
   from_shared,
-  within_shared,
   real_rows_in,
   real_rows_out
 };
@@ -402,11 +399,10 @@ __device__ __forceinline__ void schedule_stage(T* re, T* im, const TileJob<T>& j
   constexpr int B = (butterflies + G::threads - 1) / G::threads;
   constexpr bool whole = butterflies % G::threads == 0;
   constexpr bool from_global = Io != PassIo::convolution_second && Io != PassIo::from_shared &&
-                               Io != PassIo::within_shared && Io != PassIo::real_rows_out && P0 == 0 &&
-                               !G::staged_load;
+                               Io != PassIo::real_rows_out && P0 == 0 && !G::staged_load;
   constexpr bool to_global = Io != PassIo::convolution_first && Io != PassIo::to_shared &&
-                             Io != PassIo::within_shared && Io != PassIo::real_rows_in && P1 == G::passes &&
-                             !G::staged_store && Store != ScheduleStore::transposed;
+                             Io != PassIo::real_rows_in && P1 == G::passes && !G::staged_store &&
+                             Store != ScheduleStore::transposed;
   constexpr bool times_spectrum = Io == PassIo::convolution_first && P1 == G::passes;
   Complex<T> v[B * R];
   int lane[B], j[B];

@@ -249,31 +249,26 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, N, false>::threads, Schedu
   const T s = job.scale;
   if constexpr (Inverse) {
     real_pairs_copy_in_spectra<T, N>(re, im, job, at);
-    if constexpr (!G::staged_store) {
-      // The last stage writes the rows (PassIo::real_rows_out).
-      schedule_stages<T, N, false, PassIo::real_rows_out, ScheduleStore::plain>(
-          re, im, job, at, true, std::make_integer_sequence<int, G::stages>{});
-      return;
-    }
-    schedule_stages<T, N, false, PassIo::within_shared, ScheduleStore::plain>(
+    // The last stage writes the rows (PassIo::real_rows_out), or, where the
+    // geometry stages it, leaves the tile in shared memory for this copy:
+    // z = conj of the tile's values; Re z to row a, Im z to row b.
+    schedule_stages<T, N, false, PassIo::real_rows_out, ScheduleStore::plain>(
         re, im, job, at, true, std::make_integer_sequence<int, G::stages>{});
-    // Out: z = conj of the tile's values; Re z to row a, Im z to row b.
-    for_each_element<G, false, N>([&](unsigned e, int lane, int point) {
-      if (lane >= at.lanes_here) return;
-      const int w = tile_word<G>(static_cast<int>(e));
-      const RowPair<T> rows = output_rows(job, at, lane);
-      rows.a[point] = s * re[w];
-      if (rows.second) rows.b[point] = -s * im[w];
-    });
-  } else {
-    if constexpr (G::staged_load) {
-      real_pairs_copy_in_rows<T, N>(re, im, job, at);
-      schedule_stages<T, N, false, PassIo::within_shared, ScheduleStore::plain>(
-          re, im, job, at, false, std::make_integer_sequence<int, G::stages>{});
-    } else {
-      schedule_stages<T, N, false, PassIo::real_rows_in, ScheduleStore::plain>(
-          re, im, job, at, false, std::make_integer_sequence<int, G::stages>{});
+    if constexpr (G::staged_store) {
+      for_each_element<G, false, N>([&](unsigned e, int lane, int point) {
+        if (lane >= at.lanes_here) return;
+        const int w = tile_word<G>(static_cast<int>(e));
+        const RowPair<T> rows = output_rows(job, at, lane);
+        rows.a[point] = s * re[w];
+        if (rows.second) rows.b[point] = -s * im[w];
+      });
     }
+  } else {
+    // The first stage reads the rows (PassIo::real_rows_in), or, where the
+    // geometry stages it, the copy of them in shared memory.
+    if constexpr (G::staged_load) real_pairs_copy_in_rows<T, N>(re, im, job, at);
+    schedule_stages<T, N, false, PassIo::real_rows_in, ScheduleStore::plain>(
+        re, im, job, at, false, std::make_integer_sequence<int, G::stages>{});
     // Out: pair k = 0..N/2 of a lane, A[k] to row a, B[k] to row b.
     for_each_pair<G, N>(at.lanes_here, [&](int lane, int k) {
       const int base = schedule_position<G, false>(lane, 0);
