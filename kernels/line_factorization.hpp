@@ -13,12 +13,13 @@ namespace oocfft::kernels {
 
 enum class LineAlgorithm { stockham, bluestein };
 
-// What a line plan transforms: whole lines, or Bluestein's convolutions. On
+// What a line plan transforms: whole lines, Bluestein's convolutions, or the
+// complex lines of a real transform whose real ends its tile folds in. On
 // the device their schedules differ where a whole line runs the in-place
-// tile and the convolution the Stockham tile of its settled schedule
+// tile and the other two the Stockham tile of its settled schedule
 // (device_radix_schedule and convolution_radix_schedule in
 // cuda/schedule_choice.hpp); elsewhere they are the same.
-enum class LineUse { whole_line, convolution };
+enum class LineUse { whole_line, convolution, real_ends };
 
 const char* to_string(LineAlgorithm) noexcept;
 

@@ -325,10 +325,11 @@ TEST(CudaRealRows, RealEndsFoldedIntoTheTile) {
   }
   for (std::size_t n : {std::size_t{66}, std::size_t{98}, std::size_t{81}})  // double: past its fused lengths
     check_real_rows(twice, n, 131, 0, 9000 * n + 131, 0, plan_time, true);
-  // complex<float> 2187 runs the in-place tile, whose passes are not those
-  // of the Stockham tile the folded kernels run: the separate kernels.
+  // A whole complex<float> line of 2187 runs the in-place tile; the real
+  // rows' inner plan takes the Stockham tile's passes (LineUse::real_ends),
+  // so its ends fold in as everywhere else.
   check_real_rows(twice, 2187, 67, 0, 9003, 0, plan_time, true);
-  check_real_rows(single, 2187, 67, 0, 9004, 0, plan_time, false);
+  check_real_rows(single, 2187, 67, 0, 9004, 0, plan_time, true);
   // One row: a tile of the half length 65 holds several (so the separate
   // kernels run); one of 500, as many as the schedule's tile holds.
   ASSERT_GT(kc::convolution_shape<float>(65, false).lanes, 1);
@@ -361,11 +362,17 @@ TEST(CudaRealRows, RefusesAnOddOrShortPitch) {
   const kc::DeviceRealRows<float> fused(20, kc::DeviceLimits::current(), kc::TileKernels::general_only);
   EXPECT_NE(fused.describe().find("real 20 -> 11 (fused in one kernel"), std::string::npos) << fused.describe();
   EXPECT_EQ(fused.workspace_bytes(1001, 22), 0u);
-  // n = 2 mod 4 past 20: the forward in the tile, the inverse fused.
-  const kc::DeviceRealRows<float> half_fused(30, kc::DeviceLimits::current(), kc::TileKernels::general_only);
-  EXPECT_NE(half_fused.describe().find("real 30 -> 16 (forward: half-length complex 15"), std::string::npos)
+  // 45 in float: the forward in the tile (measured faster), the inverse
+  // fused; 28 in double the other way round.
+  const kc::DeviceRealRows<float> half_fused(45, kc::DeviceLimits::current(), kc::TileKernels::general_only);
+  EXPECT_NE(half_fused.describe().find("real 45 -> 23 (forward: two rows per complex line of 45"), std::string::npos)
       << half_fused.describe();
   EXPECT_NE(half_fused.describe().find("; inverse: fused in one kernel"), std::string::npos) << half_fused.describe();
+  const kc::DeviceRealRows<double> forward_fused(28, kc::DeviceLimits::current(), kc::TileKernels::general_only);
+  EXPECT_NE(forward_fused.describe().find("real 28 -> 15 (forward: fused in one kernel"), std::string::npos)
+      << forward_fused.describe();
+  EXPECT_NE(forward_fused.describe().find("; inverse: half-length complex 14"), std::string::npos)
+      << forward_fused.describe();
   const kc::DeviceRealRows<float> longer(34, kc::DeviceLimits::current(), kc::TileKernels::general_only);
   EXPECT_NE(longer.describe().find("real 34 -> 18 (half-length complex 17"), std::string::npos) << longer.describe();
   // Past the fused kernel rows must start on a complex value: refused

@@ -405,10 +405,11 @@ struct DeviceLinePlan<T>::State {
 };
 
 template <class T>
-DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits, TileKernels kernels) : state_(std::make_unique<State>()) {
+DeviceLinePlan<T>::DeviceLinePlan(std::size_t n, const DeviceLimits& limits, TileKernels kernels, LineUse use)
+    : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.n = n;
-  s.host = make_line_plan<T>(n, device_composite_radices<T>());
+  s.host = make_line_plan<T>(n, device_composite_radices<T>(), use);
   const LineFactorization& f = s.host->factorization;
   if (f.algorithm == LineAlgorithm::stockham) {
     if (tile_fits<T>(n, f.radices, 1, limits)) {

@@ -77,7 +77,11 @@ class TileStockham {
 template <class T>
 class DeviceLinePlan {
  public:
-  DeviceLinePlan(std::size_t n, const DeviceLimits& limits, TileKernels kernels);
+  // `use`: LineUse::real_ends for the inner FFT of a real transform, whose
+  // folded ends (execute_real_ends) run the Stockham tile of the settled
+  // schedule, not the in-place tile a whole line may take.
+  DeviceLinePlan(std::size_t n, const DeviceLimits& limits, TileKernels kernels,
+                 LineUse use = LineUse::whole_line);
   ~DeviceLinePlan();
   DeviceLinePlan(DeviceLinePlan&&) noexcept;
   DeviceLinePlan& operator=(DeviceLinePlan&&) noexcept;

@@ -1,7 +1,12 @@
 #include "kernels/cuda/device_real_rows.hpp"
 
+#include <algorithm>
+#include <complex>
+#include <iterator>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/plan_time_schedules.hpp"
@@ -20,22 +25,36 @@ std::size_t aligned(std::size_t bytes) {
   return (bytes + workspace_alignment - 1) / workspace_alignment * workspace_alignment;
 }
 
-// Rows this short run whole in one kernel (launch_real_rows_direct).
+// Rows the direct kernel runs whole (launch_real_rows_direct).
 bool direct(std::size_t n) { return n <= static_cast<std::size_t>(real_rows_direct_max); }
 
-// Where the fused kernel runs a direction whole. Measured on an H200
-// (bench/RESULTS.md, "Device kernels"): past n = 20 the forward ran faster
-// in the tile (the split folded in, or the row pairs read straight into its
-// first stage), as did the inverse of n divisible by 4 (an even
-// half-length); the fused kernel's 196-228 registers a thread leave it few
-// rows in flight. The inverse of odd n and of n = 2 mod 4 stays fused.
-constexpr std::size_t fused_whole_max = 20;
+// A length and direction the fused kernel serves but the tile ran faster,
+// by more than 5%, in a build that ran the fused kernel for every length it
+// serves, both ways (one H200, bench/RESULTS.md, "Device kernels"). Past
+// its tile loaded by asynchronous copies the fused kernel won nearly
+// everywhere else, by up to 26%.
+struct TileFaster {
+  std::size_t n;
+  bool inverse;
+};
+constexpr TileFaster tile_faster_float[] = {{45, false}, {49, false},  {98, false}, {108, false},
+                                            {108, true}, {128, false}, {128, true}};
+constexpr TileFaster tile_faster_double[] = {{28, true}, {32, false}};
+
+template <class T>
+bool tile_faster(std::size_t n, bool inverse) {
+  const auto listed = [&](const auto& list) {
+    return std::any_of(std::begin(list), std::end(list),
+                       [&](const TileFaster& t) { return t.n == n && t.inverse == inverse; });
+  };
+  return sizeof(T) == sizeof(float) ? listed(tile_faster_float) : listed(tile_faster_double);
+}
 
 // Rows the fused kernel runs whole in this direction (launch_real_rows_fused).
 template <class T>
 bool fused(std::size_t n, bool inverse) {
   if (direct(n) || !real_rows_fused_supported<T>(static_cast<std::int64_t>(n))) return false;
-  return n <= fused_whole_max || (inverse && n % 4 != 0);
+  return !tile_faster<T>(n, inverse);
 }
 
 // Rows the fused kernel runs in either direction: it takes any row
@@ -71,18 +90,24 @@ DeviceRealRows<T>::DeviceRealRows(std::size_t n, const DeviceLimits& limits, Til
   if (n == 0) throw Error(ErrorKind::invalid_argument, "DeviceRealRows: length 0");
   const bool even = n % 2 == 0;
   const std::size_t inner = even ? n / 2 : n;
-  if (inner > 1 && !one_kernel_both_ways<T>(n)) line_.emplace(inner, limits, kernels);
+  // The inner plan's passes are those of the Stockham tile that folds the
+  // real ends in (LineUse::real_ends); where a whole line of that length
+  // runs the in-place tile, a whole-line plan's passes would match no
+  // folding tile and the ends would run as separate kernels.
+  if (inner > 1 && !one_kernel_both_ways<T>(n)) line_.emplace(inner, limits, kernels, LineUse::real_ends);
+  // w_n^k, exact in long double, cast down: k = 0..n/2 for the split,
+  // k = 0..n-1 for the one-kernel paths (the split reads the same first
+  // entries). The direct kernel takes them as an argument, from the host.
   const bool one_kernel_somewhere = direct(n) || fused_somewhere<T>(n);
-  if (even || one_kernel_somewhere) {
-    // w_n^k, exact in long double, cast down: k = 0..n/2 for the split,
-    // k = 0..n-1 for the one-kernel paths (the split reads the same first
-    // entries).
-    const std::size_t count = one_kernel_somewhere ? n : n / 2 + 1;
-    std::vector<Complex<T>> w(count);
-    for (std::size_t k = 0; k < count; ++k) {
-      const std::complex<long double> r = unit_root(k, n);
-      w[k] = {static_cast<T>(r.real()), static_cast<T>(r.imag())};
-    }
+  const std::size_t count = one_kernel_somewhere ? n : even ? n / 2 + 1 : 0;
+  std::vector<Complex<T>> w(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::complex<long double> r = unit_root(k, n);
+    w[k] = {static_cast<T>(r.real()), static_cast<T>(r.imag())};
+  }
+  if (direct(n)) {
+    direct_roots_ = std::move(w);
+  } else if (count != 0) {
     twiddles_ = DeviceBuffer(count * sizeof(Complex<T>), "real-row twiddles");
     check_cuda(cudaMemcpy(twiddles_.get(), w.data(), twiddles_.bytes(), cudaMemcpyHostToDevice),
                "cudaMemcpy (real-row twiddles)");
@@ -136,7 +161,7 @@ void DeviceRealRows<T>::execute(T* data, std::size_t rows, std::size_t row_pitch
   const auto count = static_cast<std::int64_t>(rows);
   if (direct(n_)) {
     launch_real_rows_direct(data, count, static_cast<std::int64_t>(row_pitch), static_cast<std::int64_t>(n_),
-                            twiddles_.as<const Complex<T>>(), inverse, scale, stream);
+                            direct_roots_.data(), inverse, scale, stream);
     return;
   }
   // The tile kernels move whole complex values: rows that do not start on
@@ -206,7 +231,7 @@ std::string DeviceRealRows<T>::describe() const {
   else
     tiled = "two rows per complex line of " + std::to_string(n_) + ": " + inner +
             "; packed and unpacked in its tile where a plan-time schedule serves the batch, else in separate kernels";
-  // The inverse is fused wherever the forward is (fused()).
+  if (fused<T>(n_, false)) return d + " (forward: " + fused_text + "; inverse: " + tiled + ")";
   if (fused<T>(n_, true)) return d + " (forward: " + tiled + "; inverse: " + fused_text + ")";
   return d + " (" + tiled + ")";
 }

@@ -23,10 +23,11 @@
 //           float, 64 in double) one fused kernel: rows staged in shared
 //           memory, each row's half-length FFT and split (or, odd n, its
 //           complex FFT) in registers; one read and one write, no
-//           workspace. Past n = 20 only the inverse of odd n and of
-//           n = 2 mod 4 (device_real_rows.cpp, fused_whole_max): the
-//           other rows run the tile, but for rows that do not start on a
-//           complex value, which the fused kernel takes as they are.
+//           workspace. Both ways but for the few lengths and directions
+//           where the tile measured faster (device_real_rows.cpp,
+//           tile_faster_*), which run the tile, but for rows that do not
+//           start on a complex value: the fused kernel takes them as they
+//           are.
 // The twiddles w_n^k come from roots_of_unity (long double on the host),
 // uploaded once; the complex FFT is a DeviceLinePlan.
 #include <cuda_runtime_api.h>
@@ -97,7 +98,8 @@ class DeviceRealRows {
   LineBatch folded_lines(std::size_t rows, std::size_t row_pitch) const;
   std::size_t n_;
   std::optional<DeviceLinePlan<T>> line_;  // length n/2 (even n) or n (odd n); none where that is 1 or n is short
-  DeviceBuffer twiddles_;                  // even n: w_n^k, k = 0..n/2; short n: k = 0..n-1
+  DeviceBuffer twiddles_;                  // even n: w_n^k, k = 0..n/2; fused n: k = 0..n-1
+  std::vector<Complex<T>> direct_roots_;   // direct n: w_n^k, k = 0..n-1, a kernel argument
 };
 
 extern template class DeviceRealRows<float>;

@@ -1,8 +1,7 @@
 // The elementwise kernels of DeviceRealRows (real_rows_kernels.hpp says
 // what each does). Memory-bound. The split and merge: a 2D block, pairs
-// along x, rows along y. The short rows: a tile of rows in shared memory.
-// The odd-length packing: the same 2D block, points along x, line pairs
-// along y.
+// along x, rows along y. The odd-length packing: the same 2D block, points
+// along x, line pairs along y.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -10,6 +9,7 @@
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/real_rows_kernels.hpp"
+#include "kernels/cuda/real_rows_staging.cuh"
 #include "oocfft/error.hpp"
 
 namespace oocfft::kernels::cuda {
@@ -27,15 +27,7 @@ __device__ __forceinline__ Complex<T> scaled(T s, Complex<T> a) {
 // complex value (checked at launch), the split and merge move each one
 // with a single 8- or 16-byte access instead of two.
 template <class T>
-struct Pair;
-template <>
-struct Pair<float> {
-  using type = float2;
-};
-template <>
-struct Pair<double> {
-  using type = double2;
-};
+using Pair = staging::PairOf<T>;
 
 template <bool Vector, class T>
 __device__ __forceinline__ Complex<T> load(const Complex<T>* p) {
@@ -143,96 +135,6 @@ __global__ void real_merge(Complex<T>* rows, std::int64_t count, std::int64_t pi
   }
 }
 
-// Short rows (n <= real_rows_direct_max), whole, in one kernel: a block
-// stages direct_rows_per_block rows in shared memory with coalesced
-// accesses, each thread transforms one row in registers by the direct real
-// DFT (n (n/2 + 1) real-complex products: for these n fewer than the
-// half-length FFT and split would spend on index arithmetic and passes),
-// and the block writes the rows back. One read and one write of the data.
-// w holds w_n^j = exp(-2 pi i j / n), j < n; the twiddle of j k is
-// w[(j k) mod n], a register after the loops unroll, with the exact values
-// 1, -1, -i, i where j k mod n is 0, n/2, n/4, 3n/4.
-constexpr int direct_rows_per_block = 128;
-
-template <int N, class T>
-__device__ __forceinline__ Complex<T> root(const Complex<T>* tw, int idx) {
-  if (idx == 0) return {T(1), T(0)};
-  if (N % 2 == 0 && idx == N / 2) return {T(-1), T(0)};
-  if (N % 4 == 0 && idx == N / 4) return {T(0), T(-1)};
-  if (N % 4 == 0 && idx == 3 * N / 4) return {T(0), T(1)};
-  return tw[idx];
-}
-
-template <class T, int N, bool Inverse>
-__global__ void __launch_bounds__(direct_rows_per_block)
-    real_rows_direct(T* data, std::int64_t count, std::int64_t pitch, const Complex<T>* w, T scale) {
-  constexpr int H = N / 2 + 1;
-  constexpr int W = 2 * H;                 // reals a row's half spectrum takes
-  constexpr int S = W + 1;                 // shared-memory row stride: odd, so rows start on different banks
-  constexpr int In = Inverse ? W : N;      // reals read per row
-  constexpr int Out = Inverse ? N : W;     // reals written per row
-  __shared__ T tile[direct_rows_per_block * S];
-  Complex<T> tw[N];
-#pragma unroll
-  for (int j = 0; j < N; ++j) tw[j] = w[j];
-  for (std::int64_t row0 = std::int64_t(blockIdx.x) * direct_rows_per_block; row0 < count;
-       row0 += std::int64_t(gridDim.x) * direct_rows_per_block) {
-    const int rows = static_cast<int>(count - row0 < direct_rows_per_block ? count - row0 : direct_rows_per_block);
-    T* base = data + row0 * pitch;
-    for (int e = threadIdx.x; e < rows * In; e += direct_rows_per_block) {
-      const int r = e / In, c = e - r * In;
-      tile[r * S + c] = base[r * pitch + c];
-    }
-    __syncthreads();
-    if (int(threadIdx.x) < rows) {
-      T* row = tile + threadIdx.x * S;
-      if constexpr (!Inverse) {
-        T x[N];
-#pragma unroll
-        for (int j = 0; j < N; ++j) x[j] = row[j];
-#pragma unroll
-        for (int k = 0; k < H; ++k) {
-          T re = 0, im = 0;
-#pragma unroll
-          for (int j = 0; j < N; ++j) {
-            const Complex<T> t = root<N>(tw, (j * k) % N);
-            re += x[j] * t.re;
-            im += x[j] * t.im;
-          }
-          row[2 * k] = scale * re;
-          row[2 * k + 1] = scale * im;
-        }
-      } else {
-        T a[H], b[H];
-#pragma unroll
-        for (int k = 0; k < H; ++k) {
-          a[k] = row[2 * k];
-          b[k] = row[2 * k + 1];
-        }
-        // x[j] = X[0] + (-1)^j X[n/2] (n even) + 2 sum_{0<k<n/2} Re(X[k] conj w^(jk)).
-#pragma unroll
-        for (int j = 0; j < N; ++j) {
-          T s = 0;
-#pragma unroll
-          for (int k = 1; 2 * k < N; ++k) {
-            const Complex<T> t = root<N>(tw, (j * k) % N);
-            s += a[k] * t.re + b[k] * t.im;
-          }
-          T edge = a[0];
-          if constexpr (N % 2 == 0) edge += (j % 2 == 0 ? a[N / 2] : -a[N / 2]);
-          row[j] = scale * (edge + 2 * s);
-        }
-      }
-    }
-    __syncthreads();
-    for (int e = threadIdx.x; e < rows * Out; e += direct_rows_per_block) {
-      const int r = e / Out, c = e - r * Out;
-      base[r * pitch + c] = tile[r * S + c];
-    }
-    __syncthreads();
-  }
-}
-
 template <class T>
 __global__ void real_pack_pairs(const T* data, std::int64_t count, std::int64_t pitch, std::int64_t n,
                                 Complex<T>* lines) {
@@ -331,39 +233,6 @@ void launch_real_merge(Complex<T>* rows, std::int64_t count, std::int64_t pitch,
   check_launch("real_merge (real rows, even length)");
 }
 
-namespace {
-
-template <class T, int N>
-void launch_direct(T* data, std::int64_t count, std::int64_t pitch, const Complex<T>* w, bool inverse, T scale,
-                   cudaStream_t stream) {
-  const std::int64_t blocks = (count + direct_rows_per_block - 1) / direct_rows_per_block;
-  const auto grid = static_cast<unsigned>(std::clamp<std::int64_t>(blocks, 1, std::int64_t{1} << 30));
-  if (inverse)
-    real_rows_direct<T, N, true><<<grid, direct_rows_per_block, 0, stream>>>(data, count, pitch, w, scale);
-  else
-    real_rows_direct<T, N, false><<<grid, direct_rows_per_block, 0, stream>>>(data, count, pitch, w, scale);
-}
-
-template <class T, int... Ns>
-void dispatch_direct(std::integer_sequence<int, Ns...>, std::int64_t n, T* data, std::int64_t count,
-                     std::int64_t pitch, const Complex<T>* w, bool inverse, T scale, cudaStream_t stream) {
-  const bool found = ((n == Ns + 1 ? (launch_direct<T, Ns + 1>(data, count, pitch, w, inverse, scale, stream), true)
-                                   : false) ||
-                      ...);
-  if (!found) throw Error(ErrorKind::invalid_argument, "real_rows_direct: length " + std::to_string(n));
-}
-
-}  // namespace
-
-template <class T>
-void launch_real_rows_direct(T* data, std::int64_t count, std::int64_t pitch, std::int64_t n, const Complex<T>* w,
-                             bool inverse, T scale, cudaStream_t stream) {
-  if (count == 0) return;
-  dispatch_direct<T>(std::make_integer_sequence<int, real_rows_direct_max>{}, n, data, count, pitch, w, inverse,
-                     scale, stream);
-  check_launch("real_rows_direct (real rows, short length)");
-}
-
 template <class T>
 void launch_real_pack_pairs(const T* data, std::int64_t count, std::int64_t pitch, std::int64_t n,
                             Complex<T>* lines, cudaStream_t stream) {
@@ -408,8 +277,6 @@ void launch_real_unpack_pairs(const Complex<T>* lines, std::int64_t n, T* data, 
                                      cudaStream_t);                                                                \
   template void launch_real_merge<T>(Complex<T>*, std::int64_t, std::int64_t, std::int64_t, const Complex<T>*, T,  \
                                      cudaStream_t);                                                                \
-  template void launch_real_rows_direct<T>(T*, std::int64_t, std::int64_t, std::int64_t, const Complex<T>*, bool, T, \
-                                           cudaStream_t);                                                          \
   template void launch_real_pack_pairs<T>(const T*, std::int64_t, std::int64_t, std::int64_t, Complex<T>*,         \
                                           cudaStream_t);                                                           \
   template void launch_real_unpack_spectra<T>(const Complex<T>*, std::int64_t, Complex<T>*, std::int64_t,          \

@@ -34,10 +34,19 @@ void launch_real_merge(Complex<T>* rows, std::int64_t count, std::int64_t pitch,
                        const Complex<T>* w, T scale, cudaStream_t stream);
 
 // Rows of n <= real_rows_direct_max reals, the whole transform in one
-// kernel (forward: n reals -> n/2 + 1 complex values; inverse: the reverse,
-// unnormalised, Im X[0] and Im X[n/2] ignored), times `scale`, in place.
-// `w` holds w_n^j = exp(-2 pi i j / n) for j = 0..n-1. `pitch` in reals.
+// kernel (real_rows_direct_kernel.cuh; forward: n reals -> n/2 + 1 complex
+// values; inverse: the reverse, unnormalised, Im X[0] and Im X[n/2]
+// ignored), times `scale`, in place. `w` holds w_n^j = exp(-2 pi i j / n)
+// for j = 0..n-1, in host memory: the kernel takes them as an argument
+// (DirectRoots). `pitch` in reals. Past 16 its n^2/4 products a row lost
+// to the fused kernel: a build running it for every 7-smooth n up to 64
+// measured it slower at every length there (bench/RESULTS.md, "Device
+// kernels").
 constexpr int real_rows_direct_max = 16;
+template <class T, int N>
+struct DirectRoots {
+  Complex<T> w[N];
+};
 template <class T>
 void launch_real_rows_direct(T* data, std::int64_t count, std::int64_t pitch, std::int64_t n, const Complex<T>* w,
                              bool inverse, T scale, cudaStream_t stream);
@@ -46,8 +55,8 @@ void launch_real_rows_direct(T* data, std::int64_t count, std::int64_t pitch, st
 // 7-smooth, as long as a row's values fit in a thread's registers), the
 // whole transform in one kernel (real_rows_fused_kernel.cuh): rows staged
 // in shared memory, each row's FFT and split (merge and inverse FFT) in
-// registers. Same contract as launch_real_rows_direct; `w` holds w_n^j,
-// j = 0..n-1.
+// registers. Same contract as launch_real_rows_direct, but `w`, w_n^j for
+// j = 0..n-1, is in device memory.
 template <class T>
 struct FusedLengths;
 template <>

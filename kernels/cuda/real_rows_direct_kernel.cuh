@@ -1,0 +1,162 @@
+#pragma once
+// The direct short-row kernel of DeviceRealRows (real_rows_kernels.hpp,
+// launch_real_rows_direct): rows staged in shared memory
+// (real_rows_staging.cuh), each thread transforms its row by the direct
+// real DFT in registers: for these n fewer operations than a half-length
+// FFT and split spend on index arithmetic and passes. Included by
+// real_rows_direct_{float,double}.cu, which instantiate every n up to
+// real_rows_direct_max. The tile is loaded through registers
+// (staging::copy_rows): for these short rows faster than the asynchronous
+// copies the fused kernel takes.
+//
+// The roots w_n^j = exp(-2 pi i j / n), j < n, travel as a kernel argument
+// (DirectRoots): the products read them as constant operands, with no
+// load. The twiddle of j k is w[(j k) mod n], with the exact values 1, -1,
+// -i, i where j k mod n is 0, n/2, n/4, 3n/4. x[j] and x[n-j] share their
+// twiddle's real part and negate its imaginary part: the forward sums
+// x[j] + x[n-j] and x[j] - x[n-j] once (half the products), and the
+// inverse makes x[j] and x[n-j] from the same two sums.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/real_rows_kernels.hpp"
+#include "kernels/cuda/real_rows_staging.cuh"
+#include "oocfft/error.hpp"
+
+namespace oocfft::kernels::cuda {
+
+namespace direct_detail {
+
+template <int N, class T>
+__device__ __forceinline__ Complex<T> root(const DirectRoots<T, N>& roots, int idx) {
+  if (idx == 0) return {T(1), T(0)};
+  if (N % 2 == 0 && idx == N / 2) return {T(-1), T(0)};
+  if (N % 4 == 0 && idx == N / 4) return {T(0), T(-1)};
+  if (N % 4 == 0 && idx == 3 * N / 4) return {T(0), T(1)};
+  return roots.w[idx];
+}
+
+// Forward: row[0..N) reals -> row[0..2H) the half spectrum, times scale.
+template <class T, int N>
+__device__ __forceinline__ void forward(T* row, const DirectRoots<T, N>& roots, T scale) {
+  constexpr int H = N / 2 + 1;
+  constexpr int P = (N - 1) / 2;  // the pairs j, n - j with 0 < j < n - j
+  T sum[P + 1], diff[P + 1];
+  const T x0 = row[0];
+  const T middle = N % 2 == 0 ? row[N / 2] : T(0);
+#pragma unroll
+  for (int j = 1; j <= P; ++j) {
+    sum[j] = row[j] + row[N - j];
+    diff[j] = row[j] - row[N - j];
+  }
+#pragma unroll
+  for (int k = 0; k < H; ++k) {
+    T re = x0, im = 0;
+    if constexpr (N % 2 == 0) re += k % 2 == 0 ? middle : -middle;
+#pragma unroll
+    for (int j = 1; j <= P; ++j) {
+      const Complex<T> t = root<N>(roots, (j * k) % N);
+      re += sum[j] * t.re;
+      im += diff[j] * t.im;
+    }
+    row[2 * k] = scale * re;
+    row[2 * k + 1] = scale * im;
+  }
+}
+
+// Inverse: row[0..2H) a half spectrum -> row[0..N) reals, unnormalised,
+// times scale; Im X[0] and Im X[N/2] ignored:
+// x[j] = X[0] + (-1)^j X[n/2] (n even) + 2 sum_{0<k<n/2} Re(X[k] conj w^(jk)).
+template <class T, int N>
+__device__ __forceinline__ void inverse(T* row, const DirectRoots<T, N>& roots, T scale) {
+  constexpr int H = N / 2 + 1;
+  constexpr int K = (N - 1) / 2;  // the k with 0 < k < n/2
+  T a[H], b[H];
+#pragma unroll
+  for (int k = 0; k < H; ++k) {
+    a[k] = row[2 * k];
+    b[k] = row[2 * k + 1];
+  }
+#pragma unroll
+  for (int j = 0; 2 * j <= N; ++j) {
+    T even = 0, odd = 0;  // the parts x[j] and x[n-j] share and negate
+#pragma unroll
+    for (int k = 1; k <= K; ++k) {
+      const Complex<T> t = root<N>(roots, (j * k) % N);
+      even += a[k] * t.re;
+      odd += b[k] * t.im;
+    }
+    T edge = a[0];
+    if constexpr (N % 2 == 0) edge += j % 2 == 0 ? a[N / 2] : -a[N / 2];
+    row[j] = scale * (edge + 2 * (even + odd));
+    if (j != 0 && 2 * j != N) row[N - j] = scale * (edge + 2 * (even - odd));
+  }
+}
+
+// Rows a thread transforms: the shortest rows several, so that a block's
+// tile holds about 24 KiB (a thread's rows about 192 bytes) and the SM
+// keeps enough bytes in flight while its blocks compute.
+template <class T, int N>
+constexpr int rows_per_thread = std::clamp(192 / int(2 * (N / 2 + 1) * sizeof(T)), 1, 8);
+
+template <class T, int N, bool Inverse, bool Paired>
+__global__ void __launch_bounds__(staging::staged_rows<N>)
+    real_rows_direct(T* data, std::int64_t count, std::int64_t pitch, const DirectRoots<T, N> roots, T scale) {
+  staging::transform_staged_rows<T, N, Inverse, Paired, rows_per_thread<T, N>, false>(data, count, pitch, [&](T* row) {
+    if constexpr (Inverse)
+      inverse<T, N>(row, roots, scale);
+    else
+      forward<T, N>(row, roots, scale);
+  });
+}
+
+template <class T, int N>
+void launch(T* data, std::int64_t count, std::int64_t pitch, const Complex<T>* w, bool inverse, T scale,
+            cudaStream_t stream) {
+  DirectRoots<T, N> roots;
+  for (int j = 0; j < N; ++j) roots.w[j] = w[j];
+  constexpr int Rows = staging::staged_rows<N>;  // threads
+  const unsigned grid = staging::staged_blocks(count, Rows * rows_per_thread<T, N>);
+  const auto run = [&](auto* kernel) {
+    staging::prefer_shared_memory(kernel);
+    kernel<<<grid, Rows, 0, stream>>>(data, count, pitch, roots, scale);
+  };
+  const bool paired = staging::paired_rows(data, pitch);
+  if (inverse) {
+    if (paired)
+      run(real_rows_direct<T, N, true, true>);
+    else
+      run(real_rows_direct<T, N, true, false>);
+  } else {
+    if (paired)
+      run(real_rows_direct<T, N, false, true>);
+    else
+      run(real_rows_direct<T, N, false, false>);
+  }
+}
+
+// 1..real_rows_direct_max.
+template <int... Ns>
+constexpr auto from_one(std::integer_sequence<int, Ns...>) {
+  return std::integer_sequence<int, (Ns + 1)...>{};
+}
+using Lengths = decltype(from_one(std::make_integer_sequence<int, real_rows_direct_max>{}));
+
+}  // namespace direct_detail
+
+template <class T>
+void launch_real_rows_direct(T* data, std::int64_t count, std::int64_t pitch, std::int64_t n, const Complex<T>* w,
+                             bool inverse, T scale, cudaStream_t stream) {
+  if (count == 0) return;
+  const auto launch = [&](auto length) {
+    direct_detail::launch<T, decltype(length)::value>(data, count, pitch, w, inverse, scale, stream);
+  };
+  if (!staging::for_length(direct_detail::Lengths{}, n, launch))
+    throw Error(ErrorKind::invalid_argument, "real_rows_direct: length " + std::to_string(n));
+  check_launch("real_rows_direct (real rows, short length)");
+}
+
+}  // namespace oocfft::kernels::cuda
