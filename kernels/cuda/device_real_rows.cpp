@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <complex>
-#include <iterator>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,9 +30,9 @@ bool direct(std::size_t n) { return n <= static_cast<std::size_t>(real_rows_dire
 
 // A length and direction the fused kernel serves but the tile ran faster,
 // by more than 5%, in a build that ran the fused kernel for every length it
-// serves, both ways (one H200, bench/RESULTS.md, "Device kernels"). Past
-// its tile loaded by asynchronous copies the fused kernel won nearly
-// everywhere else, by up to 26%.
+// serves, both ways (one H200, bench/RESULTS.md, "Device kernels"). With
+// its tile loaded by asynchronous copies (real_rows_staging.cuh) the fused
+// kernel was the faster nearly everywhere else, by up to 26%.
 struct TileFaster {
   std::size_t n;
   bool inverse;

@@ -38,10 +38,11 @@ void launch_real_merge(Complex<T>* rows, std::int64_t count, std::int64_t pitch,
 // values; inverse: the reverse, unnormalised, Im X[0] and Im X[n/2]
 // ignored), times `scale`, in place. `w` holds w_n^j = exp(-2 pi i j / n)
 // for j = 0..n-1, in host memory: the kernel takes them as an argument
-// (DirectRoots). `pitch` in reals. Past 16 its n^2/4 products a row lost
+// (DirectRoots). `pitch` in reals. Past 16 its n^2/4 products a row lose
 // to the fused kernel: a build running it for every 7-smooth n up to 64
-// measured it slower at every length there (bench/RESULTS.md, "Device
-// kernels").
+// measured it slower in 32 of the 38 cases to 32 (faster, by 2-7%, only at
+// a few double lengths) and up to 2x slower past 48 (bench/RESULTS.md,
+// "Device kernels").
 constexpr int real_rows_direct_max = 16;
 template <class T, int N>
 struct DirectRoots {
