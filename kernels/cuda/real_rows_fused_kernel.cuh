@@ -22,13 +22,19 @@ namespace oocfft::kernels::cuda {
 
 namespace fused_detail {
 
+// The tile is loaded by asynchronous copies (staging::start_rows_to_tile),
+// but for the one case where the register copy measured faster: the double
+// inverse of 18 (4%, one H200, bench/RESULTS.md, "Device kernels").
+template <class T, int N, bool Inverse>
+constexpr bool async_load = !(sizeof(T) == sizeof(double) && N == 18 && Inverse);
+
 template <class T, int N, bool Inverse, bool Paired>
 __global__ void __launch_bounds__(staging::staged_rows<N>)
     real_rows_fused(T* data, std::int64_t count, std::int64_t pitch, const Complex<T>* w, T scale) {
   __shared__ Complex<T> tw[N];  // read at warp-uniform indices: broadcasts
   for (int j = threadIdx.x; j < N; j += staging::staged_rows<N>) tw[j] = w[j];
   // The first __syncthreads of the staging publishes tw.
-  staging::transform_staged_rows<T, N, Inverse, Paired, 1, true>(data, count, pitch, [&](T* row) {
+  staging::transform_staged_rows<T, N, Inverse, Paired, 1, async_load<T, N, Inverse>>(data, count, pitch, [&](T* row) {
     if constexpr (Inverse)
       fused_row_inverse<N>(row, tw, scale);
     else
