@@ -17,6 +17,7 @@
 #endif
 
 #include "kernels/butterfly.hpp"
+#include "kernels/cuda/complex_vector.cuh"
 #include "kernels/cuda/schedule_geometry.hpp"
 #include "kernels/cuda/tile_job.hpp"
 #include "kernels/direct_prime.hpp"
@@ -32,17 +33,6 @@ template <class T>
 __device__ __forceinline__ int skew(int i) {
   return i + (i >> skewed_shift<T>());
 }
-
-template <class T>
-struct Vec2;
-template <>
-struct Vec2<float> {
-  using type = float2;
-};
-template <>
-struct Vec2<double> {
-  using type = double2;
-};
 
 // One 8- or 16-byte access per complex value (std::complex and cudaMalloc
 // keep them aligned).

@@ -7,9 +7,9 @@
 #include <string>
 #include <utility>
 
+#include "kernels/cuda/complex_vector.cuh"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/real_rows_kernels.hpp"
-#include "kernels/cuda/real_rows_staging.cuh"
 #include "oocfft/error.hpp"
 
 namespace oocfft::kernels::cuda {
@@ -26,13 +26,10 @@ __device__ __forceinline__ Complex<T> scaled(T s, Complex<T> a) {
 // Complex<T> is aligned to T only; where the rows are aligned to a whole
 // complex value (checked at launch), the split and merge move each one
 // with a single 8- or 16-byte access instead of two.
-template <class T>
-using Pair = staging::PairOf<T>;
-
 template <bool Vector, class T>
 __device__ __forceinline__ Complex<T> load(const Complex<T>* p) {
   if constexpr (Vector) {
-    const auto v = *reinterpret_cast<const typename Pair<T>::type*>(p);
+    const auto v = *reinterpret_cast<const typename Vec2<T>::type*>(p);
     return {v.x, v.y};
   } else {
     return *p;
@@ -42,7 +39,7 @@ __device__ __forceinline__ Complex<T> load(const Complex<T>* p) {
 template <bool Vector, class T>
 __device__ __forceinline__ void store(Complex<T>* p, Complex<T> a) {
   if constexpr (Vector) {
-    *reinterpret_cast<typename Pair<T>::type*>(p) = {a.re, a.im};
+    *reinterpret_cast<typename Vec2<T>::type*>(p) = {a.re, a.im};
   } else {
     *p = a;
   }

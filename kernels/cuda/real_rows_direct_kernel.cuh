@@ -18,13 +18,10 @@
 // inverse makes x[j] and x[n-j] from the same two sums.
 #include <algorithm>
 #include <cstdint>
-#include <string>
 #include <utility>
 
-#include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/real_rows_kernels.hpp"
 #include "kernels/cuda/real_rows_staging.cuh"
-#include "oocfft/error.hpp"
 
 namespace oocfft::kernels::cuda {
 
@@ -120,22 +117,11 @@ void launch(T* data, std::int64_t count, std::int64_t pitch, const Complex<T>* w
   for (int j = 0; j < N; ++j) roots.w[j] = w[j];
   constexpr int Rows = staging::staged_rows<N>;  // threads
   const unsigned grid = staging::staged_blocks(count, Rows * rows_per_thread<T, N>);
-  const auto run = [&](auto* kernel) {
+  staging::for_direction_and_pairing(inverse, staging::paired_rows(data, pitch), [&](auto backward, auto paired) {
+    auto* kernel = real_rows_direct<T, N, decltype(backward)::value, decltype(paired)::value>;
     staging::prefer_shared_memory(kernel);
     kernel<<<grid, Rows, 0, stream>>>(data, count, pitch, roots, scale);
-  };
-  const bool paired = staging::paired_rows(data, pitch);
-  if (inverse) {
-    if (paired)
-      run(real_rows_direct<T, N, true, true>);
-    else
-      run(real_rows_direct<T, N, true, false>);
-  } else {
-    if (paired)
-      run(real_rows_direct<T, N, false, true>);
-    else
-      run(real_rows_direct<T, N, false, false>);
-  }
+  });
 }
 
 // 1..real_rows_direct_max.
@@ -151,12 +137,11 @@ template <class T>
 void launch_real_rows_direct(T* data, std::int64_t count, std::int64_t pitch, std::int64_t n, const Complex<T>* w,
                              bool inverse, T scale, cudaStream_t stream) {
   if (count == 0) return;
-  const auto launch = [&](auto length) {
-    direct_detail::launch<T, decltype(length)::value>(data, count, pitch, w, inverse, scale, stream);
-  };
-  if (!staging::for_length(direct_detail::Lengths{}, n, launch))
-    throw Error(ErrorKind::invalid_argument, "real_rows_direct: length " + std::to_string(n));
-  check_launch("real_rows_direct (real rows, short length)");
+  staging::launch_for_length(direct_detail::Lengths{}, n, "real_rows_direct (real rows, short length)",
+                             [&](auto length) {
+                               direct_detail::launch<T, decltype(length)::value>(data, count, pitch, w, inverse,
+                                                                                  scale, stream);
+                             });
 }
 
 }  // namespace oocfft::kernels::cuda

@@ -9,14 +9,11 @@
 // which instantiate the lengths of FusedLengths<T>.
 #include <algorithm>
 #include <cstdint>
-#include <string>
 #include <utility>
 
-#include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/real_rows_fused.cuh"
 #include "kernels/cuda/real_rows_kernels.hpp"
 #include "kernels/cuda/real_rows_staging.cuh"
-#include "oocfft/error.hpp"
 
 namespace oocfft::kernels::cuda {
 
@@ -47,18 +44,10 @@ void launch(T* data, std::int64_t count, std::int64_t pitch, const Complex<T>* w
             cudaStream_t stream) {
   constexpr int Rows = staging::staged_rows<N>;
   const unsigned grid = staging::staged_blocks(count, Rows);
-  const bool paired = staging::paired_rows(data, pitch);
-  if (inverse) {
-    if (paired)
-      real_rows_fused<T, N, true, true><<<grid, Rows, 0, stream>>>(data, count, pitch, w, scale);
-    else
-      real_rows_fused<T, N, true, false><<<grid, Rows, 0, stream>>>(data, count, pitch, w, scale);
-  } else {
-    if (paired)
-      real_rows_fused<T, N, false, true><<<grid, Rows, 0, stream>>>(data, count, pitch, w, scale);
-    else
-      real_rows_fused<T, N, false, false><<<grid, Rows, 0, stream>>>(data, count, pitch, w, scale);
-  }
+  staging::for_direction_and_pairing(inverse, staging::paired_rows(data, pitch), [&](auto backward, auto paired) {
+    real_rows_fused<T, N, decltype(backward)::value, decltype(paired)::value>
+        <<<grid, Rows, 0, stream>>>(data, count, pitch, w, scale);
+  });
 }
 
 }  // namespace fused_detail
@@ -72,12 +61,11 @@ template <class T>
 void launch_real_rows_fused(T* data, std::int64_t count, std::int64_t pitch, std::int64_t n, const Complex<T>* w,
                             bool inverse, T scale, cudaStream_t stream) {
   if (count == 0) return;
-  const auto launch = [&](auto length) {
-    fused_detail::launch<T, decltype(length)::value>(data, count, pitch, w, inverse, scale, stream);
-  };
-  if (!staging::for_length(typename FusedLengths<T>::list{}, n, launch))
-    throw Error(ErrorKind::invalid_argument, "real_rows_fused: length " + std::to_string(n));
-  check_launch("real_rows_fused (real rows, short length)");
+  staging::launch_for_length(typename FusedLengths<T>::list{}, n, "real_rows_fused (real rows, short length)",
+                             [&](auto length) {
+                               fused_detail::launch<T, decltype(length)::value>(data, count, pitch, w, inverse,
+                                                                                 scale, stream);
+                             });
 }
 
 }  // namespace oocfft::kernels::cuda

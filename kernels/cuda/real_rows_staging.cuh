@@ -6,13 +6,16 @@
 // writes the rows back. One read and one write of the data, in place.
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 
 #include <cuda_pipeline.h>
 #include <cuda_runtime_api.h>
 
+#include "kernels/cuda/complex_vector.cuh"
 #include "kernels/cuda/cuda_check.hpp"
+#include "oocfft/error.hpp"
 
 namespace oocfft::kernels::cuda::staging {
 
@@ -21,17 +24,6 @@ namespace oocfft::kernels::cuda::staging {
 // register-heavy longer rows keep several blocks per SM.
 template <int N>
 constexpr int staged_rows = N <= 32 ? 128 : 64;
-
-template <class T>
-struct PairOf;
-template <>
-struct PairOf<float> {
-  using type = float2;
-};
-template <>
-struct PairOf<double> {
-  using type = double2;
-};
 
 // Copies `Width` reals of `rows` rows between global rows (`pitch` reals
 // apart) and the tile (rows `Stride` reals apart), by a block of `Threads`.
@@ -50,7 +42,7 @@ __device__ __forceinline__ void copy_rows(T* global, std::int64_t pitch, T* tile
   constexpr int Step = Threads / Columns;  // rows a sweep of the block covers
   auto move = [](T* g, T* t) {
     if constexpr (Paired) {
-      using P = typename PairOf<T>::type;
+      using P = typename Vec2<T>::type;
       if constexpr (ToTile) {
         const P v = *reinterpret_cast<const P*>(g);
         t[0] = v.x;
@@ -188,11 +180,32 @@ __device__ __forceinline__ void transform_staged_rows(T* data, std::int64_t coun
   }
 }
 
+// Calls launch(inverse, paired) with both as std::bool_constant: the four
+// instantiations a short-row kernel has for one length.
+template <class Launch>
+void for_direction_and_pairing(bool inverse, bool paired, const Launch& launch) {
+  if (inverse) {
+    if (paired)
+      launch(std::true_type{}, std::true_type{});
+    else
+      launch(std::true_type{}, std::false_type{});
+  } else {
+    if (paired)
+      launch(std::false_type{}, std::true_type{});
+    else
+      launch(std::false_type{}, std::false_type{});
+  }
+}
+
 // Calls launch(std::integral_constant<int, N>) for the N of `lengths` that
-// equals n; false where none does.
+// equals n, then checks the launch; `kernel` names it in the errors. A
+// length not listed is refused (Error(invalid_argument)).
 template <int... Ns, class Launch>
-bool for_length(std::integer_sequence<int, Ns...>, std::int64_t n, const Launch& launch) {
-  return ((n == Ns ? (launch(std::integral_constant<int, Ns>{}), true) : false) || ...);
+void launch_for_length(std::integer_sequence<int, Ns...>, std::int64_t n, const char* kernel,
+                       const Launch& launch) {
+  if (!((n == Ns ? (launch(std::integral_constant<int, Ns>{}), true) : false) || ...))
+    throw Error(ErrorKind::invalid_argument, std::string(kernel) + ": length " + std::to_string(n));
+  check_launch(kernel);
 }
 
 template <int... Ns>
