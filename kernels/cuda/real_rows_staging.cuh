@@ -26,22 +26,34 @@ template <int N>
 constexpr int staged_rows = N <= 32 ? 128 : 64;
 
 // Copies `Width` reals of `rows` rows between global rows (`pitch` reals
-// apart) and the tile (rows `Stride` reals apart), by a block of `Threads`.
-// Paired: 8- or 16-byte global accesses (Width even, rows aligned to two
-// reals: paired_rows); the tile's odd stride takes scalar accesses.
-// Where a row's accesses nearly divide the block, each thread keeps one
-// column and steps down the rows by pointer increments: no division and
-// no 64-bit multiply an access, which had taken more registers and
-// instructions than the transform (ncu, f32 n = 12: 104 registers and 42%
-// of DRAM's throughput, against 53 and 73%). Else the block walks the
-// flat index.
-template <bool ToTile, bool Paired, int Threads, int Width, int Stride, class T>
-__device__ __forceinline__ void copy_rows(T* global, std::int64_t pitch, T* tile, int rows) {
-  constexpr int Each = Paired ? 2 : 1;  // reals an access moves
+// apart) and the tile (rows `Stride` reals apart), by `Threads` threads, of
+// which this is `thread`. Each global access moves `Each` reals: 1, 2 (8-
+// or 16-byte accesses: Width even, rows aligned to two reals) or 4 (float
+// rows aligned to 16 bytes, Width a multiple of 4); the tile's odd stride
+// takes scalar accesses. Where a row's accesses nearly divide the
+// threads, each thread keeps one column and steps down the rows by pointer
+// increments: no division and no 64-bit multiply an access, which had
+// taken more registers and instructions than the transform (ncu, f32
+// n = 12: 104 registers and 42% of DRAM's throughput, against 53 and 73%).
+// Else the threads walk the flat index.
+template <bool ToTile, int Each, int Threads, int Width, int Stride, class T>
+__device__ __forceinline__ void copy_rows(T* global, std::int64_t pitch, T* tile, int rows, int thread) {
+  static_assert(Width % Each == 0, "a row's accesses move whole vectors");
   constexpr int Columns = Width / Each;
-  constexpr int Step = Threads / Columns;  // rows a sweep of the block covers
+  constexpr int Step = Threads / Columns;  // rows a sweep of the threads covers
   auto move = [](T* g, T* t) {
-    if constexpr (Paired) {
+    if constexpr (Each == 4) {
+      static_assert(sizeof(T) == sizeof(float), "four reals an access: float rows");
+      if constexpr (ToTile) {
+        const float4 v = *reinterpret_cast<const float4*>(g);
+        t[0] = v.x;
+        t[1] = v.y;
+        t[2] = v.z;
+        t[3] = v.w;
+      } else {
+        *reinterpret_cast<float4*>(g) = float4{t[0], t[1], t[2], t[3]};
+      }
+    } else if constexpr (Each == 2) {
       using P = typename Vec2<T>::type;
       if constexpr (ToTile) {
         const P v = *reinterpret_cast<const P*>(g);
@@ -58,9 +70,9 @@ __device__ __forceinline__ void copy_rows(T* global, std::int64_t pitch, T* tile
     }
   };
   if constexpr (Step >= 1 && 8 * Step * Columns >= 7 * Threads) {
-    const int column = int(threadIdx.x) % Columns;
-    int r = int(threadIdx.x) / Columns;
-    if (r >= Step) return;  // the block's last few threads, past whole columns
+    const int column = thread % Columns;
+    int r = thread / Columns;
+    if (r >= Step) return;  // the last few threads, past whole columns
     T* g = global + r * pitch + Each * column;
     T* t = tile + r * Stride + Each * column;
     const std::int64_t global_step = Step * pitch;
@@ -69,7 +81,7 @@ __device__ __forceinline__ void copy_rows(T* global, std::int64_t pitch, T* tile
   } else {
     const int total = rows * Columns;
 #pragma unroll 8
-    for (int e = threadIdx.x; e < total; e += Threads) {
+    for (int e = thread; e < total; e += Threads) {
       const int r = e / Columns, c = Each * (e - r * Columns);
       move(global + r * pitch + c, tile + r * Stride + c);
     }
@@ -77,20 +89,21 @@ __device__ __forceinline__ void copy_rows(T* global, std::int64_t pitch, T* tile
 }
 
 // Starts copying `Width` reals of `rows` rows from global rows (`pitch`
-// reals apart) into the tile (rows `Stride` reals apart), by a block of
-// `Threads`, as asynchronous copies (cp.async) of one real each: the whole
-// tile's reads are in flight at once and hold no registers. For the fused
-// kernel, whose registers leave an SM few threads, this ran 5-24% faster
-// than copy_rows, which keeps a few loads a thread in flight; for the
-// direct kernel's short rows, with twice the copy instructions, mostly
-// 3-11% slower (one H200, bench/RESULTS.md, "Device kernels").
-// finish_rows_to_tile waits for them.
+// reals apart) into the tile (rows `Stride` reals apart), by `Threads`
+// threads, of which this is `thread`, as asynchronous copies (cp.async) of
+// one real each: the whole tile's reads are in flight at once and hold no
+// registers. For the fused kernel, whose registers leave an SM few
+// threads, this ran 5-24% faster than copy_rows, which keeps a few loads a
+// thread in flight; for the direct kernel's short rows, with twice the
+// copy instructions, mostly 3-11% slower (one H200, bench/RESULTS.md,
+// "Device kernels"). finish_rows_to_tile waits for them.
 template <int Threads, int Width, int Stride, class T>
-__device__ __forceinline__ void start_rows_to_tile(const T* global, std::int64_t pitch, T* tile, int rows) {
+__device__ __forceinline__ void start_rows_to_tile(const T* global, std::int64_t pitch, T* tile, int rows,
+                                                   int thread) {
   constexpr int Step = Threads / Width;
   if constexpr (Step >= 1 && 8 * Step * Width >= 7 * Threads) {
-    const int column = int(threadIdx.x) % Width;
-    int r = int(threadIdx.x) / Width;
+    const int column = thread % Width;
+    int r = thread / Width;
     if (r < Step) {
       const T* g = global + r * pitch + column;
       T* t = tile + r * Stride + column;
@@ -101,7 +114,7 @@ __device__ __forceinline__ void start_rows_to_tile(const T* global, std::int64_t
   } else {
     const int total = rows * Width;
 #pragma unroll 8
-    for (int e = threadIdx.x; e < total; e += Threads) {
+    for (int e = thread; e < total; e += Threads) {
       const int r = e / Width, c = e - r * Width;
       __pipeline_memcpy_async(tile + r * Stride + c, global + r * pitch + c, sizeof(T));
     }
@@ -113,10 +126,15 @@ __device__ __forceinline__ void start_rows_to_tile(const T* global, std::int64_t
 // after it publishes the block's.
 __device__ __forceinline__ void finish_rows_to_tile() { __pipeline_wait_prior(0); }
 
-// Rows whose every access can pair two reals.
+// Reals a global access of a short-row kernel moves for rows of W reals
+// (the half spectrum's footprint) at `data`, `pitch` reals apart: four
+// (16 bytes) for float rows aligned to them whose W is a multiple of 4,
+// else two where every row starts on a pair, else one.
 template <class T>
-bool paired_rows(const T* data, std::int64_t pitch) {
-  return reinterpret_cast<std::uintptr_t>(data) % (2 * sizeof(T)) == 0 && pitch % 2 == 0;
+int access_width(const T* data, std::int64_t pitch, int w) {
+  const auto address = reinterpret_cast<std::uintptr_t>(data);
+  if (sizeof(T) == sizeof(float) && w % 4 == 0 && address % 16 == 0 && pitch % 4 == 0) return 4;
+  return address % (2 * sizeof(T)) == 0 && pitch % 2 == 0 ? 2 : 1;
 }
 
 // Asks for the SM's whole shared-memory carveout for `kernel`: the staged
@@ -135,66 +153,89 @@ inline unsigned staged_blocks(std::int64_t count, int rows) {
   return static_cast<unsigned>(std::clamp<std::int64_t>(blocks, 1, std::int64_t{1} << 30));
 }
 
-// The rows of a block's grid-stride share, RowsPerThread a thread:
-// staged (AsyncLoad: start_rows_to_tile, else copy_rows), `transform(row)`
-// on each (the row's N reals, or forward its half
-// spectrum, at `row` in shared memory), written back. Called by a kernel
-// of staged_rows<N> threads.
-template <class T, int N, bool Inverse, bool Paired, int RowsPerThread, bool AsyncLoad, class Transform>
+// Barrier of a group of threads that share a tile: its warp, or the block.
+template <bool WarpTiles>
+__device__ __forceinline__ void sync_tile() {
+  if constexpr (WarpTiles)
+    __syncwarp();
+  else
+    __syncthreads();
+}
+
+// The rows of a block's grid-stride share, RowsPerThread a thread: staged
+// in shared memory (AsyncLoad: start_rows_to_tile, else copy_rows with
+// `Each` reals an access), `transform(row)` on each (the row's N reals,
+// or forward its half spectrum, at `row` in shared memory), written back.
+// Called by a kernel of staged_rows<N> threads. WarpTiles: each warp
+// stages, transforms and writes its own share of the block's rows, with
+// warp barriers only, so that one warp's transform overlaps another's
+// copies; else the block moves its rows together.
+template <class T, int N, bool Inverse, int Each, int RowsPerThread, bool AsyncLoad, bool WarpTiles,
+          class Transform>
 __device__ __forceinline__ void transform_staged_rows(T* data, std::int64_t count, std::int64_t pitch,
                                                       const Transform& transform) {
   constexpr int Threads = staged_rows<N>;
   constexpr int Rows = Threads * RowsPerThread;
+  constexpr int Group = WarpTiles ? 32 : Threads;  // threads that share a tile
+  constexpr int GroupRows = Group * RowsPerThread;
   constexpr int W = 2 * (N / 2 + 1);  // reals a row's half spectrum takes
   constexpr int S = W + 1;            // tile row stride: odd, so a warp's rows start on different banks
-  // Reals moved per row, all even so that the global accesses pair: an
-  // odd N's rows take their padding slot along (read and ignored forward;
-  // inverse, written back as it was read: Im X[N/2], which numpy's irfft
-  // ignores).
-  constexpr int Reals = N % 2 == 0 ? N : W;
+  // Reals moved per row: the whole half spectrum's footprint W but where
+  // the forward's N reals fill whole accesses. An odd N's rows take their
+  // padding slot along; the inverse writes back the slots past its N reals
+  // as it read them (Im X[N/2], or X[N/2] for even N, which numpy's irfft
+  // ignores and FFTW's padded layout leaves unspecified). Rows written in
+  // part leave sectors partly written, which cost the memory a read: the
+  // whole footprint made the float inverses of 6, 10 and 14 12-32% faster
+  // (one H200).
+  constexpr int Reals = N % 2 == 0 && N % Each == 0 ? N : W;
   constexpr int In = Inverse ? W : Reals;
-  constexpr int Out = Inverse ? Reals : W;
-  static_assert(In % 2 == 0 && Out % 2 == 0, "rows move in pairs of reals");
+  constexpr int Out = W;
+  static_assert(In % Each == 0 && Out % Each == 0, "rows move in whole accesses");
   __shared__ T tile[Rows * S];
-  for (std::int64_t row0 = std::int64_t(blockIdx.x) * Rows; row0 < count; row0 += std::int64_t(gridDim.x) * Rows) {
-    const int rows = static_cast<int>(count - row0 < Rows ? count - row0 : Rows);
+  const int group = int(threadIdx.x) / Group, member = int(threadIdx.x) % Group;
+  T* const group_tile = tile + group * GroupRows * S;
+  for (std::int64_t row0 = std::int64_t(blockIdx.x) * Rows + group * GroupRows; row0 < count;
+       row0 += std::int64_t(gridDim.x) * Rows) {
+    const int rows = static_cast<int>(count - row0 < GroupRows ? count - row0 : GroupRows);
     T* base = data + row0 * pitch;
     if constexpr (AsyncLoad) {
-      start_rows_to_tile<Threads, In, S>(base, pitch, tile, rows);
+      start_rows_to_tile<Group, In, S>(base, pitch, group_tile, rows, member);
       finish_rows_to_tile();
     } else {
-      copy_rows<true, Paired, Threads, In, S>(base, pitch, tile, rows);
+      copy_rows<true, Each, Group, In, S>(base, pitch, group_tile, rows, member);
     }
-    __syncthreads();
+    sync_tile<WarpTiles>();
     // One row after another: unrolled, a thread's rows took their registers
     // together, and the registers, not the tile, then bounded the blocks an
     // SM holds.
 #pragma unroll 1
     for (int i = 0; i < RowsPerThread; ++i) {
-      const int r = int(threadIdx.x) + i * Threads;
-      if (r < rows) transform(tile + r * S);
+      const int r = member + i * Group;
+      if (r < rows) transform(group_tile + r * S);
     }
-    __syncthreads();
-    copy_rows<false, Paired, Threads, Out, S>(base, pitch, tile, rows);
-    __syncthreads();
+    sync_tile<WarpTiles>();
+    copy_rows<false, Each, Group, Out, S>(base, pitch, group_tile, rows, member);
+    sync_tile<WarpTiles>();
   }
 }
 
-// Calls launch(inverse, paired) with both as std::bool_constant: the four
+// Calls launch(inverse, each) with inverse as std::bool_constant and each
+// (access_width for rows of W reals) as std::integral_constant<int>: the
 // instantiations a short-row kernel has for one length.
-template <class Launch>
-void for_direction_and_pairing(bool inverse, bool paired, const Launch& launch) {
-  if (inverse) {
-    if (paired)
-      launch(std::true_type{}, std::true_type{});
-    else
-      launch(std::true_type{}, std::false_type{});
-  } else {
-    if (paired)
-      launch(std::false_type{}, std::true_type{});
-    else
-      launch(std::false_type{}, std::false_type{});
-  }
+template <class T, int W, class Launch>
+void for_direction_and_width(bool inverse, int each, const Launch& launch) {
+  auto with_width = [&](auto backward) {
+    if constexpr (sizeof(T) == sizeof(float) && W % 4 == 0) {
+      if (each == 4) return launch(backward, std::integral_constant<int, 4>{});
+    }
+    if (each == 2) return launch(backward, std::integral_constant<int, 2>{});
+    launch(backward, std::integral_constant<int, 1>{});
+  };
+  if (inverse)
+    with_width(std::true_type{});
+  else
+    with_width(std::false_type{});
 }
 
 // Calls launch(std::integral_constant<int, N>) for the N of `lengths` that
