@@ -1,9 +1,10 @@
 #pragma once
 // How the short-row kernels of DeviceRealRows (real_rows_direct_kernel.cuh,
 // real_rows_fused_kernel.cuh) move their rows: a block of staged_rows<N>
-// threads stages its rows in shared memory with coalesced accesses, each
-// thread transforms one row or a few there in registers, and the block
-// writes the rows back. One read and one write of the data, in place.
+// threads (or each of its warps, with warp tiles) stages its rows in shared
+// memory with coalesced accesses, each thread transforms one row or a few
+// there in registers, and the rows are written back. One read and one
+// write of the data, in place.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -122,8 +123,8 @@ __device__ __forceinline__ void start_rows_to_tile(const T* global, std::int64_t
   __pipeline_commit();
 }
 
-// Waits for this thread's copies of start_rows_to_tile; the __syncthreads
-// after it publishes the block's.
+// Waits for this thread's copies of start_rows_to_tile; the barrier after
+// it (sync_tile) publishes those of the threads that share the tile.
 __device__ __forceinline__ void finish_rows_to_tile() { __pipeline_wait_prior(0); }
 
 // Reals a global access of a short-row kernel moves for rows of W reals
