@@ -64,7 +64,10 @@ class DeviceRealRows {
   // Rows r < rows at data + r * row_pitch, in place. forward: n reals ->
   // n/2 + 1 complex values, times scale. inverse: n/2 + 1 complex values
   // (Im X[0] and, for even n, Im X[n/2] ignored, as numpy's irfft does) ->
-  // n reals, sign +, times scale (no implicit 1/n). Asynchronous on
+  // n reals, sign +, times scale (no implicit 1/n); the row's slots past
+  // its n reals, up to 2 (n/2 + 1), are unspecified afterwards (the
+  // short-row kernels write back what they read there), and nothing past
+  // them is written, either way. Asynchronous on
   // `stream`; every launch checked. `workspace` holds
   // workspace_bytes(rows, row_pitch) device bytes (null if that is 0).
   // `data` must start on a complex value (2 * sizeof(T) bytes) unless the
