@@ -97,7 +97,7 @@ __device__ __forceinline__ void inverse(T* row, const DirectRoots<T, N>& roots, 
 // tile holds about 24 KiB (a thread's rows about 192 bytes) and the SM
 // keeps enough bytes in flight while its blocks compute.
 template <class T, int N>
-constexpr int rows_per_thread = std::clamp(192 / int(2 * (N / 2 + 1) * sizeof(T)), 1, 8);
+constexpr int rows_per_thread = std::clamp(192 / int(staging::footprint<N> * sizeof(T)), 1, 8);
 
 // Each warp moves its own rows (warp tiles): against the block moving its
 // rows together, 3-14% faster at most lengths, slower only at the float
@@ -121,9 +121,7 @@ void launch(T* data, std::int64_t count, std::int64_t pitch, const Complex<T>* w
   for (int j = 0; j < N; ++j) roots.w[j] = w[j];
   constexpr int Rows = staging::staged_rows<N>;  // threads
   const unsigned grid = staging::staged_blocks(count, Rows * rows_per_thread<T, N>);
-  constexpr int W = 2 * (N / 2 + 1);
-  const int each = staging::access_width(data, pitch, W);
-  staging::for_direction_and_width<T, W>(inverse, each, [&](auto backward, auto width) {
+  staging::for_direction_and_width<T, N>(inverse, data, pitch, [&](auto backward, auto width) {
     auto* kernel = real_rows_direct<T, N, decltype(backward)::value, decltype(width)::value>;
     staging::prefer_shared_memory(kernel);
     kernel<<<grid, Rows, 0, stream>>>(data, count, pitch, roots, scale);

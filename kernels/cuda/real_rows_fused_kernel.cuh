@@ -48,9 +48,7 @@ void launch(T* data, std::int64_t count, std::int64_t pitch, const Complex<T>* w
             cudaStream_t stream) {
   constexpr int Rows = staging::staged_rows<N>;
   const unsigned grid = staging::staged_blocks(count, Rows);
-  constexpr int W = 2 * (N / 2 + 1);
-  const int each = staging::access_width(data, pitch, W);
-  staging::for_direction_and_width<T, W>(inverse, each, [&](auto backward, auto width) {
+  staging::for_direction_and_width<T, N>(inverse, data, pitch, [&](auto backward, auto width) {
     real_rows_fused<T, N, decltype(backward)::value, decltype(width)::value>
         <<<grid, Rows, 0, stream>>>(data, count, pitch, w, scale);
   });

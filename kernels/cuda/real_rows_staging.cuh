@@ -26,23 +26,52 @@ namespace oocfft::kernels::cuda::staging {
 template <int N>
 constexpr int staged_rows = N <= 32 ? 128 : 64;
 
-// Copies `Width` reals of `rows` rows between global rows (`pitch` reals
-// apart) and the tile (rows `Stride` reals apart), by `Threads` threads, of
-// which this is `thread`. Each global access moves `Each` reals: 1, 2 (8-
-// or 16-byte accesses: Width even, rows aligned to two reals) or 4 (float
-// rows aligned to 16 bytes, Width a multiple of 4); the tile's odd stride
-// takes scalar accesses. Where a row's accesses nearly divide the
-// threads, each thread keeps one column and steps down the rows by pointer
-// increments: no division and no 64-bit multiply an access, which had
-// taken more registers and instructions than the transform (ncu, f32
-// n = 12: 104 registers and 42% of DRAM's throughput, against 53 and 73%).
-// Else the threads walk the flat index.
-template <bool ToTile, int Each, int Threads, int Width, int Stride, class T>
-__device__ __forceinline__ void copy_rows(T* global, std::int64_t pitch, T* tile, int rows, int thread) {
+// Reals a row's half spectrum takes in FFTW's padded layout: its
+// footprint, 2 (N/2 + 1).
+template <int N>
+constexpr int footprint = 2 * (N / 2 + 1);
+
+// Calls move(g, t) for each access of `Each` reals that `Threads` threads,
+// of which this is `thread`, make over `Width` reals of `rows` rows: g in
+// the global rows (`pitch` reals apart), t in the tile (rows `Stride`
+// reals apart). Where a row's accesses nearly divide the threads, each
+// thread keeps one column and steps down the rows by pointer increments:
+// no division and no 64-bit multiply an access, which had taken more
+// registers and instructions than the transform (ncu, f32 n = 12: 104
+// registers and 42% of DRAM's throughput, against 53 and 73%). Else the
+// threads walk the flat index.
+template <int Each, int Threads, int Width, int Stride, class G, class T, class Move>
+__device__ __forceinline__ void for_each_access(G* global, std::int64_t pitch, T* tile, int rows, int thread,
+                                                const Move& move) {
   static_assert(Width % Each == 0, "a row's accesses move whole vectors");
   constexpr int Columns = Width / Each;
   constexpr int Step = Threads / Columns;  // rows a sweep of the threads covers
-  auto move = [](T* g, T* t) {
+  if constexpr (Step >= 1 && 8 * Step * Columns >= 7 * Threads) {
+    const int column = thread % Columns;
+    int r = thread / Columns;
+    if (r >= Step) return;  // the last few threads, past whole columns
+    G* g = global + r * pitch + Each * column;
+    T* t = tile + r * Stride + Each * column;
+    const std::int64_t global_step = Step * pitch;
+#pragma unroll 8
+    for (; r < rows; r += Step, g += global_step, t += Step * Stride) move(g, t);
+  } else {
+    const int total = rows * Columns;
+#pragma unroll 8
+    for (int e = thread; e < total; e += Threads) {
+      const int r = e / Columns, c = Each * (e - r * Columns);
+      move(global + r * pitch + c, tile + r * Stride + c);
+    }
+  }
+}
+
+// Copies `Width` reals of `rows` rows between global rows and the tile
+// (for_each_access), each global access moving `Each` reals: 1, 2 (8- or
+// 16-byte accesses: rows aligned to two reals) or 4 (float rows aligned to
+// 16 bytes); the tile's odd stride takes scalar accesses.
+template <bool ToTile, int Each, int Threads, int Width, int Stride, class T>
+__device__ __forceinline__ void copy_rows(T* global, std::int64_t pitch, T* tile, int rows, int thread) {
+  for_each_access<Each, Threads, Width, Stride>(global, pitch, tile, rows, thread, [](T* g, T* t) {
     if constexpr (Each == 4) {
       static_assert(sizeof(T) == sizeof(float), "four reals an access: float rows");
       if constexpr (ToTile) {
@@ -69,30 +98,12 @@ __device__ __forceinline__ void copy_rows(T* global, std::int64_t pitch, T* tile
       else
         *g = *t;
     }
-  };
-  if constexpr (Step >= 1 && 8 * Step * Columns >= 7 * Threads) {
-    const int column = thread % Columns;
-    int r = thread / Columns;
-    if (r >= Step) return;  // the last few threads, past whole columns
-    T* g = global + r * pitch + Each * column;
-    T* t = tile + r * Stride + Each * column;
-    const std::int64_t global_step = Step * pitch;
-#pragma unroll 8
-    for (; r < rows; r += Step, g += global_step, t += Step * Stride) move(g, t);
-  } else {
-    const int total = rows * Columns;
-#pragma unroll 8
-    for (int e = thread; e < total; e += Threads) {
-      const int r = e / Columns, c = Each * (e - r * Columns);
-      move(global + r * pitch + c, tile + r * Stride + c);
-    }
-  }
+  });
 }
 
-// Starts copying `Width` reals of `rows` rows from global rows (`pitch`
-// reals apart) into the tile (rows `Stride` reals apart), by `Threads`
-// threads, of which this is `thread`, as asynchronous copies (cp.async) of
-// one real each: the whole tile's reads are in flight at once and hold no
+// Starts copying `Width` reals of `rows` rows from global rows into the
+// tile (for_each_access) as asynchronous copies (cp.async) of one real
+// each: the whole tile's reads are in flight at once and hold no
 // registers. For the fused kernel, whose registers leave an SM few
 // threads, this ran 5-24% faster than copy_rows, which keeps a few loads a
 // thread in flight; for the direct kernel's short rows, with twice the
@@ -101,25 +112,8 @@ __device__ __forceinline__ void copy_rows(T* global, std::int64_t pitch, T* tile
 template <int Threads, int Width, int Stride, class T>
 __device__ __forceinline__ void start_rows_to_tile(const T* global, std::int64_t pitch, T* tile, int rows,
                                                    int thread) {
-  constexpr int Step = Threads / Width;
-  if constexpr (Step >= 1 && 8 * Step * Width >= 7 * Threads) {
-    const int column = thread % Width;
-    int r = thread / Width;
-    if (r < Step) {
-      const T* g = global + r * pitch + column;
-      T* t = tile + r * Stride + column;
-      const std::int64_t global_step = Step * pitch;
-#pragma unroll 8
-      for (; r < rows; r += Step, g += global_step, t += Step * Stride) __pipeline_memcpy_async(t, g, sizeof(T));
-    }
-  } else {
-    const int total = rows * Width;
-#pragma unroll 8
-    for (int e = thread; e < total; e += Threads) {
-      const int r = e / Width, c = e - r * Width;
-      __pipeline_memcpy_async(tile + r * Stride + c, global + r * pitch + c, sizeof(T));
-    }
-  }
+  for_each_access<1, Threads, Width, Stride>(global, pitch, tile, rows, thread,
+                                             [](const T* g, T* t) { __pipeline_memcpy_async(t, g, sizeof(T)); });
   __pipeline_commit();
 }
 
@@ -128,9 +122,9 @@ __device__ __forceinline__ void start_rows_to_tile(const T* global, std::int64_t
 __device__ __forceinline__ void finish_rows_to_tile() { __pipeline_wait_prior(0); }
 
 // Reals a global access of a short-row kernel moves for rows of W reals
-// (the half spectrum's footprint) at `data`, `pitch` reals apart: four
-// (16 bytes) for float rows aligned to them whose W is a multiple of 4,
-// else two where every row starts on a pair, else one.
+// (the footprint) at `data`, `pitch` reals apart: four (16 bytes) for
+// float rows aligned to them whose W is a multiple of 4, else two where
+// every row starts on a pair, else one.
 template <class T>
 int access_width(const T* data, std::int64_t pitch, int w) {
   const auto address = reinterpret_cast<std::uintptr_t>(data);
@@ -179,8 +173,8 @@ __device__ __forceinline__ void transform_staged_rows(T* data, std::int64_t coun
   constexpr int Rows = Threads * RowsPerThread;
   constexpr int Group = WarpTiles ? 32 : Threads;  // threads that share a tile
   constexpr int GroupRows = Group * RowsPerThread;
-  constexpr int W = 2 * (N / 2 + 1);  // reals a row's half spectrum takes
-  constexpr int S = W + 1;            // tile row stride: odd, so a warp's rows start on different banks
+  constexpr int W = footprint<N>;
+  constexpr int S = W + 1;  // tile row stride: odd, so a warp's rows start on different banks
   // Reals moved per row: the whole half spectrum's footprint W but where
   // the forward's N reals fill whole accesses. An odd N's rows take their
   // padding slot along; the inverse writes back the slots past its N reals
@@ -221,13 +215,15 @@ __device__ __forceinline__ void transform_staged_rows(T* data, std::int64_t coun
   }
 }
 
-// Calls launch(inverse, each) with inverse as std::bool_constant and each
-// (access_width for rows of W reals) as std::integral_constant<int>: the
-// instantiations a short-row kernel has for one length.
-template <class T, int W, class Launch>
-void for_direction_and_width(bool inverse, int each, const Launch& launch) {
+// Calls launch(inverse, each) with inverse as std::bool_constant and each,
+// the access_width of rows of length N at `data`, `pitch` reals apart, as
+// std::integral_constant<int>: the instantiations a short-row kernel has
+// for one length (4 only where the footprint allows it).
+template <class T, int N, class Launch>
+void for_direction_and_width(bool inverse, const T* data, std::int64_t pitch, const Launch& launch) {
+  const int each = access_width(data, pitch, footprint<N>);
   auto with_width = [&](auto backward) {
-    if constexpr (sizeof(T) == sizeof(float) && W % 4 == 0) {
+    if constexpr (sizeof(T) == sizeof(float) && footprint<N> % 4 == 0) {
       if (each == 4) return launch(backward, std::integral_constant<int, 4>{});
     }
     if (each == 2) return launch(backward, std::integral_constant<int, 2>{});
