@@ -8,8 +8,8 @@
 // even line runs its half length in four steps); odd row and line counts,
 // rows with extra padding; contiguous and strided (brick y and z) lines;
 // round trips. Inputs in [-0.5, 0.5), seeded; padding, workspaces and
-// outputs are poisoned with NaN, so an unwritten output or a read of
-// unwritten scratch shows. Relative L2 error under C * eps * sqrt(log2 N),
+// outputs are poisoned with NaN, so an unwritten output, a read of
+// unwritten scratch or a write past a row's footprint shows. Relative L2 error under C * eps * sqrt(log2 N),
 // C the complex FFT's constant (cuda_test_support.hpp) plus 2 for the
 // split or the Makhoul twiddle. Skipped, with the reason, without a GPU.
 #include <gtest/gtest.h>
@@ -190,6 +190,20 @@ double real_tolerance(std::size_t n, std::size_t inner) {
 
 // ------------------------------------------------------------------ DeviceRealRows
 
+// The elements a transform must leave alone, poisoned with NaN before it
+// runs: the lead before the first row and each row's pitch past its
+// half-spectrum footprint 2 (n/2 + 1). The inverse may write the slots
+// from n up to the footprint (DeviceRealRows's contract), nothing past it.
+template <class T>
+void expect_untouched_past_footprints(const std::vector<T>& data, std::size_t lead, std::size_t rows,
+                                      std::size_t pitch, std::size_t footprint, const std::string& what) {
+  std::size_t written = 0;
+  for (std::size_t i = 0; i < lead; ++i) written += !std::isnan(data[i]);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t j = footprint; j < pitch; ++j) written += !std::isnan(data[lead + r * pitch + j]);
+  EXPECT_EQ(written, 0u) << "elements written outside the rows' footprints, " << what;
+}
+
 // With `plan_time`, the plan takes its schedules from it, and every kernel
 // the plan asks for must be ready there; `folded` then says whether the
 // FFT runs with its split and merge folded in (asserted both ways, so
@@ -232,6 +246,7 @@ void check_real_rows(RealRunner<T>& runner, std::size_t n, std::size_t rows, std
       forward.add(std::complex<T>(out[lead + r * pitch + 2 * k], out[lead + r * pitch + 2 * k + 1]), want[k]);
   }
   EXPECT_LE(worst.check<T>(forward.relative(), tol), tol) << "forward " << what;
+  expect_untouched_past_footprints(out, lead, rows, pitch, 2 * half, "forward " + what);
 
   // Inverse: random half spectra (Im X[0], Im X[n/2] not zero: they must be
   // ignored), padding NaN, scale 1/n; against fftwl's c2r.
@@ -254,6 +269,7 @@ void check_real_rows(RealRunner<T>& runner, std::size_t n, std::size_t rows, std
     for (std::size_t j = 0; j < n; ++j) inverse.add(back[lead + r * pitch + j], want[j], inv_n);
   }
   EXPECT_LE(worst.check<T>(inverse.relative(), tol), tol) << "inverse " << what;
+  expect_untouched_past_footprints(back, lead, rows, pitch, 2 * half, "inverse " + what);
 
   // Round trip: forward, then inverse with 1/n, gives the input back.
   const auto again = runner.run(in, work, [&](T* d, void* w, cudaStream_t s) {
@@ -264,6 +280,7 @@ void check_real_rows(RealRunner<T>& runner, std::size_t n, std::size_t rows, std
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t j = 0; j < n; ++j) trip.add(again[lead + r * pitch + j], x[r][j]);
   EXPECT_LE(worst.check<T>(trip.relative(), 2 * tol), 2 * tol) << "round trip " << what;
+  expect_untouched_past_footprints(again, lead, rows, pitch, 2 * half, "round trip " + what);
 }
 
 TEST(CudaRealRows, LengthsAgainstFftwLongDouble) {
