@@ -35,24 +35,39 @@
 
 namespace oocfft::kernels::cuda::detail {
 
-// Calls visit(lane, k) for each pair (k, M - k), k = 0..M/2, of the tile's
-// lanes below `lanes_here` that this thread takes: consecutive threads take
-// consecutive k of one lane, so the accesses at k and at M - k both run
-// along memory (the latter backwards).
-template <class G, int M, class Visit>
+// The rounds a tile's threads take over `pairs` pairs of each lane.
+template <class G>
+constexpr int pair_rounds(int pairs) {
+  return (G::lanes * pairs + G::threads - 1) / G::threads;
+}
+
+// Calls visit(lane, k) for k = 0..Pairs-1 of each of the tile's lanes
+// below `lanes_here` that this thread takes: consecutive threads take
+// consecutive k of one lane, so the accesses at k and at its partner
+// (M - k, N - k) both run along memory (the latter backwards).
+template <class G, int Pairs, class Visit>
 __device__ __forceinline__ void for_each_pair(int lanes_here, Visit&& visit) {
-  constexpr int pairs = M / 2 + 1;
-  constexpr int total = G::lanes * pairs;
-  constexpr int U = (total + G::threads - 1) / G::threads;
+  constexpr int total = G::lanes * Pairs;
+  constexpr int U = pair_rounds<G>(Pairs);
   OOCFFT_UNROLL
   for (int u = 0; u < U; ++u) {
     const int e = static_cast<int>(threadIdx.x) + u * G::threads;
     // Unsigned: a division by a constant, without a signed fix-up.
-    const int lane = static_cast<int>(static_cast<unsigned>(e) / static_cast<unsigned>(pairs));
+    const int lane = static_cast<int>(static_cast<unsigned>(e) / static_cast<unsigned>(Pairs));
     if (e >= total || lane >= lanes_here) break;  // e only grows
-    visit(lane, e - lane * pairs);
+    visit(lane, e - lane * Pairs);
   }
 }
+
+// The pairs (k, M - k) of an even row's half length M: k = 0..M/2, pair 0
+// also taking X[M]; for even M the middle k = M/2 is its own partner. Or,
+// where that saves the tile's threads a round, k = 0..M/2-1, pair 0 also
+// taking the middle (w_n^(M/2) = -i: X[M/2] = conj Z[M/2]): where M and
+// the tile are powers of two, the lanes' M/2 pairs fill the threads'
+// rounds evenly, and M/2 + 1 took a round more for a few pairs. Where it
+// saves none, the middle's extra step in pair 0 made the split slower.
+template <class G, int M>
+constexpr bool middle_in_pair0 = M % 2 == 0 && pair_rounds<G>(M / 2) < pair_rounds<G>(M / 2 + 1);
 
 // Forward: the tile's spectra Z (shared memory, natural order) -> the half
 // spectra X of the real rows, times job.scale, into global memory.
@@ -61,13 +76,18 @@ __device__ __forceinline__ void real_split_copy_out(const T* re, const T* im, co
                                                     Complex<T>* out, int lanes_here) {
   using G = ScheduleGeometry<T, M, false>;
   const T s = job.scale;
-  for_each_pair<G, M>(lanes_here, [&](int lane, int k) {
+  constexpr bool middle = middle_in_pair0<G, M>;
+  for_each_pair<G, middle ? M / 2 : M / 2 + 1>(lanes_here, [&](int lane, int k) {
     Complex<T>* row = out + lane * job.lane.out;
     const int at = tile_word<G>(schedule_position<G, false>(lane, k));
     const Complex<T> a = {re[at], im[at]};
     if (k == 0) {
       store(row, Complex<T>{s * (a.re + a.im), T(0)});
       store(row + M, Complex<T>{s * (a.re - a.im), T(0)});
+      if constexpr (middle) {
+        const int mt = tile_word<G>(schedule_position<G, false>(lane, M / 2));
+        store(row + M / 2, Complex<T>{s * re[mt], -s * im[mt]});
+      }
       return;
     }
     const int j = M - k;
@@ -88,20 +108,36 @@ __device__ __forceinline__ void real_split_copy_out(const T* re, const T* im, co
 // copy_tile_in does (a loop that loaded, merged and stored one pair at a
 // time ran at about half the split's speed). Lanes past the batch hold
 // zeros. A barrier before the passes read.
+// Tiles of at most four lanes (long rows) also load their twiddles up
+// front where the pairs and their twiddles take at most three quarters of
+// the tile's register target (past that ptxas spilled up to 192 bytes);
+// then, where that saves a round of pairs, pair 0 also takes the middle
+// X[M/2], as the split does (without it the twiddles spilled at the
+// powers of two). In tiles of more lanes both made the inverse slower, the
+// middle's third load in pair 0 most (bench/RESULTS.md, the real
+// kernels' table).
 template <class T, int M>
 __device__ __forceinline__ void real_merge_copy_in(T* re, T* im, const TileJob<T>& job, const Complex<T>* in,
                                                    int lanes_here) {
   using G = ScheduleGeometry<T, M, false>;
-  constexpr int pairs = M / 2 + 1;
+  constexpr bool saves_a_round = middle_in_pair0<G, M>;
+  constexpr int fewest_rounds = pair_rounds<G>(saves_a_round ? M / 2 : M / 2 + 1);
+  constexpr int words = 3 * fewest_rounds * static_cast<int>(sizeof(Complex<T>) / 4);  // a, b, w
+  constexpr bool twiddles_first = G::lanes <= 4 && 4 * words <= 3 * G::register_target;
+  constexpr bool middle = twiddles_first && saves_a_round;
+  constexpr int pairs = middle ? M / 2 : M / 2 + 1;
   constexpr int total = G::lanes * pairs;
-  constexpr int U = (total + G::threads - 1) / G::threads;
+  constexpr int U = pair_rounds<G>(pairs);
   for (int e = static_cast<int>(threadIdx.x) + lanes_here * M; e < G::points; e += G::threads) {
     const int at = tile_word<G>(e);
     re[at] = T(0);
     im[at] = T(0);
   }
-  // Pair k of a lane: X[k] and X[M - k] (k = 0: X[0] and X[M]).
-  Complex<T> a[U], b[U];
+  // Pair k of a lane: X[k] and X[M - k] (k = 0: X[0] and X[M]). Taking the
+  // middle, pair 0 needs only Re X[0] and Re X[M], and holds X[M/2] in
+  // their imaginary parts' places: a = (Re X[0], Re X[M/2]), b = (Re X[M],
+  // Im X[M/2]).
+  Complex<T> a[U], b[U], w[twiddles_first ? U : 1];
   OOCFFT_UNROLL
   for (int u = 0; u < U; ++u) {
     const int e = static_cast<int>(threadIdx.x) + u * G::threads;
@@ -110,8 +146,15 @@ __device__ __forceinline__ void real_merge_copy_in(T* re, T* im, const TileJob<T
     const int k = e - lane * pairs;
     if (e < total && lane < lanes_here) {
       const Complex<T>* row = in + lane * job.lane.in;
-      a[u] = load(row + k);
-      b[u] = load(row + (M - k));
+      if constexpr (twiddles_first) w[u] = load_table(job.post_table + k);
+      if (middle && k == 0) {
+        const T* reals = reinterpret_cast<const T*>(row);
+        a[u] = {reals[0], reals[M]};
+        b[u] = {reals[2 * M], reals[M + 1]};
+      } else {
+        a[u] = load(row + k);
+        b[u] = load(row + (M - k));
+      }
     }
   }
   OOCFFT_UNROLL
@@ -124,12 +167,20 @@ __device__ __forceinline__ void real_merge_copy_in(T* re, T* im, const TileJob<T
     if (k == 0) {
       re[at] = a[u].re + b[u].re;
       im[at] = -(a[u].re - b[u].re);
+      if constexpr (middle) {  // 2Z[M/2] = 2 conj X[M/2], stored conjugated
+        const int mt = tile_word<G>(schedule_position<G, false>(lane, M / 2));
+        re[mt] = T(2) * a[u].im;
+        im[mt] = T(2) * b[u].im;
+      }
       continue;
     }
     const int j = M - k;
     const Complex<T> ev = {a[u].re + b[u].re, a[u].im - b[u].im};  // a + conj b
     const Complex<T> d = {a[u].re - b[u].re, a[u].im + b[u].im};   // a - conj b
-    const Complex<T> o = conj(load_table(job.post_table + k)) * d;
+    Complex<T> t;
+    if constexpr (twiddles_first) t = w[u];
+    else t = load_table(job.post_table + k);
+    const Complex<T> o = conj(t) * d;
     re[at] = ev.re - o.im;  // 2Z[k] = e + i o, stored conjugated
     im[at] = -(ev.im + o.re);
     if (j != k) {
@@ -270,7 +321,7 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, N, false>::threads, Schedu
     schedule_stages<T, N, false, PassIo::real_rows_in, ScheduleStore::plain>(
         re, im, job, at, false, std::make_integer_sequence<int, G::stages>{});
     // Out: pair k = 0..N/2 of a lane, A[k] to row a, B[k] to row b.
-    for_each_pair<G, N>(at.lanes_here, [&](int lane, int k) {
+    for_each_pair<G, N / 2 + 1>(at.lanes_here, [&](int lane, int k) {
       const int base = schedule_position<G, false>(lane, 0);
       const int p = tile_word<G>(base + k), q = tile_word<G>(base + (k == 0 ? 0 : N - k));
       const Complex<T> z = {re[p], im[p]}, c = {re[q], -im[q]};  // Z[k], conj Z[N-k]
