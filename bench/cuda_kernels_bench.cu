@@ -15,7 +15,9 @@
 // S a schedule compiled ahead of time, P one compiled at plan time by NVRTC,
 // G the general kernel (four-step and Bluestein included), - not
 // transformed; F (real rows) the half-length FFT with its split or merge
-// folded into one plan-time tile (real_schedule_kernels.cuh).
+// folded into one plan-time tile (real_schedule_kernels.cuh), R (real
+// rows) one short-row kernel, the direct DFT or the fused kernel, for the
+// whole transform.
 //
 //   oocfft_cuda_bench [--quick] [--pow2] [--general-tiles | --ahead-of-time-only]
 //                     [--lengths N,... [--z-lines]] [--smooth | --long | --longer] [--plan-time-costs]
@@ -576,6 +578,7 @@ RealRowFigures real_rows_case(std::size_t n, bool inverse, double copy_gbs, cons
     }
   }
   if (ours.ends_kernel(rows, pitch, inverse) == kc::TileKernel::plan_time) tile = 'F';
+  if (ours.short_row_kernel(inverse)) tile = 'R';
   const kc::DeviceBuffer work(ours.workspace_bytes(rows, pitch), "bench workspace");
 
   cufftHandle handle;

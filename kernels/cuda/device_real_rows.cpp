@@ -254,6 +254,11 @@ TileKernel DeviceRealRows<T>::ends_kernel(std::size_t rows, std::size_t row_pitc
 }
 
 template <class T>
+bool DeviceRealRows<T>::short_row_kernel(bool inverse) const {
+  return one_kernel<T>(n_, inverse);
+}
+
+template <class T>
 void DeviceRealRows<T>::use_plan_time(std::shared_ptr<const PlanTimeSchedules> plan_time) {
   if (line_) line_->use_plan_time(std::move(plan_time));
 }

@@ -91,6 +91,10 @@ class DeviceRealRows {
   // complex value are not asked about). Tests assert it, so that a silent
   // fallback cannot pass for the folded path.
   TileKernel ends_kernel(std::size_t rows, std::size_t row_pitch, bool inverse) const;
+  // Whether one short-row kernel (the direct DFT, n <= 16, or the fused
+  // kernel) runs the whole transform in this direction, without the inner
+  // FFT.
+  bool short_row_kernel(bool inverse) const;
   // The inner FFT (null where its length is 1).
   const DeviceLinePlan<T>* line_plan() const { return line_ ? &*line_ : nullptr; }
 
