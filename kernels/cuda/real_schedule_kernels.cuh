@@ -7,7 +7,9 @@
 //   forward  the tile's M-point FFT of z[p] = x[2p] + i x[2p+1] leaves its
 //            values in shared memory (PassIo::to_shared); each thread then
 //            splits a pair (Z[k], Z[M-k]) into (X[k], X[M-k]) on its way to
-//            global memory, X[M] into the row's padding slot;
+//            global memory, X[M] into the row's padding slot (pair 0, which
+//            also takes the middle X[M/2] where that saves a round:
+//            middle_in_pair0);
 //   inverse  each thread merges a pair (X[k], X[M-k]) into (2Z[k], 2Z[M-k])
 //            on its way into shared memory, and the tile's inverse FFT
 //            starts there (PassIo::from_shared).
