@@ -9,9 +9,10 @@
 // rows with extra padding; contiguous and strided (brick y and z) lines;
 // round trips. Inputs in [-0.5, 0.5), seeded; padding, workspaces and
 // outputs are poisoned with NaN, so an unwritten output, a read of
-// unwritten scratch or a write past a row's footprint shows. Relative L2 error under C * eps * sqrt(log2 N),
-// C the complex FFT's constant (cuda_test_support.hpp) plus 2 for the
-// split or the Makhoul twiddle. Skipped, with the reason, without a GPU.
+// unwritten scratch or a write past a row's footprint shows. Relative L2
+// error under C * eps * sqrt(log2 N), C the complex FFT's constant
+// (cuda_test_support.hpp) plus 2 for the split or the Makhoul twiddle.
+// Skipped, with the reason, without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
