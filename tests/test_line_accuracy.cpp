@@ -132,6 +132,11 @@ TEST(LineAccuracy, RadixScheduleMergesLoneFactorsIntoComposites) {
       const bool twenty_five = std::find(device.begin(), device.end(), 25) != device.end();
       const bool fifteen_pairs = std::count(device.begin(), device.end(), 15) >= 2;
       if (twenty_five || fifteen_pairs) continue;
+      // A schedule the tuning table lists (Tuned::stockham_radices: TuningTable*).
+      const kernels::RadixSchedule listed = set == CompositeRadices::device_complex64
+                                                ? kernels::cuda::tuned_stockham_schedule<float>(n)
+                                                : kernels::cuda::tuned_stockham_schedule<double>(n);
+      if (listed.count > 0) continue;
       // A uniform tile's schedule: every radix divides its values per thread;
       // a ragged tile's: its own stages (RaggedTilesWhereMeasured).
       const kernels::cuda::UniformTile tile = set == CompositeRadices::device_complex64
@@ -249,7 +254,8 @@ TEST(LineAccuracy, DeviceSchedulesJoinALoneThreeWhereMeasured) {
   EXPECT_EQ(single(2187), (std::vector<int>{3, 9, 9, 9}));
   const kernels::RadixSchedule stockham = kernels::cuda::convolution_radix_schedule<float>(2187);
   EXPECT_EQ(std::vector<int>(stockham.radices, stockham.radices + stockham.count), (std::vector<int>{9, 9, 9, 3}));
-  EXPECT_EQ(single(864), (std::vector<int>{8, 4, 9, 3}));   // up to 1024: none
+  EXPECT_EQ(single(432), (std::vector<int>{16, 9, 3}));     // up to 1024: none
+  EXPECT_EQ(single(864), (std::vector<int>{16, 6, 9}));     // the tuning table's schedule
   EXPECT_EQ(single(27 * 11 * 16), (std::vector<int>{16, 9, 3, 11}));  // 11- and 13-smooth: none
   EXPECT_EQ(twin(3375), (std::vector<int>{27, 5, 5, 5}));
   EXPECT_EQ(twin(945), (std::vector<int>{27, 5, 7}));

@@ -64,6 +64,7 @@ const char* name_of(kc::Tuned what) {
     case kc::Tuned::two_in_place_blocks: return "TwoInPlaceBlocks";
     case kc::Tuned::cluster_tile: return "ClusterTile";
     case kc::Tuned::four_steps: return "FourSteps";
+    case kc::Tuned::stockham_radices: return "StockhamRadices";
   }
   return "Unknown";
 }
@@ -139,7 +140,7 @@ void expect_entry_names_the_tile(const kc::TuningEntry& e) {
       EXPECT_TRUE(line.in_place);
       EXPECT_EQ(line.cluster, e.cluster);
       std::vector<int> listed;  // in pass order: the entry's decimation order reversed
-      for (int i = kc::max_in_place_stages - 1; i >= 0; --i)
+      for (int i = kc::max_tuned_radices - 1; i >= 0; --i)
         if (e.radices.radices[i] > 1) listed.push_back(e.radices.radices[i]);
       EXPECT_EQ(pass_radices(line), listed);
       if (e.threads > 0) EXPECT_EQ(line.threads, e.threads);
@@ -166,6 +167,14 @@ void expect_entry_names_the_tile(const kc::TuningEntry& e) {
       EXPECT_FALSE(stockham.valid);
       EXPECT_TRUE(kc::cluster_shape<T>(n).valid) << "the cluster tile would hold the line";
       break;
+    case kc::Tuned::stockham_radices: {
+      ASSERT_TRUE(stockham.valid);
+      std::vector<int> listed;  // in pass order
+      for (int i = 0; i < kc::max_tuned_radices && e.radices.radices[i] > 1; ++i) listed.push_back(e.radices.radices[i]);
+      EXPECT_EQ(pass_radices(stockham), listed);
+      EXPECT_TRUE(kc::same_schedule(kc::device_radix_schedule<T>(length), stockham.schedule));
+      break;
+    }
   }
 }
 
@@ -179,14 +188,15 @@ bool same_tile(const kc::ScheduleShape& a, const kc::ScheduleShape& b) {
 
 // The tile the entry changes, as the table gives it and as the rules alone
 // give it: the Stockham tile of the settled schedule for the rules that
-// choose it (skew, ragged block size, spilled tiles), the whole line's tile
+// choose it (skew, ragged block size, spilled tiles, listed radices), the whole line's tile
 // for those that choose between Stockham, in-place, cluster and four steps.
 template <class T>
 kc::ScheduleShape changed_tile(kc::Tuned what, int n) {
   switch (what) {
     case kc::Tuned::skewed_one_line_tile:
     case kc::Tuned::ragged_threads:
-    case kc::Tuned::spilled_tile: return kc::stockham_shape<T>(n, false);
+    case kc::Tuned::spilled_tile:
+    case kc::Tuned::stockham_radices: return kc::stockham_shape<T>(n, false);
     case kc::Tuned::in_place_schedule:
     case kc::Tuned::two_in_place_blocks:
     case kc::Tuned::cluster_tile:
@@ -215,6 +225,7 @@ void expect_rules_give_another(const kc::TuningEntry& e) {
     case kc::Tuned::in_place_schedule:
     case kc::Tuned::two_in_place_blocks:
     case kc::Tuned::cluster_tile:
+    case kc::Tuned::stockham_radices:
       break;
     case kc::Tuned::four_steps:
       EXPECT_TRUE(rules.valid && rules.in_place && rules.cluster > 1) << "the rules alone run the cluster tile";

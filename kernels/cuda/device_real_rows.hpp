@@ -20,9 +20,9 @@
 //           memory, a direct real DFT per row in registers (no inner
 //           complex FFT, no workspace);
 //   short 7-smooth n (FusedLengths<T>, real_rows_kernels.hpp: to 128 in
-//           float, 64 in double) one fused kernel: rows staged in shared
-//           memory, each row's half-length FFT and split (or, odd n, its
-//           complex FFT) in registers; one read and one write, no
+//           float, 64 in double and 90 and 100) one fused kernel: rows
+//           staged in shared memory, each row's half-length FFT and split
+//           (or, odd n, its complex FFT) in registers; one read and one write, no
 //           workspace. Both ways but for the few lengths and directions
 //           where the tile measured faster (device_real_rows.cpp,
 //           tile_faster_*), which run the tile, but for rows that do not

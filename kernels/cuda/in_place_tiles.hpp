@@ -148,7 +148,7 @@ constexpr ScheduleShape measured_in_place_shape(int n) {
   if (m == nullptr) return {};
   // In pass order: the list read backwards (the first stage is the last pass).
   RadixSchedule schedule;
-  for (int i = max_in_place_stages - 1; i >= 0; --i)
+  for (int i = max_tuned_radices - 1; i >= 0; --i)
     if (m->radices.radices[i] > 1) schedule.radices[schedule.count++] = m->radices.radices[i];
   const int resident = m->resident > 0 ? m->resident : cluster_resident_blocks<T>(n, m->cluster);
   const bool usable = m->cluster >= 1 && m->cluster <= max_cluster_blocks && n % m->cluster == 0 &&

@@ -39,6 +39,18 @@ constexpr bool twenty_five_measured(std::size_t n) {
   return (sizeof(T) == 8 && n > 4096 && n <= 10240) || (sizeof(T) == 4 && n >= 12000 && n <= 16384);
 }
 
+// The schedule a Tuned::stockham_radices entry lists for the complex<T>
+// line of length n (pass order), or none (count 0).
+template <class T>
+constexpr RadixSchedule tuned_stockham_schedule(std::size_t n) {
+  RadixSchedule listed;
+  const TuningEntry* e = tuned_entry<T>(Tuned::stockham_radices, static_cast<int>(n));
+  if (e == nullptr) return listed;
+  for (int i = 0; i < max_tuned_radices && e->radices.radices[i] > 1; ++i)
+    listed.radices[listed.count++] = e->radices.radices[i];
+  return listed;
+}
+
 // The schedule of the device's transforms of length n without a uniform
 // tile (device_radix_schedule below): radix_schedule with the device's
 // composites, a lone 3 beside a 9 joined as radix 27 where
@@ -48,11 +60,14 @@ constexpr bool twenty_five_measured(std::size_t n) {
 // one) exist and keep their values within the registers ptxas leaves them.
 // 27 for every complex64 lone 3 was slower wherever that cap fell short of
 // 27 values: the pass saved is worth less than the spills, so the tiles
-// decide.
+// decide. A line the tuning table lists (Tuned::stockham_radices) runs the
+// schedule listed.
 template <class T>
 constexpr RadixSchedule paired_radix_schedule(std::size_t n) {
   const RadixSchedule own = radix_schedule(n, device_composite_radices<T>());
   if (n > (std::size_t{1} << 24) || !seven_smooth_radices(own)) return own;
+  const RadixSchedule tuned = tuned_stockham_schedule<T>(n);
+  if (tuned.count > 0) return tuned;
   const int length = static_cast<int>(n);
   auto holds = [](const ScheduleShape& g) { return g.valid && g.values <= values_within<T>(capped_registers(g)); };
   RadixSchedule chosen = own;

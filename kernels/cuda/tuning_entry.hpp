@@ -28,15 +28,17 @@ enum class Tuned {
   two_in_place_blocks,   // two in-place blocks per SM, not the Stockham tile (contiguous_shape)
   cluster_tile,          // the cluster tile, not the Stockham tile (contiguous_shape)
   four_steps,            // four steps, not the cluster tile (contiguous_shape)
+  stockham_radices,      // the radices of the line's schedule (paired_radix_schedule)
 };
 
-// The most stages an in_place_schedule entry lists.
-inline constexpr int max_in_place_stages = 6;
+// The most radices an entry lists.
+inline constexpr int max_tuned_radices = 6;
 
-// The radices of an in-place schedule in decimation order, the first
-// stage's first; unused entries 0.
-struct InPlaceRadices {
-  int radices[max_in_place_stages];
+// The radices an entry lists, unused entries 0: an in-place schedule's in
+// decimation order, the first stage's first; a Stockham schedule's in pass
+// order.
+struct TunedRadices {
+  int radices[max_tuned_radices];
 };
 
 struct TuningEntry {
@@ -45,7 +47,7 @@ struct TuningEntry {
   TunedType type = TunedType::complex64;
   TileSearch search = TileSearch::uniform;  // spilled_tile
   int cluster = 1;                          // in_place_schedule: blocks holding one line (1: one block per line)
-  InPlaceRadices radices{};                 // in_place_schedule
+  TunedRadices radices{};                   // in_place_schedule, stockham_radices
   int resident = 0;  // in_place_schedule: blocks per SM; 0: as many as fit, up to four
   int threads = 0;   // ragged_threads; in_place_schedule (0: in_place_threads shared among the resident blocks)
   const char* reason = "";
@@ -74,13 +76,19 @@ constexpr TuningEntry spilled_tile(int length, TunedType type, TileSearch search
 }
 
 // `resident` and `threads` 0: as the rules give them.
-constexpr TuningEntry in_place_schedule(int length, TunedType type, int cluster, InPlaceRadices radices, int resident,
+constexpr TuningEntry in_place_schedule(int length, TunedType type, int cluster, TunedRadices radices, int resident,
                                         int threads, const char* reason) {
   TuningEntry e = tuned_line(Tuned::in_place_schedule, length, type, reason);
   e.cluster = cluster;
   e.radices = radices;
   e.resident = resident;
   e.threads = threads;
+  return e;
+}
+
+constexpr TuningEntry stockham_radices(int length, TunedType type, TunedRadices radices, const char* reason) {
+  TuningEntry e = tuned_line(Tuned::stockham_radices, length, type, reason);
+  e.radices = radices;
   return e;
 }
 

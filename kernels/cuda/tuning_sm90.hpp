@@ -26,6 +26,9 @@ inline constexpr TuningEntry tuning_table[] = {
     tuned_line(keeps_skew, 19845, c64, "7 7 | 9 5 | 9 in 441 threads: slower unskewed"),
     tuned_line(keeps_skew, 8575, c128, "7 | 7 5 | 7 5 in 245 threads: slower unskewed"),
 
+    // Schedules whose Stockham tile ran faster than the rules' (radix_schedule, paired_radix_schedule); radices in pass order.
+    stockham_radices(864, c64, {16, 6, 9}, "the rule's 8 4 9 3 (four passes, 224 threads of 18 values at 96 registers) ran at 0.70 of a device copy, 16 6 9 at 0.88"),
+
     // The ragged search's block size (ragged_tile), fixed where another ran faster without spilling.
     ragged_threads(19683, c64, 729, "27 27 27 in 729 threads at 80 registers, no spill: faster than the search's tile and the cluster tile"),
 
