@@ -343,6 +343,18 @@ TEST(CudaRealRows, RealEndsFoldedIntoTheTile) {
   }
   for (std::size_t n : {std::size_t{66}, std::size_t{98}, std::size_t{81}})  // double: past its fused lengths
     check_real_rows(twice, n, 131, 0, 9000 * n + 131, 0, plan_time, true);
+  // Even lengths that run two rows per complex line of n in some direction
+  // (even_pairs_* in device_real_rows.cpp), whose middle k = n/2 is its own
+  // partner; an odd row count leaves the last pair one row short.
+  for (std::size_t n : {std::size_t{144}, std::size_t{200}}) {
+    check_real_rows(single, n, 67, 0, 9100 * n + 67, 0, plan_time, true);
+    check_real_rows(single, n, 36, 2, 9100 * n + 36, 2, plan_time, true);
+  }
+  for (std::size_t n : {std::size_t{100}, std::size_t{144}}) {
+    check_real_rows(twice, n, 67, 4, 9100 * n + 67, 0, plan_time, true);
+    check_real_rows(twice, n, 36, 0, 9100 * n + 36, 2, plan_time, true);
+  }
+  check_real_rows(twice, 100, 1, 0, 9105, 0, plan_time, false);  // one row: the half-length plan and the split
   // A whole complex<float> line of 2187 runs the in-place tile; the real
   // rows' inner plan takes the Stockham tile's passes (LineUse::real_ends),
   // so its ends fold in as everywhere else.
@@ -391,6 +403,16 @@ TEST(CudaRealRows, RefusesAnOddOrShortPitch) {
       << forward_fused.describe();
   EXPECT_NE(forward_fused.describe().find("; inverse: half-length complex 14"), std::string::npos)
       << forward_fused.describe();
+  // Even rows in pairs (even_pairs_*): 144 in float only inverse, 100 in
+  // double both ways.
+  const kc::DeviceRealRows<float> inverse_pairs(144, kc::DeviceLimits::current(), kc::TileKernels::general_only);
+  EXPECT_NE(inverse_pairs.describe().find("real 144 -> 73 (forward: half-length complex 72"), std::string::npos)
+      << inverse_pairs.describe();
+  EXPECT_NE(inverse_pairs.describe().find("; inverse: two rows per complex line of 144"), std::string::npos)
+      << inverse_pairs.describe();
+  const kc::DeviceRealRows<double> pairs(100, kc::DeviceLimits::current(), kc::TileKernels::general_only);
+  EXPECT_NE(pairs.describe().find("real 100 -> 51 (two rows per complex line of 100"), std::string::npos)
+      << pairs.describe();
   const kc::DeviceRealRows<float> longer(34, kc::DeviceLimits::current(), kc::TileKernels::general_only);
   EXPECT_NE(longer.describe().find("real 34 -> 18 (half-length complex 17"), std::string::npos) << longer.describe();
   // Past the fused kernel rows must start on a complex value: refused

@@ -28,26 +28,50 @@ std::size_t aligned(std::size_t bytes) {
 // Rows the direct kernel runs whole (launch_real_rows_direct).
 bool direct(std::size_t n) { return n <= static_cast<std::size_t>(real_rows_direct_max); }
 
+// A row length and a direction (the entries of the measured lists below).
+struct LengthAndDirection {
+  std::size_t n;
+  bool inverse;
+};
+
+template <std::size_t Count>
+bool listed(const LengthAndDirection (&list)[Count], std::size_t n, bool inverse) {
+  return std::any_of(std::begin(list), std::end(list),
+                     [&](const LengthAndDirection& e) { return e.n == n && e.inverse == inverse; });
+}
+
 // A length and direction the fused kernel serves but the tile ran faster,
 // by more than 5%, in a build that ran the fused kernel for every length it
 // serves, both ways (one H200, bench/RESULTS.md, "Device kernels"). With
 // its tile loaded by asynchronous copies (real_rows_staging.cuh) the fused
 // kernel was the faster nearly everywhere else, by up to 26%.
-struct TileFaster {
-  std::size_t n;
-  bool inverse;
-};
-constexpr TileFaster tile_faster_float[] = {{45, false}, {49, false},  {98, false}, {108, false},
-                                            {108, true}, {128, false}, {128, true}};
-constexpr TileFaster tile_faster_double[] = {{28, true}, {32, false}};
+constexpr LengthAndDirection tile_faster_float[] = {{45, false}, {49, false},  {98, false}, {108, false},
+                                                    {108, true}, {128, false}, {128, true}};
+constexpr LengthAndDirection tile_faster_double[] = {{28, true}, {32, false}};
 
 template <class T>
 bool tile_faster(std::size_t n, bool inverse) {
-  const auto listed = [&](const auto& list) {
-    return std::any_of(std::begin(list), std::end(list),
-                       [&](const TileFaster& t) { return t.n == n && t.inverse == inverse; });
-  };
-  return sizeof(T) == sizeof(float) ? listed(tile_faster_float) : listed(tile_faster_double);
+  return sizeof(T) == sizeof(float) ? listed(tile_faster_float, n, inverse) : listed(tile_faster_double, n, inverse);
+}
+
+// Even lengths and directions that run as odd rows do, two rows per complex
+// line of n in its tile (TilePost::real_pairs_*), not the half-length tile
+// with the split or merge folded in: faster by more than 5% in two rounds
+// (one H200, bench/RESULTS.md, "Device kernels"; double 100 also against
+// the fused kernel). The pairs ran slower for the float powers of two
+// 1024..4096 (by 3-9% both ways), 160 and 1728, and no faster for the
+// float forward of 144.
+constexpr LengthAndDirection even_pairs_float[] = {{144, true}, {200, false}, {200, true}};
+constexpr LengthAndDirection even_pairs_double[] = {{100, false}, {100, true}, {144, false}, {144, true}};
+
+template <class T>
+bool even_pairs(std::size_t n, bool inverse) {
+  return sizeof(T) == sizeof(float) ? listed(even_pairs_float, n, inverse) : listed(even_pairs_double, n, inverse);
+}
+
+template <class T>
+bool even_pairs_somewhere(std::size_t n) {
+  return even_pairs<T>(n, false) || even_pairs<T>(n, true);
 }
 
 // Rows the fused kernel runs whole in this direction (launch_real_rows_fused).
@@ -64,10 +88,18 @@ bool fused_somewhere(std::size_t n) {
   return !direct(n) && real_rows_fused_supported<T>(static_cast<std::int64_t>(n));
 }
 
-// The real ends folded into the inner FFT's tile (TilePost::real_*), by
-// direction and parity.
+// Rows that run two to a complex line of n in this direction: odd n, and
+// the even lengths of even_pairs.
+template <class T>
+bool row_pairs(std::size_t n, bool inverse) {
+  return n % 2 == 1 || even_pairs<T>(n, inverse);
+}
+
+// The real ends folded into the FFT's tile (TilePost::real_*), by direction
+// and path.
+template <class T>
 TilePost folded_ends(std::size_t n, bool inverse) {
-  if (n % 2 == 0) return inverse ? TilePost::real_merge : TilePost::real_split;
+  if (!row_pairs<T>(n, inverse)) return inverse ? TilePost::real_merge : TilePost::real_split;
   return inverse ? TilePost::real_pairs_inverse : TilePost::real_pairs_forward;
 }
 
@@ -95,6 +127,9 @@ DeviceRealRows<T>::DeviceRealRows(std::size_t n, const DeviceLimits& limits, Til
   // runs the in-place tile, a whole-line plan's passes would match no
   // folding tile and the ends would run as separate kernels.
   if (inner > 1 && !one_kernel_both_ways<T>(n)) line_.emplace(inner, limits, kernels, LineUse::real_ends);
+  // Even rows run in pairs only where the tile serves the batch; the
+  // half-length plan stays for batches it does not (too few rows).
+  if (even && even_pairs_somewhere<T>(n)) pairs_line_.emplace(n, limits, kernels, LineUse::real_ends);
   // w_n^k, exact in long double, cast down: k = 0..n/2 for the split,
   // k = 0..n-1 for the one-kernel paths (the split reads the same first
   // entries). The direct kernel takes them as an argument, from the host.
@@ -130,11 +165,18 @@ LineBatch DeviceRealRows<T>::complex_lines(std::size_t rows, std::size_t row_pit
 }
 
 template <class T>
-LineBatch DeviceRealRows<T>::folded_lines(std::size_t rows, std::size_t row_pitch) const {
-  if (n_ % 2 == 0) return complex_lines(rows, row_pitch);
-  // Odd: the rows themselves, two to a lane (a lane's rows row_pitch / 2
-  // complex values apart, so lanes row_pitch complex values apart).
+LineBatch DeviceRealRows<T>::folded_lines(std::size_t rows, std::size_t row_pitch, bool inverse) const {
+  if (!row_pairs<T>(n_, inverse)) return complex_lines(rows, row_pitch);
+  // Row pairs: the rows themselves, two to a lane (a lane's rows
+  // row_pitch / 2 complex values apart, so lanes row_pitch complex values
+  // apart).
   return {n_, 1, (rows + 1) / 2, static_cast<std::ptrdiff_t>(row_pitch), 1, 0};
+}
+
+template <class T>
+const DeviceLinePlan<T>* DeviceRealRows<T>::folding_plan(bool inverse) const {
+  if (n_ % 2 == 0 && even_pairs<T>(n_, inverse)) return &*pairs_line_;
+  return line_ ? &*line_ : nullptr;
 }
 
 template <class T>
@@ -148,7 +190,7 @@ std::size_t DeviceRealRows<T>::workspace_bytes(std::size_t rows, std::size_t row
 
 template <class T>
 std::size_t DeviceRealRows<T>::table_bytes() const {
-  return twiddles_.bytes() + (line_ ? line_->table_bytes() : 0);
+  return twiddles_.bytes() + (line_ ? line_->table_bytes() : 0) + (pairs_line_ ? pairs_line_->table_bytes() : 0);
 }
 
 template <class T>
@@ -177,13 +219,17 @@ void DeviceRealRows<T>::execute(T* data, std::size_t rows, std::size_t row_pitch
     throw Error(ErrorKind::invalid_argument, "DeviceRealRows: rows of length " + std::to_string(n_) +
                                                  " must start on a complex value (" +
                                                  std::to_string(2 * sizeof(T)) + "-byte alignment)");
-  // The split or merge (even n), or the packing of row pairs (odd n),
-  // folded into the inner FFT's tile where a plan-time schedule serves this
-  // batch: one trip through memory instead of two or three.
-  if (line_ &&
-      line_->execute_real_ends(reinterpret_cast<Complex<T>*>(data), folded_lines(rows, row_pitch),
-                               folded_ends(n_, inverse), twiddles_.bytes() != 0 ? twiddles_.as<const Complex<T>>() : nullptr,
-                               count, scale, stream))
+  // The split or merge (even n), or the packing of row pairs (odd n and
+  // the even lengths of even_pairs), folded into the FFT's tile where a
+  // plan-time schedule serves this batch: one trip through memory instead
+  // of two or three.
+  const DeviceLinePlan<T>* folding = folding_plan(inverse);
+  const bool pairs = row_pairs<T>(n_, inverse);
+  if (folding &&
+      folding->execute_real_ends(reinterpret_cast<Complex<T>*>(data), folded_lines(rows, row_pitch, inverse),
+                                 folded_ends<T>(n_, inverse),
+                                 !pairs && twiddles_.bytes() != 0 ? twiddles_.as<const Complex<T>>() : nullptr, count,
+                                 scale, stream))
     return;
   if (n_ % 2 == 0) {
     auto* z = reinterpret_cast<Complex<T>*>(data);
@@ -224,33 +270,40 @@ std::string DeviceRealRows<T>::describe() const {
                   : "fused in one kernel: complex FFT in registers, rows staged in shared memory";
   if (one_kernel_both_ways<T>(n_)) return d + " (" + fused_text + ")";
   const std::string inner = line_ ? line_->describe() : std::string("identity");
-  std::string tiled;
-  if (n_ % 2 == 0)
-    tiled = "half-length complex " + std::to_string(n_ / 2) + ": " + inner +
-            "; split folded into its tile where a plan-time schedule serves the batch, else split in place";
-  else
-    tiled = "two rows per complex line of " + std::to_string(n_) + ": " + inner +
-            "; packed and unpacked in its tile where a plan-time schedule serves the batch, else in separate kernels";
-  if (fused<T>(n_, false)) return d + " (forward: " + fused_text + "; inverse: " + tiled + ")";
-  if (fused<T>(n_, true)) return d + " (forward: " + tiled + "; inverse: " + fused_text + ")";
-  return d + " (" + tiled + ")";
+  const std::string half = "half-length complex " + std::to_string(n_ / 2) + ": " + inner;
+  const auto path = [&](bool inverse) -> std::string {
+    if (fused<T>(n_, inverse)) return fused_text;
+    if (n_ % 2 == 0 && !even_pairs<T>(n_, inverse))
+      return half + "; split folded into its tile where a plan-time schedule serves the batch, else split in place";
+    const std::string pairs = "two rows per complex line of " + std::to_string(n_) + ": ";
+    if (n_ % 2 == 0)
+      return pairs + pairs_line_->describe() + "; packed and unpacked in its tile where a plan-time schedule " +
+             "serves the batch, else the " + half + " and the split in place";
+    return pairs + inner +
+           "; packed and unpacked in its tile where a plan-time schedule serves the batch, else in separate kernels";
+  };
+  const std::string forward = path(false), backward = path(true);
+  if (forward == backward) return d + " (" + forward + ")";
+  return d + " (forward: " + forward + "; inverse: " + backward + ")";
 }
 
 template <class T>
 std::vector<ScheduleKey> DeviceRealRows<T>::plan_time_keys(std::size_t rows, std::size_t row_pitch) const {
   if (!line_ || rows == 0) return {};
   std::vector<ScheduleKey> keys = line_->plan_time_keys(complex_lines(rows, row_pitch));
-  std::vector<TilePost> ends;
-  for (const bool inverse : {false, true})
-    if (!one_kernel<T>(n_, inverse)) ends.push_back(folded_ends(n_, inverse));
-  for (const ScheduleKey& key : line_->real_ends_keys(folded_lines(rows, row_pitch), ends)) keys.push_back(key);
+  for (const bool inverse : {false, true}) {
+    if (one_kernel<T>(n_, inverse)) continue;
+    for (const ScheduleKey& key : folding_plan(inverse)->real_ends_keys(folded_lines(rows, row_pitch, inverse),
+                                                                        {folded_ends<T>(n_, inverse)}))
+      keys.push_back(key);
+  }
   return keys;
 }
 
 template <class T>
 TileKernel DeviceRealRows<T>::ends_kernel(std::size_t rows, std::size_t row_pitch, bool inverse) const {
   if (!line_ || rows == 0 || one_kernel<T>(n_, inverse)) return TileKernel::general;
-  return line_->real_ends_kernel(folded_lines(rows, row_pitch), folded_ends(n_, inverse));
+  return folding_plan(inverse)->real_ends_kernel(folded_lines(rows, row_pitch, inverse), folded_ends<T>(n_, inverse));
 }
 
 template <class T>
@@ -260,6 +313,7 @@ bool DeviceRealRows<T>::short_row_kernel(bool inverse) const {
 
 template <class T>
 void DeviceRealRows<T>::use_plan_time(std::shared_ptr<const PlanTimeSchedules> plan_time) {
+  if (pairs_line_) pairs_line_->use_plan_time(plan_time);
   if (line_) line_->use_plan_time(std::move(plan_time));
 }
 

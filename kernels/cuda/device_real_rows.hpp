@@ -10,7 +10,9 @@
 //           Recipes section 12.3), or the merge and the inverse half-length
 //           FFT: in one kernel where a plan-time schedule folds the split or
 //           merge into the FFT's tile (real_schedule_kernels.cuh), else as
-//           a separate kernel in place;
+//           a separate kernel in place; a few even lengths and directions
+//           run in pairs as odd n does, where that tile measured faster
+//           (device_real_rows.cpp, even_pairs_*);
 //   odd n   two rows per complex line of length n (z = a + i b), unpacked
 //           by Z[k] +- conj Z[n-k]: packed and unpacked in the FFT's tile
 //           where a plan-time schedule serves the batch
@@ -20,9 +22,9 @@
 //           memory, a direct real DFT per row in registers (no inner
 //           complex FFT, no workspace);
 //   short 7-smooth n (FusedLengths<T>, real_rows_kernels.hpp: to 128 in
-//           float, 64 in double and 90 and 100) one fused kernel: rows
-//           staged in shared memory, each row's half-length FFT and split
-//           (or, odd n, its complex FFT) in registers; one read and one write, no
+//           float, 64 in double and 90) one fused kernel: rows staged in
+//           shared memory, each row's half-length FFT and split (or, odd
+//           n, its complex FFT) in registers; one read and one write, no
 //           workspace. Both ways but for the few lengths and directions
 //           where the tile measured faster (device_real_rows.cpp,
 //           tile_faster_*), which run the tile, but for rows that do not
@@ -100,11 +102,15 @@ class DeviceRealRows {
 
  private:
   void check_rows(std::size_t row_pitch) const;
-  // The lines the folded kernel runs on (even n: complex_lines; odd n: the
-  // rows in place, two to a lane).
-  LineBatch folded_lines(std::size_t rows, std::size_t row_pitch) const;
+  // The lines the folded kernel runs on in this direction (even n:
+  // complex_lines; row pairs: the rows in place, two to a lane).
+  LineBatch folded_lines(std::size_t rows, std::size_t row_pitch, bool inverse) const;
+  // The plan whose tile folds the real ends in this direction: pairs_line_
+  // where even rows run in pairs, else line_ (null where there is none).
+  const DeviceLinePlan<T>* folding_plan(bool inverse) const;
   std::size_t n_;
   std::optional<DeviceLinePlan<T>> line_;  // length n/2 (even n) or n (odd n); none where that is 1 or n is short
+  std::optional<DeviceLinePlan<T>> pairs_line_;  // length n: the even lengths that run as row pairs somewhere
   DeviceBuffer twiddles_;                  // even n: w_n^k, k = 0..n/2; fused n: k = 0..n-1
   std::vector<Complex<T>> direct_roots_;   // direct n: w_n^k, k = 0..n-1, a kernel argument
 };

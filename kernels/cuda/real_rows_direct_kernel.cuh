@@ -103,7 +103,7 @@ constexpr int rows_per_thread = std::clamp(192 / int(staging::footprint<N> * siz
 // rows together, 3-14% faster at most lengths, slower only at the float
 // inverse of 16, by 8% (one H200, bench/RESULTS.md, "Device kernels").
 template <class T, int N, bool Inverse, int Each>
-__global__ void __launch_bounds__(staging::staged_rows<T, N>)
+__global__ void __launch_bounds__(staging::staged_rows<N>)
     real_rows_direct(T* data, std::int64_t count, std::int64_t pitch, const DirectRoots<T, N> roots, T scale) {
   staging::transform_staged_rows<T, N, Inverse, Each, rows_per_thread<T, N>, false, true>(
       data, count, pitch, [&](T* row) {
@@ -119,7 +119,7 @@ void launch(T* data, std::int64_t count, std::int64_t pitch, const Complex<T>* w
             cudaStream_t stream) {
   DirectRoots<T, N> roots;
   for (int j = 0; j < N; ++j) roots.w[j] = w[j];
-  constexpr int Rows = staging::staged_rows<T, N>;  // threads
+  constexpr int Rows = staging::staged_rows<N>;  // threads
   const unsigned grid = staging::staged_blocks(count, Rows * rows_per_thread<T, N>);
   staging::for_direction_and_width<T, N>(inverse, data, pitch, [&](auto backward, auto width) {
     auto* kernel = real_rows_direct<T, N, decltype(backward)::value, decltype(width)::value>;

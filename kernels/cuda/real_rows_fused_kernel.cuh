@@ -29,10 +29,10 @@ constexpr bool async_load = !(sizeof(T) == sizeof(double) && N == 18 && Inverse)
 // as the direct kernel does) ran 2-4% faster at most double lengths but
 // 10-15% slower at the float lengths 20-25 and 112-120 (one H200).
 template <class T, int N, bool Inverse, int Each>
-__global__ void __launch_bounds__(staging::staged_rows<T, N>)
+__global__ void __launch_bounds__(staging::staged_rows<N>)
     real_rows_fused(T* data, std::int64_t count, std::int64_t pitch, const Complex<T>* w, T scale) {
   __shared__ Complex<T> tw[N];  // read at warp-uniform indices: broadcasts
-  for (int j = threadIdx.x; j < N; j += staging::staged_rows<T, N>) tw[j] = w[j];
+  for (int j = threadIdx.x; j < N; j += staging::staged_rows<N>) tw[j] = w[j];
   // The first __syncthreads of the staging publishes tw.
   staging::transform_staged_rows<T, N, Inverse, Each, 1, async_load<T, N, Inverse>, false>(
       data, count, pitch, [&](T* row) {
@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(staging::staged_rows<T, N>)
 template <class T, int N>
 void launch(T* data, std::int64_t count, std::int64_t pitch, const Complex<T>* w, bool inverse, T scale,
             cudaStream_t stream) {
-  constexpr int Rows = staging::staged_rows<T, N>;
+  constexpr int Rows = staging::staged_rows<N>;
   const unsigned grid = staging::staged_blocks(count, Rows);
   staging::for_direction_and_width<T, N>(inverse, data, pitch, [&](auto backward, auto width) {
     real_rows_fused<T, N, decltype(backward)::value, decltype(width)::value>

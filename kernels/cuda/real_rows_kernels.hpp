@@ -54,9 +54,9 @@ void launch_real_rows_direct(T* data, std::int64_t count, std::int64_t pitch, st
 
 // Rows of the lengths FusedLengths<T> lists (beyond real_rows_direct_max,
 // 7-smooth, as long as a row's values fit in a thread's registers; and the
-// double rows of 90 and 100, whose forwards spill 24 and 92 bytes but ran
-// faster than or as fast as the tile: R2C 90 0.88 -> 0.97x cuFFT, C2R 100
-// 0.91 -> 0.95x, one H200, bench/RESULTS.md, "Device kernels"), the
+// double rows of 90, whose forward spills 24 bytes but ran faster than the
+// tile, R2C 0.88 -> 0.97x cuFFT, C2R 0.98 -> 1.10x, one H200,
+// bench/RESULTS.md, "Device kernels"), the
 // whole transform in one kernel (real_rows_fused_kernel.cuh): rows staged
 // in shared memory, each row's FFT and split (merge and inverse FFT) in
 // registers. Same contract as launch_real_rows_direct, but `w`, w_n^j for
@@ -70,8 +70,7 @@ struct FusedLengths<float> {
 };
 template <>
 struct FusedLengths<double> {
-  using list =
-      std::integer_sequence<int, 18, 20, 21, 24, 25, 27, 28, 30, 32, 35, 36, 40, 42, 48, 50, 54, 56, 60, 64, 90, 100>;
+  using list = std::integer_sequence<int, 18, 20, 21, 24, 25, 27, 28, 30, 32, 35, 36, 40, 42, 48, 50, 54, 56, 60, 64, 90>;
 };
 template <class T>
 bool real_rows_fused_supported(std::int64_t n);

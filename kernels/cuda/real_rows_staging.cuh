@@ -1,6 +1,6 @@
 #pragma once
 // How the short-row kernels of DeviceRealRows (real_rows_direct_kernel.cuh,
-// real_rows_fused_kernel.cuh) move their rows: a block of staged_rows<T, N>
+// real_rows_fused_kernel.cuh) move their rows: a block of staged_rows<N>
 // threads (or each of its warps, with warp tiles) stages its rows in shared
 // memory with coalesced accesses, each thread transforms one row or a few
 // there in registers, and the rows are written back. One read and one
@@ -20,17 +20,16 @@
 
 namespace oocfft::kernels::cuda::staging {
 
+// Threads per block: 128 for the shortest rows, 64 beyond 32 reals so that
+// a block's tile stays under 48 KiB of static shared memory and the
+// register-heavy longer rows keep several blocks per SM.
+template <int N>
+constexpr int staged_rows = N <= 32 ? 128 : 64;
+
 // Reals a row's half spectrum takes in FFTW's padded layout: its
 // footprint, 2 (N/2 + 1).
 template <int N>
 constexpr int footprint = 2 * (N / 2 + 1);
-
-// Threads per block, a row each: 128 for the shortest rows, 64 beyond 32
-// reals so that the register-heavy longer rows keep several blocks per SM,
-// and 32 where 64 rows (at the tile's stride footprint + 1) would pass the
-// 48 KiB of static shared memory a block has (double rows past 94 reals).
-template <class T, int N>
-constexpr int staged_rows = N <= 32 ? 128 : 64 * (footprint<N> + 1) * int(sizeof(T)) <= 48 * 1024 ? 64 : 32;
 
 // Calls move(g, t) for each access of `Each` reals that `Threads` threads,
 // of which this is `thread`, make over `Width` reals of `rows` rows: g in
@@ -162,7 +161,7 @@ __device__ __forceinline__ void sync_tile() {
 // in shared memory (AsyncLoad: start_rows_to_tile, else copy_rows with
 // `Each` reals an access), `transform(row)` on each (the row's N reals,
 // or forward its half spectrum, at `row` in shared memory), written back.
-// Called by a kernel of staged_rows<T, N> threads. WarpTiles: each warp
+// Called by a kernel of staged_rows<N> threads. WarpTiles: each warp
 // stages, transforms and writes its own share of the block's rows, with
 // warp barriers only, so that one warp's transform overlaps another's
 // copies; else the block moves its rows together.
@@ -170,7 +169,7 @@ template <class T, int N, bool Inverse, int Each, int RowsPerThread, bool AsyncL
           class Transform>
 __device__ __forceinline__ void transform_staged_rows(T* data, std::int64_t count, std::int64_t pitch,
                                                       const Transform& transform) {
-  constexpr int Threads = staged_rows<T, N>;
+  constexpr int Threads = staged_rows<N>;
   constexpr int Rows = Threads * RowsPerThread;
   constexpr int Group = WarpTiles ? 32 : Threads;  // threads that share a tile
   constexpr int GroupRows = Group * RowsPerThread;

@@ -16,8 +16,9 @@
 // The split and merge are those of the separate kernels (real_rows.cu,
 // after Numerical Recipes, 3rd ed., section 12.3.2, eq. 12.3.6-12.3.7);
 // `job.post_table` holds w_n^k = exp(-2 pi i k / n), k = 0..M/2 at least.
-// Odd n = N (real_pairs_kernel): two rows a and b per complex line of N,
-// as the separate pack and unpack kernels do (real_rows_kernels.hpp):
+// Odd n = N, and the even lengths DeviceRealRows runs in pairs
+// (real_pairs_kernel): two rows a and b per complex line of N, as the
+// separate pack and unpack kernels do for odd N (real_rows_kernels.hpp):
 //   forward  z = a + i b read straight into the first stage
 //            (PassIo::real_rows_in), the FFT, then A[k] = (Z[k] + conj
 //            Z[N-k]) / 2 and B[k] = (Z[k] - conj Z[N-k]) / (2i) unpacked
@@ -236,7 +237,8 @@ __device__ __forceinline__ void real_pairs_copy_in_rows(T* re, T* im, const Tile
 
 // Inverse, in: Z[k] = A[k] + i B[k] and Z[N-k] = conj A[k] + i conj B[k]
 // (the Hermitian extension) from one load of A[k] and B[k], k = 0..N/2,
-// Im A[0] and Im B[0] ignored as numpy's irfft does; stored conjugated,
+// Im A[0] and Im B[0] (and for even N, Im A[N/2] and Im B[N/2], whose
+// position is its own partner) ignored as numpy's irfft does; stored conjugated,
 // since the passes compute the inverse as conj(F(conj x)). Every load of
 // the thread is issued first, as real_merge_copy_in does. Lanes past the
 // batch hold zeros. A barrier before the passes read.
@@ -271,7 +273,7 @@ __device__ __forceinline__ void real_pairs_copy_in_spectra(T* re, T* im, const T
     const int lane = static_cast<int>(static_cast<unsigned>(e) / static_cast<unsigned>(pairs));
     const int k = e - lane * pairs;
     if (e >= total || lane >= at.lanes_here) continue;
-    if (k == 0) a[u].im = b[u].im = T(0);
+    if (k == 0 || 2 * k == N) a[u].im = b[u].im = T(0);
     const int base = schedule_position<G, false>(lane, 0);
     const int p = tile_word<G>(base + k);
     re[p] = a[u].re - b[u].im;  // A + i B, conjugated
@@ -289,7 +291,6 @@ template <class T, int N, bool Inverse>
 __global__ void __launch_bounds__(ScheduleGeometry<T, N, false>::threads, ScheduleGeometry<T, N, false>::min_blocks)
     real_pairs_kernel(const __grid_constant__ TileJob<T> job, bool) {
   using G = ScheduleGeometry<T, N, false>;
-  static_assert(N % 2 == 1, "real pairs are odd lengths");
   static_assert(G::threads > 0 && G::shared_bytes <= max_schedule_shared_bytes,
                 "the real ends run the Stockham tile of the settled schedule (convolution_shape)");
   extern __shared__ unsigned char shared_raw[];
