@@ -81,13 +81,14 @@ class DeviceRealRows {
   // The complex lines the inner FFT runs on for this batch of rows.
   LineBatch complex_lines(std::size_t rows, std::size_t row_pitch) const;
   // The plan-time schedules the inner FFT wants for this batch (see
-  // DeviceLinePlan::plan_time_keys), with, for even n, both directions'
-  // folded split and merge (DeviceLinePlan::real_ends_keys); and the
-  // schedules to take them from.
+  // DeviceLinePlan::plan_time_keys), with both directions' folded ends
+  // (DeviceLinePlan::real_ends_keys: the split and merge, or the packing
+  // of row pairs); and the schedules to take them from.
   std::vector<ScheduleKey> plan_time_keys(std::size_t rows, std::size_t row_pitch) const;
   void use_plan_time(std::shared_ptr<const PlanTimeSchedules> plan_time);
   // The kernel that runs the FFT with the real ends folded in on this batch
-  // (even n: the split or merge; odd n: the packing of row pairs): a
+  // (even n: the split or merge; odd n, and the even lengths that run in
+  // pairs in this direction: the packing of row pairs): a
   // plan-time schedule, or general where none serves and the separate
   // kernels run (short and direct lengths too; rows not aligned to a
   // complex value are not asked about). Tests assert it, so that a silent
