@@ -96,6 +96,10 @@ struct Args {
   bool fftw = true;
   bool large_complex = false;
   bool timeline = false;  // print the traced run's bricks
+  // Options::device_memory_budget of our plans; 0 = the default (the free
+  // memory less a margin). A smaller device's budget on a larger one runs
+  // the plan the smaller device would (an H100's 74.7 GiB on an H200).
+  std::size_t device_budget = 0;
   oocfft::Backend backend = oocfft::Backend::automatic;
 };
 
@@ -115,6 +119,8 @@ void print_help() {
       "  --reps=N            timed runs after one warm-up, median reported (default 3)\n"
       "  --threads=N         Options::threads of our plans (default 0: all cores, the default options)\n"
       "  --fftw-threads=N    FFTW's threads (default 16)\n"
+      "  --device-budget=GIB Options::device_memory_budget of our plans, in GiB (default: the free memory\n"
+      "                      less a margin); a smaller device's budget runs the plan that device would\n"
       "  --backend=host|cuda|automatic   our backend (host: cuFFT peers skipped)\n"
       "  --no-cufft, --no-fftw           leave a peer out\n"
       "  --large-complex     large: also the complex fftn of the same shape (the rfft/fft ratio)\n"
@@ -157,6 +163,10 @@ Args parse(int argc, char** argv) {
       a.threads = static_cast<unsigned>(std::stoul(value("--threads=")));
     } else if (starts("--fftw-threads=")) {
       a.fftw_threads = std::max(1, std::stoi(value("--fftw-threads=")));
+    } else if (starts("--device-budget=")) {
+      const double g = std::stod(value("--device-budget="));
+      if (!(g > 0)) throw std::invalid_argument("--device-budget wants a positive number of GiB, got " + s);
+      a.device_budget = static_cast<std::size_t>(g * double(1ull << 30));
     } else if (s == "--timeline") {
       a.timeline = true;
     } else if (s == "--no-cufft") {
@@ -182,7 +192,20 @@ oocfft::Options options_of(const Args& a) {
   oocfft::Options o;
   o.backend = a.backend;
   o.threads = a.threads;
+  o.device_memory_budget = a.device_budget;
   return o;
+}
+
+// The case headers' "default options", or what differs from them.
+std::string options_text(const Args& a) {
+  std::string t;
+  if (a.device_budget != 0) {
+    char budget[48];
+    std::snprintf(budget, sizeof budget, ", device budget %.1f GiB", gib(double(a.device_budget)));
+    t += budget;
+  }
+  if (a.threads != 0) t += ", " + std::to_string(a.threads) + " threads";
+  return t.empty() ? "default options" : "default options but" + t.substr(1);
 }
 
 bool gpu_peers(const Args& a) {
@@ -571,8 +594,8 @@ void case_resident(const Args& a) {
   const Shape shape = a.shape.value_or(Shape{1024, 1024, 2048});
   const std::string label = "resident";
   const std::size_t n = shape.elements(), half = shape.nz * shape.ny * (shape.nx / 2 + 1);
-  std::printf("\n== resident: rfftn of %s float32 from pageable memory, default options ==\n",
-              shape.to_string().c_str());
+  std::printf("\n== resident: rfftn of %s float32 from pageable memory, %s ==\n",
+              shape.to_string().c_str(), options_text(a).c_str());
   // x, spectrum, inverse, cuFFT's spectrum; the complex volume before them.
   if (!fits_host(label, double(n) * 4 * 2 + double(half) * 8 * 2)) return;
   const ComplexFigures complex = complex_fftn(a, label, shape);
@@ -659,8 +682,8 @@ void case_large(const Args& a) {
   const Shape shape = a.shape.value_or(Shape{2048, 2048, 3072});
   const std::string label = "large";
   const std::size_t n = shape.elements(), h = shape.nx / 2 + 1, half = shape.nz * shape.ny * h;
-  std::printf("\n== large: rfftn of %s float32 (%.1f GiB) from pageable memory, default options ==\n",
-              shape.to_string().c_str(), gib(double(n) * 4));
+  std::printf("\n== large: rfftn of %s float32 (%.1f GiB) from pageable memory, %s ==\n",
+              shape.to_string().c_str(), gib(double(n) * 4), options_text(a).c_str());
   double real_seconds = -1;
   if (fits_host(label, double(n) * 4 + double(half) * 8)) {
     Buffer<float> x(n);
@@ -706,8 +729,8 @@ void case_in_place_huge(const Args& a) {
   const std::string label = "in_place_huge";
   const std::size_t h = shape.nx / 2 + 1, pitch = 2 * h, rows = shape.nz * shape.ny;
   const double bytes = double(rows) * pitch * sizeof(float);
-  std::printf("\n== in_place_huge: rfftn of %s float32 in FFTW's padded layout (%.1f GiB), default options ==\n",
-              shape.to_string().c_str(), gib(bytes));
+  std::printf("\n== in_place_huge: rfftn of %s float32 in FFTW's padded layout (%.1f GiB), %s ==\n",
+              shape.to_string().c_str(), gib(bytes), options_text(a).c_str());
   if (!fits_host(label, bytes)) return;
   Buffer<float> v(rows * pitch);
   fill_real(v.data(), rows, shape.nx, pitch, 17);
@@ -751,7 +774,8 @@ void case_dct(const Args& a) {
   const Shape shape = a.shape.value_or(Shape{1024, 1024, 1024});
   const std::string label = "dct";
   const std::size_t n = shape.elements(), half = shape.nz * shape.ny * (shape.nx / 2 + 1);
-  std::printf("\n== dct: dctn type 2 of %s float32 in place, default options ==\n", shape.to_string().c_str());
+  std::printf("\n== dct: dctn type 2 of %s float32 in place, %s ==\n", shape.to_string().c_str(),
+              options_text(a).c_str());
   if (!fits_host(label, double(n) * 4 * 3 + double(half) * 8)) return;
   Buffer<float> x(n), ours(n);
   fill_real(x.data(), shape.nz * shape.ny, shape.nx, shape.nx, 19);
