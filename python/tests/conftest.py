@@ -4,6 +4,7 @@ rng        a seeded numpy Generator (the same inputs every run)
 backend    "host" always; "cuda" where oocfft.cuda_available(), else skipped
 random_*   seeded inputs drawn as float32 values, so that the same input is
            exact in both precisions (as tests/reference.hpp draws them)
+last_axes  the axes numpy's references take for a given s
 tolerance  C * eps(dtype) * sqrt(log2 N) of the relative L2 error, as the C++
            suites use (tests/reference.hpp); check_close applies it
 """
@@ -43,6 +44,12 @@ BACKENDS = [_backend_param("host"), _backend_param("cuda")]
 def backend(request):
     """Where the transform runs: the host always, the GPU where one is usable."""
     return request.param
+
+
+def last_axes(s):
+    """The axes numpy's n-dimensional transforms take for `s` when `axes` is None: the last len(s).
+    Given explicitly, as numpy 2 asks (leaving axes out with s given is deprecated); None for s None."""
+    return None if s is None else tuple(range(-len(np.atleast_1d(s)), 0))
 
 
 def random_real(rng, shape, dtype=np.float64):

@@ -9,7 +9,7 @@ import scipy.fft
 
 import oocfft
 
-from conftest import PYTHON, check_close, poisoned, random_complex, random_real, subprocess_env, trig_reference
+from conftest import PYTHON, check_close, last_axes, poisoned, random_complex, random_real, subprocess_env, trig_reference
 
 # ---------------------------------------------------------------- complex plans
 
@@ -96,7 +96,7 @@ def test_rfft_plan_forward_inverse_round_trip(backend, rng, shape, dtype):
     back_out = poisoned(shape, dtype)
     back = plan.execute(spectrum, out=back_out, inverse=True)
     assert back is back_out and back.dtype == dtype
-    check_close(back, np.fft.irfftn(kept.astype(np.complex128), s=shape), what="rfft inverse")
+    check_close(back, np.fft.irfftn(kept.astype(np.complex128), s=shape, axes=last_axes(shape)), what="rfft inverse")
     check_close(back, x, c=12, what="rfft round trip")
     np.testing.assert_array_equal(spectrum, kept)  # the inverse leaves its input
     new = plan.execute(x)
@@ -286,7 +286,7 @@ def test_rfft_plan_norms(rng, norm):
     x = random_real(rng, (6, 7, 9))
     spectrum = plan.execute(x)
     check_close(spectrum, np.fft.rfftn(x, norm=norm), what="rfft plan forward")
-    check_close(plan.execute(spectrum, inverse=True), np.fft.irfftn(spectrum, s=x.shape, norm=norm),
+    check_close(plan.execute(spectrum, inverse=True), np.fft.irfftn(spectrum, s=x.shape, axes=last_axes(x.shape), norm=norm),
                 what="rfft plan inverse")
 
 
