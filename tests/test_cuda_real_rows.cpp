@@ -335,7 +335,8 @@ TEST(CudaRealRows, RealEndsFoldedIntoTheTile) {
   RealRunner<float> single;
   RealRunner<double> twice;
   for (std::size_t n : {std::size_t{130}, std::size_t{200}, std::size_t{256}, std::size_t{270}, std::size_t{1000},
-                        std::size_t{2048}, std::size_t{2430}, std::size_t{4096}, std::size_t{135}, std::size_t{243},
+                        std::size_t{1024}, std::size_t{2048}, std::size_t{2430}, std::size_t{4096}, std::size_t{135},
+                        std::size_t{243},
                         std::size_t{343}, std::size_t{1001}, std::size_t{1215}, std::size_t{3125}, std::size_t{4095}}) {
     check_real_rows(single, n, 67, 0, 9000 * n + 67, 0, plan_time, true);
     check_real_rows(twice, n, 67, 4, 9000 * n + 67, 0, plan_time, true);

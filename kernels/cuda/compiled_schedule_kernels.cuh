@@ -227,7 +227,14 @@ __device__ __forceinline__ void put_tile_value(T* re, T* im, unsigned e, Complex
 // the complex tile of the same length and was bound by them (ncu: SM
 // throughput 80%, DRAM 43%). Reading the half spectra straight into the
 // first stage (two loads a point where the pairwise copy makes one, and a
-// twiddle) ran slower than the copy: the merge and the inverse pairs keep it.
+// twiddle) ran slower than the copy: the inverse pairs keep it.
+// - real_merge_in: the even real inverse (real_schedule_kernels.cuh) where
+//   its first stage allows it (merge_in_first_stage): the first stage reads
+//   the half spectrum X once, a thread's R points at j + r q, and merges
+//   each X[k] with its partner X[M - k], which the thread of butterfly
+//   q - j holds (mirrored_decode puts it 16 lanes away in the same warp: a
+//   shuffle), into 2Z[k] (merged_spectrum); the last stage as direct. It
+//   replaces the merge's trip through shared memory and its barrier.
 enum class PassIo {
   direct,
   convolution_first,
@@ -235,7 +242,8 @@ enum class PassIo {
   to_shared,
   from_shared,
   real_rows_in,
-  real_rows_out
+  real_rows_out,
+  real_merge_in
 };
 
 // The two real rows of lane `lane` of a real-pairs tile (TilePost::
@@ -266,6 +274,91 @@ __device__ __forceinline__ RowPair<T> output_rows(const TileJob<T>& job, const T
 template <class T>
 __device__ __forceinline__ Complex<T> packed_rows_input(const RowPair<const T>& rows, int p) {
   return {rows.a[p], rows.second ? rows.b[p] : T(0)};
+}
+
+// The first stage of real_merge_in: whether the geometry allows it (a
+// first stage of R points, R even, read from global memory, whose q = N / R
+// butterflies a lane fill whole warps and whose butterflies fill the
+// threads' rounds, so that every thread of a warp takes part in its
+// shuffles).
+template <class G>
+constexpr bool merge_in_first_stage() {
+  if constexpr (G::staged_load || G::stages < 1) {
+    return false;
+  } else {
+    constexpr int R = G::stage_points(0);
+    constexpr int q = G::points / G::lanes / R;
+    return R % 2 == 0 && q % 32 == 0 && (G::lanes * q) % G::threads == 0;
+  }
+}
+
+// Butterfly `item` of real_merge_in's first stage (Q butterflies a lane, Q
+// a multiple of 32): lane and j, each warp taking 16 consecutive j and
+// their partners Q - j, so that the partner of the thread at warp lane t
+// is at t ^ 16. The warp of g = 0 holds the two butterflies that are their
+// own partners, j = 0 (warp lane 0) and j = Q/2 (warp lane 16).
+template <int Q>
+__device__ __forceinline__ void mirrored_decode(int item, int& lane, int& j) {
+  lane = static_cast<int>(static_cast<unsigned>(item) / static_cast<unsigned>(Q));
+  const int i = item - lane * Q;
+  const int g = i >> 5, t = i & 31;
+  if (t < 16)
+    j = 16 * g + t;
+  else
+    j = g == 0 && t == 16 ? Q / 2 : Q - 16 * g - (t - 16);
+}
+
+// 2Z[k] from X[k] = a and X[M - k] = b, t = w_n^k (n = 2M), conjugated,
+// since the passes compute the inverse as conj(F(conj x)): the real merge
+// after Numerical Recipes, 3rd ed., section 12.3.2, eq. 12.3.6-12.3.7 (as
+// real_rows.cu), 2Z[k] = e + i o, e = a + conj b, o = conj(t) (a - conj b).
+template <class T>
+__device__ __forceinline__ Complex<T> merged_pair(Complex<T> a, Complex<T> b, Complex<T> t) {
+  const Complex<T> e = {a.re + b.re, a.im - b.im};
+  const Complex<T> d = {a.re - b.re, a.im + b.im};
+  const Complex<T> o = conj(t) * d;
+  return {e.re - o.im, -(e.im + o.re)};
+}
+
+// real_merge_in: a thread's R values of X (x[r] = X[j + r Q], M = R Q) ->
+// conj 2Z at the same points. Slots s and R - 1 - s hold partners, in this
+// thread (j = 0 and j = Q/2) or in its partner's (the shuffles). The
+// thread of j = 0 reads its upper slots one point on (slot m >= R/2 holds
+// X[(m + 1) Q], slot R - 1 X[M], which pairs with X[0]) and X[M/2], its own
+// partner, apart (`middle`: 2Z[M/2] = 2 conj X[M/2]); it puts its values
+// back in natural order after the merge. Im X[0] and Im X[M] are ignored,
+// as numpy's irfft does. Twiddles: w_n^(j + s Q) = w_n^j w_(2R)^s, `wj`
+// from the table (loaded with the values) and the second a constant, as a
+// pass's own twiddles at span 1 (stage_pass): loading one entry a slot, two
+// a step of the merge, left the steps waiting on them.
+template <class T, int R, int Q>
+__device__ __forceinline__ void merged_spectrum(Complex<T>* x, int j, Complex<T> wj, Complex<T> middle) {
+  using Roots = UnitRoots<2 * R>;
+  auto root = [](int s) { return Complex<T>{static_cast<T>(Roots::cos(s)), static_cast<T>(-Roots::sin(s))}; };
+  const bool ends = j == 0;
+  const bool own = ends || j == Q / 2;
+  if (ends) x[0].im = x[R - 1].im = T(0);
+  OOCFFT_UNROLL
+  for (int s = 0; s < R / 2; ++s) {
+    const int m = R - 1 - s;
+    Complex<T> ps = {__shfl_xor_sync(0xffffffffu, x[m].re, 16), __shfl_xor_sync(0xffffffffu, x[m].im, 16)};
+    Complex<T> pm = {__shfl_xor_sync(0xffffffffu, x[s].re, 16), __shfl_xor_sync(0xffffffffu, x[s].im, 16)};
+    if (own) {
+      ps = x[m];
+      pm = x[s];
+    }
+    const Complex<T> ts = s == 0 ? wj : wj * root(s);
+    const Complex<T> tm = ends ? root(m + 1) : wj * root(m);  // slot m of j = 0 holds point (m + 1) Q
+    const Complex<T> zs = merged_pair(x[s], ps, ts);
+    const Complex<T> zm = merged_pair(x[m], pm, tm);
+    x[s] = zs;
+    x[m] = zm;
+  }
+  if (ends) {  // slot m holds point m + 1 (m >= R/2), slot R - 1 X[M]: natural order, 2Z[M/2] in its place
+    OOCFFT_UNROLL
+    for (int r = R - 1; r > R / 2; --r) x[r] = x[r - 1];
+    x[R / 2] = {T(2) * middle.re, T(2) * middle.im};
+  }
 }
 
 // Bluestein's chirp products, at the first transform's load (x_p chirp_p,
@@ -404,18 +497,32 @@ __device__ __forceinline__ void schedule_stage(T* re, T* im, const TileJob<T>& j
                              Io != PassIo::real_rows_in && P1 == G::passes && !G::staged_store &&
                              Store != ScheduleStore::transposed;
   constexpr bool times_spectrum = Io == PassIo::convolution_first && P1 == G::passes;
+  constexpr bool merge_in = from_global && Io == PassIo::real_merge_in;
+  static_assert(!merge_in || (!LanesFast && whole && R % 2 == 0 && q % 32 == 0),
+                "real_merge_in needs merge_in_first_stage's geometry");
   Complex<T> v[B * R];
+  Complex<T> middle[merge_in ? B : 1], wj[merge_in ? B : 1];
   int lane[B], j[B];
 OOCFFT_UNROLL
   for (int b = 0; b < B; ++b) {
     const int item = static_cast<int>(threadIdx.x) + b * G::threads;
-    schedule_decode<G, LanesFast, q>(item, lane[b], j[b]);
+    if constexpr (merge_in) mirrored_decode<q>(item, lane[b], j[b]);
+    else schedule_decode<G, LanesFast, q>(item, lane[b], j[b]);
     if (!whole && item >= butterflies) continue;
     if constexpr (from_global) {
       // Every load of the pass issued before the first use (memory-level
       // parallelism: up to B * R loads in flight per thread).
       if (lane[b] < lanes_here) {
-        if constexpr (Io == PassIo::real_rows_in) {
+        if constexpr (merge_in) {
+          // The thread of j = 0 reads its upper slots one point on and the
+          // middle apart (merged_spectrum).
+          const Complex<T>* row = in + lane[b] * job.lane.in;
+          const bool ends = j[b] == 0;
+OOCFFT_UNROLL
+          for (int r = 0; r < R; ++r) v[b * R + r] = load(row + j[b] + (r + (ends && r >= R / 2 ? 1 : 0)) * q);
+          middle[b] = ends ? load(row + N / 2) : Complex<T>{T(0), T(0)};
+          wj[b] = load_table(job.post_table + j[b]);
+        } else if constexpr (Io == PassIo::real_rows_in) {
           const RowPair<const T> rows = input_rows(job, at, lane[b]);
 OOCFFT_UNROLL
           for (int r = 0; r < R; ++r) v[b * R + r] = packed_rows_input(rows, j[b] + r * q);
@@ -433,6 +540,7 @@ OOCFFT_UNROLL
       } else {
 OOCFFT_UNROLL
         for (int r = 0; r < R; ++r) v[b * R + r] = {T(0), T(0)};
+        if constexpr (merge_in) middle[b] = wj[b] = {T(0), T(0)};
       }
     } else {
 OOCFFT_UNROLL
@@ -453,6 +561,8 @@ OOCFFT_UNROLL
         const int point = j[b] + r * q;
         if (point < job.valid) x[r] = chirped_input(job, point, x[r]);
       }
+    } else if constexpr (merge_in) {
+      merged_spectrum<T, R, q>(x, j[b], wj[b], middle[b]);  // conjugated already
     } else if constexpr (from_global) {
       if (inverse) {
 OOCFFT_UNROLL

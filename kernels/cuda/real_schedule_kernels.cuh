@@ -10,9 +10,14 @@
 //            global memory, X[M] into the row's padding slot (pair 0, which
 //            also takes the middle X[M/2] where that saves a round:
 //            middle_in_pair0);
-//   inverse  each thread merges a pair (X[k], X[M-k]) into (2Z[k], 2Z[M-k])
-//            on its way into shared memory, and the tile's inverse FFT
-//            starts there (PassIo::from_shared).
+//   inverse  where the first stage's butterflies fill whole warps
+//            (merge_in_first_stage), the first stage reads X itself and
+//            merges each X[k] with X[M-k], held by a thread of the same
+//            warp, into 2Z[k] (PassIo::real_merge_in: shuffles instead of
+//            a trip through shared memory and a barrier); otherwise each
+//            thread merges a pair (X[k], X[M-k]) into (2Z[k], 2Z[M-k]) on
+//            its way into shared memory, and the tile's inverse FFT starts
+//            there (PassIo::from_shared).
 // The split and merge are those of the separate kernels (real_rows.cu,
 // after Numerical Recipes, 3rd ed., section 12.3.2, eq. 12.3.6-12.3.7);
 // `job.post_table` holds w_n^k = exp(-2 pi i k / n), k = 0..M/2 at least.
@@ -104,7 +109,8 @@ __device__ __forceinline__ void real_split_copy_out(const T* re, const T* im, co
   });
 }
 
-// Inverse: the half spectra X of the rows (global memory; Im X[0] and
+// Inverse, where the first stage cannot merge (merge_in_first_stage): the
+// half spectra X of the rows (global memory; Im X[0] and
 // Im X[M] ignored, as numpy's irfft does) -> 2Z in shared memory,
 // conjugated, since the passes compute the inverse as conj(F(conj x)).
 // Every load of the thread is issued before the first is used, as
@@ -208,7 +214,11 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, M, false>::threads, Schedu
   const std::int64_t tile = this_tile();
   if (tile >= lane_tiles * job.group.count) return;  // the last grid row's spare blocks
   const TileSite<T> at = tile_site<G>(job, tile, lane_tiles);
-  if constexpr (Inverse) {
+  if constexpr (Inverse && merge_in_first_stage<G>()) {
+    schedule_stages<T, M, false, PassIo::real_merge_in, ScheduleStore::plain>(
+        re, im, job, at, true, std::make_integer_sequence<int, G::stages>{});
+    if constexpr (G::staged_store) schedule_copy_out<T, M>(re, im, job, at.out, at.lanes_here, true);
+  } else if constexpr (Inverse) {
     real_merge_copy_in<T, M>(re, im, job, at.in, at.lanes_here);
     schedule_stages<T, M, false, PassIo::from_shared, ScheduleStore::plain>(
         re, im, job, at, true, std::make_integer_sequence<int, G::stages>{});
