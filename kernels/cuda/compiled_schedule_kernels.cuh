@@ -235,6 +235,11 @@ __device__ __forceinline__ void put_tile_value(T* re, T* im, unsigned e, Complex
 //   q - j holds (mirrored_decode puts it 16 lanes away in the same warp: a
 //   shuffle), into 2Z[k] (merged_spectrum); the last stage as direct. It
 //   replaces the merge's trip through shared memory and its barrier.
+// - real_split_out: the even real forward where its last stage allows it
+//   (split_in_last_stage): the first stage as direct; the last stage's
+//   butterflies handed out as real_merge_in's first, each thread splits
+//   its values Z[k] with their partners Z[M - k] into X[k] (split_spectrum)
+//   and writes them.
 enum class PassIo {
   direct,
   convolution_first,
@@ -243,7 +248,8 @@ enum class PassIo {
   from_shared,
   real_rows_in,
   real_rows_out,
-  real_merge_in
+  real_merge_in,
+  real_split_out
 };
 
 // The two real rows of lane `lane` of a real-pairs tile (TilePost::
@@ -358,6 +364,51 @@ __device__ __forceinline__ void merged_spectrum(Complex<T>* x, int j, Complex<T>
     OOCFFT_UNROLL
     for (int r = R - 1; r > R / 2; --r) x[r] = x[r - 1];
     x[R / 2] = {T(2) * middle.re, T(2) * middle.im};
+  }
+}
+
+// The last stage of real_split_out: as merge_in_first_stage, for the last
+// stage (its values leave from registers).
+template <class G>
+constexpr bool split_in_last_stage() {
+  if constexpr (G::staged_store || G::stages < 1) {
+    return false;
+  } else {
+    constexpr int R = G::stage_points(G::stages - 1);
+    constexpr int q = G::points / G::lanes / R;
+    return R % 2 == 0 && q % 32 == 0 && (G::lanes * q) % G::threads == 0;
+  }
+}
+
+// real_split_out: a thread's R values of the half-length spectrum (x[r] =
+// Z[k], k = j + r Q, M = R Q) -> X[k] = scale (e + w_n^k o) into `row`
+// (n = 2M; e = (Z[k] + conj Z[M-k]) / 2, o = (Z[k] - conj Z[M-k]) / (2i):
+// the split of real_rows.cu), X[M] too from the thread of j = 0. The
+// partner Z[M - k] is slot R - 1 - r of the partner thread (the
+// shuffles), or of this thread for j = Q/2, or slot (R - r) mod R of this
+// thread for j = 0. Twiddles as merged_spectrum's. Every thread of the
+// warp takes part in the shuffles; only `writes` ones store.
+template <class T, int M, int R, int Q>
+__device__ __forceinline__ void split_spectrum(const Complex<T>* x, int j, Complex<T> wj, Complex<T>* row, bool writes,
+                                               T scale) {
+  using Roots = UnitRoots<2 * R>;
+  auto root = [](int s) { return Complex<T>{static_cast<T>(Roots::cos(s)), static_cast<T>(-Roots::sin(s))}; };
+  const bool ends = j == 0, middle = j == Q / 2;
+  const T half = T(0.5) * scale;
+  OOCFFT_UNROLL
+  for (int r = 0; r < R; ++r) {
+    Complex<T> b = {__shfl_xor_sync(0xffffffffu, x[R - 1 - r].re, 16),
+                    __shfl_xor_sync(0xffffffffu, x[R - 1 - r].im, 16)};
+    if (middle) b = x[R - 1 - r];
+    if (ends) b = x[(R - r) % R];
+    const Complex<T> a = x[r];
+    const Complex<T> e = {half * (a.re + b.re), half * (a.im - b.im)};
+    const Complex<T> o = {half * (a.im + b.im), half * (b.re - a.re)};
+    const Complex<T> wo = (r == 0 ? wj : wj * root(r)) * o;
+    if (writes) {
+      store(row + j + r * Q, Complex<T>{e.re + wo.re, e.im + wo.im});
+      if (r == 0 && ends) store(row + M, Complex<T>{e.re - wo.re, wo.im - e.im});  // X[M] = conj(e - wo) at k = 0
+    }
   }
 }
 
@@ -498,16 +549,18 @@ __device__ __forceinline__ void schedule_stage(T* re, T* im, const TileJob<T>& j
                              Store != ScheduleStore::transposed;
   constexpr bool times_spectrum = Io == PassIo::convolution_first && P1 == G::passes;
   constexpr bool merge_in = from_global && Io == PassIo::real_merge_in;
-  static_assert(!merge_in || (!LanesFast && whole && R % 2 == 0 && q % 32 == 0),
-                "real_merge_in needs merge_in_first_stage's geometry");
+  constexpr bool split_out = to_global && Io == PassIo::real_split_out;
+  static_assert(!(merge_in || split_out) || (!LanesFast && whole && R % 2 == 0 && q % 32 == 0),
+                "real_merge_in and real_split_out need merge_in_first_stage's and split_in_last_stage's geometry");
   Complex<T> v[B * R];
-  Complex<T> middle[merge_in ? B : 1], wj[merge_in ? B : 1];
+  Complex<T> middle[merge_in ? B : 1], wj[merge_in || split_out ? B : 1];
   int lane[B], j[B];
 OOCFFT_UNROLL
   for (int b = 0; b < B; ++b) {
     const int item = static_cast<int>(threadIdx.x) + b * G::threads;
-    if constexpr (merge_in) mirrored_decode<q>(item, lane[b], j[b]);
+    if constexpr (merge_in || split_out) mirrored_decode<q>(item, lane[b], j[b]);
     else schedule_decode<G, LanesFast, q>(item, lane[b], j[b]);
+    if constexpr (split_out) wj[b] = load_table(job.post_table + j[b]);
     if (!whole && item >= butterflies) continue;
     if constexpr (from_global) {
       // Every load of the pass issued before the first use (memory-level
@@ -608,6 +661,8 @@ OOCFFT_UNROLL
                   chirped_output(job, point, x[r]));
         }
       }
+    } else if constexpr (split_out) {
+      split_spectrum<T, N, R, q>(x, j[b], wj[b], out + lane[b] * job.lane.out, lane[b] < lanes_here, job.scale);
     } else if constexpr (Io == PassIo::real_rows_out) {
       if (lane[b] < lanes_here) {
         const RowPair<T> rows = output_rows(job, at, lane[b]);

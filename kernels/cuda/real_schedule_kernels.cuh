@@ -223,6 +223,10 @@ __global__ void __launch_bounds__(ScheduleGeometry<T, M, false>::threads, Schedu
     schedule_stages<T, M, false, PassIo::from_shared, ScheduleStore::plain>(
         re, im, job, at, true, std::make_integer_sequence<int, G::stages>{});
     if constexpr (G::staged_store) schedule_copy_out<T, M>(re, im, job, at.out, at.lanes_here, true);
+  } else if constexpr (split_in_last_stage<G>()) {
+    if constexpr (G::staged_load) schedule_copy_in<T, M>(re, im, job, at.in, at.lanes_here, false);
+    schedule_stages<T, M, false, PassIo::real_split_out, ScheduleStore::plain>(
+        re, im, job, at, false, std::make_integer_sequence<int, G::stages>{});
   } else {
     if constexpr (G::staged_load) schedule_copy_in<T, M>(re, im, job, at.in, at.lanes_here, false);
     schedule_stages<T, M, false, PassIo::to_shared, ScheduleStore::plain>(
