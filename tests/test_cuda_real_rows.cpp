@@ -21,6 +21,7 @@
 #include <tuple>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -208,11 +209,13 @@ void expect_untouched_past_footprints(const std::vector<T>& data, std::size_t le
 // With `plan_time`, the plan takes its schedules from it, and every kernel
 // the plan asks for must be ready there; `folded` then says whether the
 // FFT runs with its split and merge folded in (asserted both ways, so
-// that neither path passes for the other).
+// that neither path passes for the other), the forward as
+// `folded_forward` where that is given (a forward the fused kernel runs).
 template <class T>
 void check_real_rows(RealRunner<T>& runner, std::size_t n, std::size_t rows, std::size_t extra_pitch,
                      std::uint64_t seed, std::size_t lead = 0,
-                     const std::shared_ptr<kc::PlanTimeSchedules>& plan_time = nullptr, bool folded = false) {
+                     const std::shared_ptr<kc::PlanTimeSchedules>& plan_time = nullptr, bool folded = false,
+                     std::optional<bool> folded_forward = std::nullopt) {
   kc::DeviceRealRows<T> plan(n, kc::DeviceLimits::current(), kc::TileKernels::compiled_where_available);
   const std::size_t half = n / 2 + 1;
   const std::size_t pitch = 2 * half + extra_pitch;
@@ -223,9 +226,9 @@ void check_real_rows(RealRunner<T>& runner, std::size_t n, std::size_t rows, std
     for (const kc::ScheduleKey& key : plan.plan_time_keys(rows, pitch))
       ASSERT_TRUE(plan_time->prepare(key)) << kc::describe(*plan_time->outcome(key)) << " " << what;
     plan.use_plan_time(plan_time);
-    const kc::TileKernel want = folded ? kc::TileKernel::plan_time : kc::TileKernel::general;
-    EXPECT_EQ(plan.ends_kernel(rows, pitch, false), want) << "forward " << what;
-    EXPECT_EQ(plan.ends_kernel(rows, pitch, true), want) << "inverse " << what;
+    auto want = [](bool f) { return f ? kc::TileKernel::plan_time : kc::TileKernel::general; };
+    EXPECT_EQ(plan.ends_kernel(rows, pitch, false), want(folded_forward.value_or(folded))) << "forward " << what;
+    EXPECT_EQ(plan.ends_kernel(rows, pitch, true), want(folded)) << "inverse " << what;
   }
   const double tol = real_tolerance<T>(n, n % 2 == 0 ? n / 2 : n);
   const std::size_t work = plan.workspace_bytes(rows, pitch);
@@ -356,6 +359,12 @@ TEST(CudaRealRows, RealEndsFoldedIntoTheTile) {
     check_real_rows(twice, n, 36, 0, 9100 * n + 36, 2, plan_time, true);
   }
   check_real_rows(twice, 100, 1, 0, 9105, 0, plan_time, false);  // one row: the half-length plan and the split
+  // Double 18: the inverse in pairs (tile_more_accurate), whose tile holds
+  // 64 lines (128 rows), the forward fused; fewer rows than a tile run the
+  // separate kernels.
+  check_real_rows(twice, 18, 259, 4, 9100 * 18 + 259, 0, plan_time, true, false);
+  check_real_rows(twice, 18, 300, 0, 9100 * 18 + 300, 2, plan_time, true, false);
+  check_real_rows(twice, 18, 67, 0, 9100 * 18 + 67, 0, plan_time, false);
   // A whole complex<float> line of 2187 runs the in-place tile; the real
   // rows' inner plan takes the Stockham tile's passes (LineUse::real_ends),
   // so its ends fold in as everywhere else.
@@ -414,6 +423,12 @@ TEST(CudaRealRows, RefusesAnOddOrShortPitch) {
   const kc::DeviceRealRows<double> pairs(100, kc::DeviceLimits::current(), kc::TileKernels::general_only);
   EXPECT_NE(pairs.describe().find("real 100 -> 51 (two rows per complex line of 100"), std::string::npos)
       << pairs.describe();
+  // 18 in double: the inverse in pairs for its error (tile_more_accurate).
+  const kc::DeviceRealRows<double> accurate(18, kc::DeviceLimits::current(), kc::TileKernels::general_only);
+  EXPECT_NE(accurate.describe().find("real 18 -> 10 (forward: fused in one kernel"), std::string::npos)
+      << accurate.describe();
+  EXPECT_NE(accurate.describe().find("; inverse: two rows per complex line of 18"), std::string::npos)
+      << accurate.describe();
   const kc::DeviceRealRows<float> longer(34, kc::DeviceLimits::current(), kc::TileKernels::general_only);
   EXPECT_NE(longer.describe().find("real 34 -> 18 (half-length complex 17"), std::string::npos) << longer.describe();
   // Past the fused kernel rows must start on a complex value: refused

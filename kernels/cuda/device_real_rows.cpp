@@ -54,15 +54,29 @@ bool tile_faster(std::size_t n, bool inverse) {
   return sizeof(T) == sizeof(float) ? listed(tile_faster_float, n, inverse) : listed(tile_faster_double, n, inverse);
 }
 
+// A length and direction the fused kernel serves whose error there was
+// above 1.5x cuFFT's, and which runs two rows per complex line of n in the
+// tile instead (listed in even_pairs_* too): double 18 inverse, error
+// 1.51x cuFFT's fused, 1.39x in pairs, at 0.94x cuFFT's speed against
+// 0.96x (one H200, two rounds; bench/RESULTS.md, "Device kernels"). The
+// half-length tile with the merge gave 1.50x.
+constexpr LengthAndDirection tile_more_accurate_double[] = {{18, true}};
+
+template <class T>
+bool tile_more_accurate(std::size_t n, bool inverse) {
+  return sizeof(T) == sizeof(double) && listed(tile_more_accurate_double, n, inverse);
+}
+
 // Even lengths and directions that run as odd rows do, two rows per complex
 // line of n in its tile (TilePost::real_pairs_*), not the half-length tile
 // with the split or merge folded in: faster by more than 5% in two rounds
 // (one H200, bench/RESULTS.md, "Device kernels"; double 100 also against
 // the fused kernel). The pairs ran slower for the float powers of two
 // 1024..4096 (by 3-9% both ways), 160 and 1728, and no faster for the
-// float forward of 144.
+// float forward of 144. Double 18's inverse runs here for its error
+// (tile_more_accurate).
 constexpr LengthAndDirection even_pairs_float[] = {{144, true}, {200, false}, {200, true}};
-constexpr LengthAndDirection even_pairs_double[] = {{100, false}, {100, true}, {144, false}, {144, true}};
+constexpr LengthAndDirection even_pairs_double[] = {{18, true}, {100, false}, {100, true}, {144, false}, {144, true}};
 
 template <class T>
 bool even_pairs(std::size_t n, bool inverse) {
@@ -78,7 +92,7 @@ bool even_pairs_somewhere(std::size_t n) {
 template <class T>
 bool fused(std::size_t n, bool inverse) {
   if (direct(n) || !real_rows_fused_supported<T>(static_cast<std::int64_t>(n))) return false;
-  return !tile_faster<T>(n, inverse);
+  return !tile_faster<T>(n, inverse) && !tile_more_accurate<T>(n, inverse);
 }
 
 // Rows the fused kernel runs in either direction: it takes any row
