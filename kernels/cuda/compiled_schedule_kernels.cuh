@@ -282,20 +282,37 @@ __device__ __forceinline__ Complex<T> packed_rows_input(const RowPair<const T>& 
   return {rows.a[p], rows.second ? rows.b[p] : T(0)};
 }
 
-// The first stage of real_merge_in: whether the geometry allows it (a
-// first stage of R points, R even, read from global memory, whose q = N / R
-// butterflies a lane fill whole warps and whose butterflies fill the
+// Whether stage `stage` of the geometry hands its butterflies out mirrored
+// (mirrored_decode) with every partner in the same warp, as real_merge_in
+// and real_split_out need: R points a butterfly, R even, the q = N / R
+// butterflies of a lane filling whole warps and all the butterflies the
 // threads' rounds, so that every thread of a warp takes part in its
-// shuffles).
+// shuffles.
+template <class G>
+constexpr bool warps_hold_partners(int stage) {
+  const int R = G::stage_points(stage);
+  const int q = G::points / G::lanes / R;
+  return R % 2 == 0 && q % 32 == 0 && (G::lanes * q) % G::threads == 0;
+}
+
+// real_merge_in's first stage reads global memory; real_split_out's last
+// stage writes it.
 template <class G>
 constexpr bool merge_in_first_stage() {
-  if constexpr (G::staged_load || G::stages < 1) {
-    return false;
-  } else {
-    constexpr int R = G::stage_points(0);
-    constexpr int q = G::points / G::lanes / R;
-    return R % 2 == 0 && q % 32 == 0 && (G::lanes * q) % G::threads == 0;
-  }
+  if constexpr (G::staged_load || G::stages < 1) return false;
+  else return warps_hold_partners<G>(0);
+}
+
+template <class G>
+constexpr bool split_in_last_stage() {
+  if constexpr (G::staged_store || G::stages < 1) return false;
+  else return warps_hold_partners<G>(G::stages - 1);
+}
+
+// w_L^s = exp(-2 pi i s / L), a constant (UnitRoots).
+template <class T, int L>
+__device__ __forceinline__ Complex<T> root_of_unity(int s) {
+  return {static_cast<T>(UnitRoots<L>::cos(s)), static_cast<T>(-UnitRoots<L>::sin(s))};
 }
 
 // Butterfly `item` of real_merge_in's first stage (Q butterflies a lane, Q
@@ -339,8 +356,6 @@ __device__ __forceinline__ Complex<T> merged_pair(Complex<T> a, Complex<T> b, Co
 // a step of the merge, left the steps waiting on them.
 template <class T, int R, int Q>
 __device__ __forceinline__ void merged_spectrum(Complex<T>* x, int j, Complex<T> wj, Complex<T> middle) {
-  using Roots = UnitRoots<2 * R>;
-  auto root = [](int s) { return Complex<T>{static_cast<T>(Roots::cos(s)), static_cast<T>(-Roots::sin(s))}; };
   const bool ends = j == 0;
   const bool own = ends || j == Q / 2;
   if (ends) x[0].im = x[R - 1].im = T(0);
@@ -353,8 +368,9 @@ __device__ __forceinline__ void merged_spectrum(Complex<T>* x, int j, Complex<T>
       ps = x[m];
       pm = x[s];
     }
-    const Complex<T> ts = s == 0 ? wj : wj * root(s);
-    const Complex<T> tm = ends ? root(m + 1) : wj * root(m);  // slot m of j = 0 holds point (m + 1) Q
+    const Complex<T> ts = s == 0 ? wj : wj * root_of_unity<T, 2 * R>(s);
+    // Slot m of j = 0 holds point (m + 1) Q.
+    const Complex<T> tm = ends ? root_of_unity<T, 2 * R>(m + 1) : wj * root_of_unity<T, 2 * R>(m);
     const Complex<T> zs = merged_pair(x[s], ps, ts);
     const Complex<T> zm = merged_pair(x[m], pm, tm);
     x[s] = zs;
@@ -364,19 +380,6 @@ __device__ __forceinline__ void merged_spectrum(Complex<T>* x, int j, Complex<T>
     OOCFFT_UNROLL
     for (int r = R - 1; r > R / 2; --r) x[r] = x[r - 1];
     x[R / 2] = {T(2) * middle.re, T(2) * middle.im};
-  }
-}
-
-// The last stage of real_split_out: as merge_in_first_stage, for the last
-// stage (its values leave from registers).
-template <class G>
-constexpr bool split_in_last_stage() {
-  if constexpr (G::staged_store || G::stages < 1) {
-    return false;
-  } else {
-    constexpr int R = G::stage_points(G::stages - 1);
-    constexpr int q = G::points / G::lanes / R;
-    return R % 2 == 0 && q % 32 == 0 && (G::lanes * q) % G::threads == 0;
   }
 }
 
@@ -391,8 +394,6 @@ constexpr bool split_in_last_stage() {
 template <class T, int M, int R, int Q>
 __device__ __forceinline__ void split_spectrum(const Complex<T>* x, int j, Complex<T> wj, Complex<T>* row, bool writes,
                                                T scale) {
-  using Roots = UnitRoots<2 * R>;
-  auto root = [](int s) { return Complex<T>{static_cast<T>(Roots::cos(s)), static_cast<T>(-Roots::sin(s))}; };
   const bool ends = j == 0, middle = j == Q / 2;
   const T half = T(0.5) * scale;
   OOCFFT_UNROLL
@@ -404,7 +405,7 @@ __device__ __forceinline__ void split_spectrum(const Complex<T>* x, int j, Compl
     const Complex<T> a = x[r];
     const Complex<T> e = {half * (a.re + b.re), half * (a.im - b.im)};
     const Complex<T> o = {half * (a.im + b.im), half * (b.re - a.re)};
-    const Complex<T> wo = (r == 0 ? wj : wj * root(r)) * o;
+    const Complex<T> wo = (r == 0 ? wj : wj * root_of_unity<T, 2 * R>(r)) * o;
     if (writes) {
       store(row + j + r * Q, Complex<T>{e.re + wo.re, e.im + wo.im});
       if (r == 0 && ends) store(row + M, Complex<T>{e.re - wo.re, wo.im - e.im});  // X[M] = conj(e - wo) at k = 0
