@@ -51,6 +51,7 @@
 #include "kernels/butterfly.hpp"
 #include "kernels/unit_roots.hpp"
 #include "kernels/cuda/schedule_geometry.hpp"
+#include "kernels/cuda/warp_partners.hpp"
 #if defined(__CUDACC_RTC__)
 #include "kernels/cuda/general_tile_kernels.cuh"
 #else
@@ -232,7 +233,7 @@ __device__ __forceinline__ void put_tile_value(T* re, T* im, unsigned e, Complex
 //   its first stage allows it (merge_in_first_stage): the first stage reads
 //   the half spectrum X once, a thread's R points at j + r q, and merges
 //   each X[k] with its partner X[M - k], which the thread of butterfly
-//   q - j holds (mirrored_decode puts it 16 lanes away in the same warp: a
+//   q - j holds (mirrored_butterfly puts it 16 lanes away in the same warp: a
 //   shuffle), into 2Z[k] (merged_spectrum); the last stage as direct. It
 //   replaces the merge's trip through shared memory and its barrier.
 // - real_split_out: the even real forward where its last stage allows it
@@ -282,53 +283,10 @@ __device__ __forceinline__ Complex<T> packed_rows_input(const RowPair<const T>& 
   return {rows.a[p], rows.second ? rows.b[p] : T(0)};
 }
 
-// Whether stage `stage` of the geometry hands its butterflies out mirrored
-// (mirrored_decode) with every partner in the same warp, as real_merge_in
-// and real_split_out need: R points a butterfly, R even, the q = N / R
-// butterflies of a lane filling whole warps and all the butterflies the
-// threads' rounds, so that every thread of a warp takes part in its
-// shuffles.
-template <class G>
-constexpr bool warps_hold_partners(int stage) {
-  const int R = G::stage_points(stage);
-  const int q = G::points / G::lanes / R;
-  return R % 2 == 0 && q % 32 == 0 && (G::lanes * q) % G::threads == 0;
-}
-
-// real_merge_in's first stage reads global memory; real_split_out's last
-// stage writes it.
-template <class G>
-constexpr bool merge_in_first_stage() {
-  if constexpr (G::staged_load || G::stages < 1) return false;
-  else return warps_hold_partners<G>(0);
-}
-
-template <class G>
-constexpr bool split_in_last_stage() {
-  if constexpr (G::staged_store || G::stages < 1) return false;
-  else return warps_hold_partners<G>(G::stages - 1);
-}
-
 // w_L^s = exp(-2 pi i s / L), a constant (UnitRoots).
 template <class T, int L>
 __device__ __forceinline__ Complex<T> root_of_unity(int s) {
   return {static_cast<T>(UnitRoots<L>::cos(s)), static_cast<T>(-UnitRoots<L>::sin(s))};
-}
-
-// Butterfly `item` of real_merge_in's first stage (Q butterflies a lane, Q
-// a multiple of 32): lane and j, each warp taking 16 consecutive j and
-// their partners Q - j, so that the partner of the thread at warp lane t
-// is at t ^ 16. The warp of g = 0 holds the two butterflies that are their
-// own partners, j = 0 (warp lane 0) and j = Q/2 (warp lane 16).
-template <int Q>
-__device__ __forceinline__ void mirrored_decode(int item, int& lane, int& j) {
-  lane = static_cast<int>(static_cast<unsigned>(item) / static_cast<unsigned>(Q));
-  const int i = item - lane * Q;
-  const int g = i >> 5, t = i & 31;
-  if (t < 16)
-    j = 16 * g + t;
-  else
-    j = g == 0 && t == 16 ? Q / 2 : Q - 16 * g - (t - 16);
 }
 
 // 2Z[k] from X[k] = a and X[M - k] = b, t = w_n^k (n = 2M), conjugated,
@@ -559,8 +517,13 @@ __device__ __forceinline__ void schedule_stage(T* re, T* im, const TileJob<T>& j
 OOCFFT_UNROLL
   for (int b = 0; b < B; ++b) {
     const int item = static_cast<int>(threadIdx.x) + b * G::threads;
-    if constexpr (merge_in || split_out) mirrored_decode<q>(item, lane[b], j[b]);
-    else schedule_decode<G, LanesFast, q>(item, lane[b], j[b]);
+    if constexpr (merge_in || split_out) {
+      const LaneAndButterfly at_item = mirrored_butterfly<q>(item);
+      lane[b] = at_item.lane;
+      j[b] = at_item.j;
+    } else {
+      schedule_decode<G, LanesFast, q>(item, lane[b], j[b]);
+    }
     if constexpr (split_out) wj[b] = load_table(job.post_table + j[b]);
     if (!whole && item >= butterflies) continue;
     if constexpr (from_global) {
