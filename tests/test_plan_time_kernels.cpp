@@ -294,7 +294,9 @@ TEST(PlanTimeFamily, NvrtcIsAskedOnlyForTheCompiledFamily) {
 // The real transform's ends folded into a tile (real_schedule_kernels.cuh)
 // compile for sm_90 without a GPU: both directions and precisions, a power
 // of two, a 13-smooth length and the longest half length the tests run;
-// and the odd lengths' row pairs.
+// and the odd lengths' row pairs. complex<float> 512 and complex<double>
+// 2048 merge and split in registers (warp_partners.hpp, which NVRTC must
+// find among the embedded headers), 65 through shared memory.
 TEST(PlanTimeFamily, NvrtcCompilesTheRealEnds) {
   const kc::PlanTimeCompiler compiler(90);
   for (const ScheduleUse use : {ScheduleUse::real_pairs_forward, ScheduleUse::real_pairs_inverse}) {
