@@ -1156,9 +1156,10 @@ TEST(CudaSchedules, RadixTwentySevenWhereTheTilesHoldIt) {
   expect_tile("3375 complex<double>", kc::stockham_shape<double>(3375, false), 192, 27, 144, 2);
 }
 
-// The Stockham tiles of one contiguous line with n % 4 != 0 keep their
-// shared buffers unskewed, but for the measured exceptions; tiles of several
-// lines, those of the other lengths and every strided tile skew them, one
+// The Stockham tiles of contiguous lines keep their shared buffers
+// unskewed where they hold one line with n % 4 != 0 or several lines of
+// odd n, but for the measured exceptions; tiles of several lines of even
+// n, those of the other lengths and every strided tile skew them, one
 // spare word every 32 (complex<float>) or 16 (complex<double>) words
 // (tile_skew_shift; host arithmetic: no device needed).
 template <class T>
@@ -1168,7 +1169,8 @@ void expect_skew_by_length(int& unskewed) {
     if (!kc::smooth_exponents(n).smooth) continue;
     const kc::ScheduleShape c = kc::stockham_shape<T>(n, false);
     if (c.valid && c.uses_shared) {
-      const bool plain = n % 4 != 0 && c.lanes == 1 && !kc::is_tuned<T>(kc::Tuned::skewed_one_line_tile, n);
+      const bool plain = (c.lanes == 1 ? n % 4 != 0 : n % 2 != 0) &&
+                         !kc::is_tuned<T>(kc::Tuned::skewed_one_line_tile, n);
       EXPECT_EQ(c.shift, plain ? 0 : skewed) << n;
       EXPECT_EQ(c.shared_words, plain ? c.points : c.points + (c.points >> skewed) + 1) << n;
       EXPECT_EQ(c.shared_bytes, 2 * sizeof(T) * static_cast<std::size_t>(c.shared_words)) << n;
@@ -1179,20 +1181,24 @@ void expect_skew_by_length(int& unskewed) {
   }
 }
 
-TEST(CudaSchedules, OneLineTilesOfLengthsNotDividedByFourAreUnskewed) {
+TEST(CudaSchedules, OddLinesAndOneLineTilesNotDividedByFourAreUnskewed) {
   int unskewed_float = 0, unskewed_double = 0;
   expect_skew_by_length<float>(unskewed_float);
   expect_skew_by_length<double>(unskewed_double);
-  EXPECT_EQ(unskewed_float, 86);  // 26 of them up to 4096
-  EXPECT_EQ(unskewed_double, 80);  // 45 of them up to 4096
+  EXPECT_EQ(unskewed_float, 128);  // 68 of them up to 4096
+  EXPECT_EQ(unskewed_double, 113);  // 78 of them up to 4096
   // 6750 = 9 15 10 5 complex<double> in 480 threads: 108000 bytes, not
   // 114752; 15625 complex<float> as 25 25 25 in 640 threads: 125000, not
   // 128912.
   EXPECT_EQ(kc::stockham_shape<double>(6750, false).shared_bytes, std::size_t{108000});
   EXPECT_EQ(kc::stockham_shape<float>(15625, false).shared_bytes, std::size_t{125000});
   EXPECT_EQ(kc::stockham_shape<float>(18225, false).shift, 5);  // measured slower unskewed
-  EXPECT_GT(kc::stockham_shape<float>(1215, false).lanes, 1);   // several lines: skewed
-  EXPECT_EQ(kc::stockham_shape<float>(1215, false).shift, 5);
+  EXPECT_GT(kc::stockham_shape<float>(1250, false).lanes, 1);  // several lines, even n: skewed
+  EXPECT_EQ(kc::stockham_shape<float>(1250, false).shift, 5);
+  EXPECT_EQ(kc::stockham_shape<float>(81, false).lanes, 32);  // several lines, odd n: unskewed
+  EXPECT_EQ(kc::stockham_shape<float>(81, false).shift, 0);
+  EXPECT_GT(kc::stockham_shape<double>(243, false).lanes, 1);
+  EXPECT_EQ(kc::stockham_shape<double>(243, false).shift, 0);
   EXPECT_EQ(kc::stockham_shape<float>(4096, false).shift, 5);
   EXPECT_EQ(kc::stockham_shape<double>(6750, true).shift, 4);
 }

@@ -40,6 +40,7 @@
 // of the settled schedule, as Bluestein's convolution runs it
 // (convolution_shape), contiguous rows.
 #include "kernels/cuda/compiled_schedule_kernels.cuh"
+#include "kernels/cuda/real_pairs_blocks.hpp"
 
 namespace oocfft::kernels::cuda::detail {
 
@@ -302,7 +303,7 @@ __device__ __forceinline__ void real_pairs_copy_in_spectra(T* re, T* im, const T
 }
 
 template <class T, int N, bool Inverse>
-__global__ void __launch_bounds__(ScheduleGeometry<T, N, false>::threads, ScheduleGeometry<T, N, false>::min_blocks)
+__global__ void __launch_bounds__(ScheduleGeometry<T, N, false>::threads, (real_pairs_min_blocks<T, N, Inverse>()))
     real_pairs_kernel(const __grid_constant__ TileJob<T> job, bool) {
   using G = ScheduleGeometry<T, N, false>;
   static_assert(G::threads > 0 && G::shared_bytes <= max_schedule_shared_bytes,

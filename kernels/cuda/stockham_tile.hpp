@@ -71,18 +71,24 @@ constexpr int stage_points(const ScheduleShape& g, int stage) { return stage_poi
 // multiple of 32 across a spare word, so that its first and last share a
 // bank: a pass's reads of points j + r n/R, and a stage's writes of runs of
 // `span` points, take two wavefronts where one would do whenever n/R or
-// `span` is odd. Counted over every stage's reads and writes of a warp,
-// the tiles of contiguous lines with n % 4 != 0 need fewer wavefronts
-// unskewed for most 7-smooth lengths. Only tiles of one line were measured
-// faster unskewed; tiles of several lines (four-step step B) were slower,
-// so they keep the skew, as do the one-line tiles the tuning table lists
-// (Tuned::skewed_one_line_tile). Strided tiles keep it: their lanes make
-// the strides powers of two. The tile searches size every buffer skewed
-// (line_tile_bytes), so the unskewed buffer only spares shared memory.
+// `span` is odd. Tiles of contiguous lines go unskewed where that was
+// measured faster:
+// - one line, n % 4 != 0: fewer wavefronts for most 7-smooth lengths;
+// - several lines, n odd: every radix, span and line stride is odd, so no
+//   access needs the skew (ncu, the f32 row pairs of 81: half of every
+//   shared load's and store's wavefronts were excess, skewed). Batched
+//   lines, four-step step B and the real tiles (row pairs; the half-length
+//   tiles of n = 2 mod 4) ran faster unskewed, in both precisions.
+// Tiles of several lines of even n keep the skew (on the H100 such tiles
+// of four-step step B lost unskewed), as do the one-line tiles the tuning
+// table lists (Tuned::skewed_one_line_tile). Strided tiles keep it: their
+// lanes make the strides powers of two. The tile searches size every
+// buffer skewed (line_tile_bytes), so the unskewed buffer only spares
+// shared memory.
 // Measured: bench/RESULTS.md, section Kernel tuning table (sm_90).
 template <class T>
 constexpr int tile_skew_shift(int n, int lanes, bool lanes_fast) {
-  if (!lanes_fast && lanes == 1 && n % 4 != 0 && !is_tuned<T>(Tuned::skewed_one_line_tile, n)) return 0;
+  if (!lanes_fast && (lanes == 1 ? n % 4 != 0 : n % 2 != 0) && !is_tuned<T>(Tuned::skewed_one_line_tile, n)) return 0;
   return skewed_shift<T>();
 }
 

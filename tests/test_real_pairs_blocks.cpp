@@ -1,0 +1,65 @@
+// The launch bounds of the real row-pairs tile (kernels/cuda/
+// real_pairs_blocks.hpp): the float inverse asks for one block more where
+// ptxas's register cap for that many blocks still holds the tile's values
+// (host arithmetic, no GPU; CudaRealRows* runs the kernels).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+
+#include "kernels/cuda/real_pairs_blocks.hpp"
+
+namespace kc = oocfft::kernels::cuda;
+
+namespace {
+
+template <class T, int N>
+int registers_with_one_block_more() {
+  using G = kc::ScheduleGeometry<T, N, false>;
+  return kc::planned_registers(G::threads, G::min_blocks + 1, kc::RegisterPlan::ptxas_quarters);
+}
+
+// Forward: the complex tile's blocks. Inverse: one more exactly where the
+// float tile's values fit the registers that leaves; double never.
+template <class T, int N>
+void check_length(int& bumped) {
+  using G = kc::ScheduleGeometry<T, N, false>;
+  const std::string what = std::string(sizeof(T) == sizeof(float) ? "float " : "double ") + std::to_string(N);
+  EXPECT_EQ((kc::real_pairs_min_blocks<T, N, false>()), G::min_blocks) << what;
+  const bool fits = G::values <= kc::values_within<T>(registers_with_one_block_more<T, N>());
+  const bool more = sizeof(T) == sizeof(float) && fits;
+  EXPECT_EQ((kc::real_pairs_min_blocks<T, N, true>()), G::min_blocks + (more ? 1 : 0)) << what;
+  bumped += more ? 1 : 0;
+}
+
+template <class T, int... N>
+int check_lengths(std::integer_sequence<int, N...>) {
+  int bumped = 0;
+  (check_length<T, N>(bumped), ...);
+  return bumped;
+}
+
+// The odd 7-smooth lengths past the fused kernel's, up to 4096 (the row
+// pairs' tile), and the even lengths that run in pairs (144, 200).
+using PairLengths =
+    std::integer_sequence<int, 75, 81, 105, 125, 135, 147, 175, 189, 225, 243, 245, 315, 343, 375, 405, 441, 525, 567,
+                          625, 675, 729, 735, 875, 945, 1029, 1125, 1215, 1225, 1323, 1575, 1701, 1715, 1875, 2025,
+                          2187, 2205, 2401, 2625, 2835, 3087, 3125, 3375, 3645, 3675, 3969, 144, 200>;
+
+TEST(RealPairsBlocks, FloatInverseTakesOneBlockMoreWhereItsValuesFit) {
+  // 11 of the 47: 81, 189, 225, 243, 315, 405, 441, 729, 945, 1323, 2025.
+  EXPECT_EQ(check_lengths<float>(PairLengths{}), 11);
+  EXPECT_EQ(check_lengths<double>(PairLengths{}), 0);
+  // f32 81: three blocks of 288 threads (64 registers) -> four (56), its
+  // nine values in 56 registers.
+  using G81 = kc::ScheduleGeometry<float, 81, false>;
+  EXPECT_EQ(G81::threads, 288);
+  EXPECT_EQ((kc::real_pairs_min_blocks<float, 81, true>()), 4);
+  EXPECT_EQ((registers_with_one_block_more<float, 81>()), 56);
+  // f32 1875: 15 values a thread; one block more would leave 48 registers,
+  // room for 8 (ptxas spilled 92 bytes).
+  using G1875 = kc::ScheduleGeometry<float, 1875, false>;
+  EXPECT_EQ((kc::real_pairs_min_blocks<float, 1875, true>()), G1875::min_blocks);
+}
+
+}  // namespace
