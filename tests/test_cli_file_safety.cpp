@@ -26,9 +26,12 @@
 #include <string>
 #include <vector>
 
+#include "tests/scratch_root.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
+using oocfft::test::ScratchRoot;
 
 std::string slurp(const fs::path& path) {
   std::ifstream f(path, std::ios::binary);
@@ -39,14 +42,11 @@ std::string slurp(const fs::path& path) {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// A fresh directory per test.
+// A fresh directory per test, under the program's scratch root (removed at
+// exit unless a test failed).
 fs::path scratch() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const fs::path dir = fs::temp_directory_path() /
-                       ("oocfft_cli_safety_" + std::to_string(::getpid())) / info->name();
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  static const ScratchRoot root("oocfft_cli_safety_");
+  return root.for_current_test();
 }
 
 #define REQUIRE_H5PY()                                                  \

@@ -36,6 +36,7 @@
 #include "oocfft/real.hpp"
 #include "tests/mpi_test_support.hpp"
 #include "tests/reference.hpp"
+#include "tests/scratch_root.hpp"
 
 namespace oocfft {
 namespace {
@@ -43,6 +44,7 @@ namespace {
 namespace fs = std::filesystem;
 using test::catch_error;
 using test::Caught;
+using test::ScratchRoot;
 using test::expect_same_error_everywhere;
 using test::host_options;
 using test::world_rank;
@@ -52,12 +54,9 @@ using test::world_size;
 fs::path shared_folder() {
   std::string path;
   if (world_rank() == 0) {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    const fs::path dir = fs::path(::testing::TempDir()) / ("oocfft-mpi-files-" + std::to_string(::getpid())) /
-                         (std::string(info->test_suite_name()) + "." + info->name());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    path = dir.string();
+    // Removed when rank 0 exits, unless a test of rank 0 failed.
+    static const ScratchRoot root("oocfft-mpi-files-");
+    path = root.for_current_test().string();
   }
   int length = static_cast<int>(path.size());
   MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
