@@ -19,4 +19,5 @@ cd "$prefix"
 export PYTHONPATH="$site" PYTHONNOUSERSITE=1
 found=$("$python" -c 'import oocfft, os; print(os.path.dirname(oocfft.__file__))')
 [ "$found" = "$site/oocfft" ] || { echo "import oocfft found $found, not the installed $site/oocfft" >&2; exit 1; }
-exec "$python" -m pytest -q -p no:cacheprovider "$source_dir/python/tests" "$@"
+# Not exec: the shell must outlive pytest for the trap to remove the prefix.
+"$python" -m pytest -q -p no:cacheprovider "$source_dir/python/tests" "$@"
