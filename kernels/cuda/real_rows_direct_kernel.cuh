@@ -111,6 +111,11 @@ __device__ __forceinline__ void inverse(T* row, const DirectRoots<T, N>& roots, 
 // keeps enough bytes in flight while its blocks compute.
 template <class T, int N>
 constexpr int rows_per_thread = std::clamp(192 / int(staging::footprint<N> * sizeof(T)), 1, 8);
+// Double rows of 4 take three, as those of 6 and 7 do under the rule: with
+// four (the rule's 192 bytes) both directions ran slower (bench/RESULTS.md,
+// "Device kernels").
+template <>
+constexpr int rows_per_thread<double, 4> = 3;
 
 // Each warp moves its own rows (warp tiles): against the block moving its
 // rows together, 3-14% faster at most lengths, slower only at the float
