@@ -11,8 +11,9 @@ namespace oocfft::kernels::cuda {
 // float inverse one more where the registers ptxas then leaves a thread
 // (RegisterPlan::ptxas_quarters) still hold the tile's values
 // (values_within). The inverse held more registers than the forward (ncu,
-// f32 81: 64 against 55, so three blocks of 288 threads an SM against
-// four) and waited on its copy-in's loads and barrier. Where the values do
+// f32 81 in the 9 9 tile it ran before its tuning-table entry: 64 against
+// 55, so three blocks of 288 threads an SM against four) and waited on its
+// copy-in's loads and barrier. Where the values do
 // not fit, ptxas spilled (f32 1875: 92 bytes); in double, where the cap
 // falls to 40-96 registers, up to 824 bytes, and f64 243 and 2187 ran
 // slower. Measured: bench/RESULTS.md, "Device kernels".

@@ -28,6 +28,7 @@ inline constexpr TuningEntry tuning_table[] = {
 
     // Schedules whose Stockham tile ran faster than the rules' (radix_schedule, paired_radix_schedule); radices in pass order.
     stockham_radices(864, c64, {16, 6, 9}, "the rule's 8 4 9 3 (four passes, 224 threads of 18 values at 96 registers) ran at 0.70 of a device copy, 16 6 9 at 0.88"),
+    stockham_radices(81, c64, {27, 3}, "the rule's 9 9 (288 threads of 9 values) left the float row-pairs inverse of 81 waiting on its copy-in; 96 threads of 27 values ran it, complex 81 and the inverse of 162 faster"),
 
     // The ragged search's block size (ragged_tile), fixed where another ran faster without spilling.
     ragged_threads(19683, c64, 729, "27 27 27 in 729 threads at 80 registers, no spill: faster than the search's tile and the cluster tile"),
