@@ -13,10 +13,10 @@ namespace oocfft::kernels::cuda {
 // (values_within). The inverse held more registers than the forward (ncu,
 // f32 81 in the 9 9 tile it ran before its tuning-table entry: 64 against
 // 55, so three blocks of 288 threads an SM against four) and waited on its
-// copy-in's loads and barrier. Where the values do
-// not fit, ptxas spilled (f32 1875: 92 bytes); in double, where the cap
-// falls to 40-96 registers, up to 824 bytes, and f64 243 and 2187 ran
-// slower. Measured: bench/RESULTS.md, "Device kernels".
+// copy-in's loads and barrier. Where the values do not fit, ptxas spilled
+// (f32 1875: 92 bytes); in double, where the cap falls to 40-96 registers,
+// up to 824 bytes, and f64 243 and 2187 ran slower. Measured:
+// bench/RESULTS.md, "Device kernels".
 template <class T, int N, bool Inverse>
 constexpr int real_pairs_min_blocks() {
   using G = ScheduleGeometry<T, N, false>;
