@@ -56,6 +56,7 @@ TEST(RealPairsBlocks, FloatInverseTakesOneBlockMoreWhereItsValuesFit) {
   using G729 = kc::ScheduleGeometry<float, 729, false>;
   EXPECT_EQ(G729::threads, 192);
   EXPECT_EQ(G729::values, 9);
+  EXPECT_EQ(G729::min_blocks, 5);
   EXPECT_EQ((kc::real_pairs_min_blocks<float, 729, true>()), 6);
   // f32 1875: 15 values a thread; one block more would leave 48 registers,
   // room for 8 (ptxas spilled 92 bytes).
